@@ -1,0 +1,67 @@
+#include "bench/histogram.h"
+
+#include <math.h>
+#include <string.h>
+
+void hist_init(struct histogram *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void hist_merge(struct histogram *into, const struct histogram *from)
+{
+	if (!from->count)
+		return;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		into->buckets[i] += from->buckets[i];
+	into->count += from->count;
+	into->sum += from->sum;
+	if (from->min < into->min)
+		into->min = from->min;
+	if (from->max > into->max)
+		into->max = from->max;
+}
+
+void hist_bucket_range(unsigned b, uint64_t *ret_lo, uint64_t *ret_hi)
+{
+	if (b < (1u << HIST_SUB_BITS)) {
+		*ret_lo = *ret_hi = b;
+		return;
+	}
+	unsigned shift = (b >> HIST_SUB_BITS) - 1;
+	uint64_t mantissa = (b & ((1u << HIST_SUB_BITS) - 1)) | (1u << HIST_SUB_BITS);
+	*ret_lo = mantissa << shift;
+	*ret_hi = ((mantissa + 1) << shift) - 1;
+}
+
+uint64_t hist_percentile(const struct histogram *h, double p)
+{
+	if (!h->count)
+		return 0;
+	if (p >= 100.0)
+		return h->max;
+	uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	uint64_t seen = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		seen += h->buckets[b];
+		if (seen < rank)
+			continue;
+		uint64_t lo, hi;
+		hist_bucket_range(b, &lo, &hi);
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (mid < h->min)
+			mid = h->min;
+		if (mid > h->max)
+			mid = h->max;
+		return mid;
+	}
+	return h->max;
+}
+
+double hist_mean(const struct histogram *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}

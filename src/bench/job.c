@@ -1,0 +1,465 @@
+#include "bench/job.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "basic/humanize.h"
+#include "basic/interrupt.h"
+#include "basic/timeutil.h"
+
+/* Holds the workers until all of them exist, so they start together (and
+ * none starts when a thread could not be created). */
+struct start_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t opened;
+	int state; /* 0 closed, 1 go, -1 abort */
+};
+
+static int gate_wait(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (g->state == 0)
+		pthread_cond_wait(&g->opened, &g->lock);
+	int state = g->state;
+	pthread_mutex_unlock(&g->lock);
+	return state;
+}
+
+static void gate_open(struct start_gate *g, int state)
+{
+	pthread_mutex_lock(&g->lock);
+	g->state = state;
+	pthread_cond_broadcast(&g->opened);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* One worker thread. Each has its own engine context, units, buffers,
+ * random state and histograms: nothing is shared on the I/O path except the
+ * target's file descriptor. */
+struct worker {
+	const struct job_spec *spec;
+	const struct engine_ops *ops;
+	struct engine_ctx ctx;
+	struct start_gate *gate;
+	atomic_uint *workers_finished;
+
+	uint64_t span;
+	uint64_t limit;          /* bytes this worker moves at most */
+	unsigned iodepth;
+	struct prng rng;
+	void *buffers;
+	struct io_unit *units;
+	struct io_unit **free_units;
+	unsigned nr_free;
+
+	uint64_t start_ns, done_ns;
+	uint64_t issued, seq_offset;
+	uint64_t bytes[2], ios[2];
+	struct histogram lat[2];
+	enum job_stop stop;
+	int error;
+	uint64_t error_offset;
+	/* Read by the progress line while the worker runs; one writer. */
+	_Atomic uint64_t progress_bytes;
+};
+
+const char *job_stop_name(enum job_stop stop)
+{
+	switch (stop) {
+	case JOB_STOP_SIZE:
+		return "size";
+	case JOB_STOP_TIME:
+		return "time";
+	case JOB_STOP_ERROR:
+		return "error";
+	case JOB_STOP_INTERRUPTED:
+		return "interrupted";
+	}
+	return "?";
+}
+
+double job_bw_bytes_per_s(const struct job_result *r)
+{
+	return r->seconds > 0 ? (double)r->bytes / r->seconds : 0.0;
+}
+
+double job_iops(const struct job_result *r)
+{
+	return r->seconds > 0 ? (double)r->ios / r->seconds : 0.0;
+}
+
+int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
+{
+	unsigned align = t->direct ? t->offset_align : 1;
+	if (spec->bs == 0) {
+		snprintf(msg, len, "block size must be greater than 0");
+		return -EINVAL;
+	}
+	if (spec->bs % align) {
+		snprintf(msg, len,
+			 "block size %u is not a multiple of %u bytes, the direct I/O alignment of '%s'",
+			 spec->bs, align, t->path);
+		return -EINVAL;
+	}
+	if (spec->size % align) {
+		snprintf(msg, len, "size %llu is not a multiple of %u bytes, the direct I/O alignment of '%s'",
+			 (unsigned long long)spec->size, align, t->path);
+		return -EINVAL;
+	}
+	if (spec->iodepth < 1 || spec->iodepth > JOB_MAX_IODEPTH) {
+		snprintf(msg, len, "queue depth must be between 1 and %d", JOB_MAX_IODEPTH);
+		return -EINVAL;
+	}
+	if (spec->numjobs < 1 || spec->numjobs > JOB_MAX_THREADS) {
+		snprintf(msg, len, "number of jobs must be between 1 and %d", JOB_MAX_THREADS);
+		return -EINVAL;
+	}
+	if (spec->read_pct > 100) {
+		snprintf(msg, len, "read percentage must be between 0 and 100");
+		return -EINVAL;
+	}
+	uint64_t span = spec->size ? spec->size : t->size;
+	if (span < spec->bs) {
+		snprintf(msg, len, "'%s' holds %llu bytes, less than one block of %u", t->path,
+			 (unsigned long long)span, spec->bs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void prepare_unit(struct worker *w, struct io_unit *u)
+{
+	const struct job_spec *spec = w->spec;
+	uint64_t remaining = w->limit - w->issued;
+	u->len = remaining < spec->bs ? (uint32_t)remaining : spec->bs;
+
+	if (spec->read_pct >= 100)
+		u->dir = IO_READ;
+	else if (spec->read_pct == 0)
+		u->dir = IO_WRITE;
+	else
+		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
+
+	if (spec->random) {
+		u->offset = prng_below(&w->rng, w->span / spec->bs) * spec->bs;
+	} else {
+		if (w->seq_offset + u->len > w->span)
+			w->seq_offset = 0;
+		u->offset = w->seq_offset;
+		w->seq_offset += u->len;
+	}
+
+	/* Each written block differs from every other, so neither compression
+	 * nor deduplication can shrink what reaches the media. */
+	if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM && u->len >= 16) {
+		uint64_t stamp[2] = { u->offset, prng_next(&w->rng) };
+		memcpy(u->buf, stamp, sizeof(stamp));
+	}
+}
+
+static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
+{
+	if (u->result < 0 || (uint64_t)u->result < u->len) {
+		if (w->stop != JOB_STOP_ERROR) {
+			w->stop = JOB_STOP_ERROR;
+			/* A short transfer means the end of the target arrived early. */
+			w->error = u->result < 0 ? (int)u->result : -ENODATA;
+			w->error_offset = u->offset;
+		}
+		if (u->result > 0)
+			w->bytes[u->dir] += (uint64_t)u->result;
+	} else {
+		w->bytes[u->dir] += u->len;
+		w->ios[u->dir]++;
+		hist_record(&w->lat[u->dir], now - u->start_ns);
+	}
+	w->done_ns = now;
+	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE],
+			      memory_order_relaxed);
+	w->free_units[w->nr_free++] = u;
+}
+
+static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
+{
+	if (w->stop == JOB_STOP_ERROR)
+		return false;
+	if (interrupt_requested()) {
+		w->stop = JOB_STOP_INTERRUPTED;
+		return false;
+	}
+	if (now >= deadline) {
+		w->stop = JOB_STOP_TIME;
+		return false;
+	}
+	return w->issued < w->limit;
+}
+
+static void worker_loop(struct worker *w)
+{
+	const struct engine_ops *ops = w->ops;
+	uint64_t deadline = w->spec->runtime_ns ? w->start_ns + w->spec->runtime_ns : UINT64_MAX;
+	uint64_t now = w->start_ns;
+	unsigned inflight = 0;
+	w->stop = JOB_STOP_SIZE;
+
+	for (;;) {
+		bool issuing = may_issue(w, now, deadline);
+		unsigned queued = 0;
+		while (issuing && w->nr_free) {
+			struct io_unit *u = w->free_units[--w->nr_free];
+			prepare_unit(w, u);
+			u->start_ns = now_ns();
+			enum engine_queue_status st = ops->queue(&w->ctx, u);
+			if (st == ENGINE_BUSY) {
+				w->free_units[w->nr_free++] = u;
+				break;
+			}
+			w->issued += u->len;
+			if (st == ENGINE_COMPLETED) {
+				now = now_ns();
+				complete_unit(w, u, now);
+			} else {
+				inflight++;
+				queued++;
+			}
+			issuing = may_issue(w, now, deadline);
+		}
+		if (queued) {
+			int r = ops->commit(&w->ctx);
+			if (r < 0) {
+				/* Nothing can be reaped reliably after a failed submit. */
+				w->stop = JOB_STOP_ERROR;
+				w->error = r;
+				break;
+			}
+		}
+		if (!inflight) {
+			if (!issuing && w->nr_free)
+				break;
+			now = now_ns();
+			continue;
+		}
+		int n = ops->getevents(&w->ctx, 1, inflight);
+		now = now_ns();
+		if (n < 0) {
+			w->stop = JOB_STOP_ERROR;
+			w->error = n;
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			complete_unit(w, ops->event(&w->ctx, (unsigned)i), now);
+		inflight -= (unsigned)n;
+	}
+	if (!w->done_ns)
+		w->done_ns = now;
+}
+
+static int worker_setup(struct worker *w, const struct target *t, size_t index)
+{
+	const struct job_spec *spec = w->spec;
+	size_t bytes = (size_t)spec->bs * w->iodepth;
+	if (posix_memalign(&w->buffers, t->mem_align, bytes) != 0)
+		return -ENOMEM;
+	w->units = calloc(w->iodepth, sizeof(*w->units));
+	w->free_units = calloc(w->iodepth, sizeof(*w->free_units));
+	if (!w->units || !w->free_units)
+		return -ENOMEM;
+	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
+	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
+	for (unsigned i = 0; i < w->iodepth; i++) {
+		w->units[i] = (struct io_unit){
+			.buf = (char *)w->buffers + (size_t)i * spec->bs,
+			.len = spec->bs,
+			.index = i,
+		};
+		w->free_units[i] = &w->units[i];
+	}
+	w->nr_free = w->iodepth;
+	w->ctx = (struct engine_ctx){ .fd = t->fd, .iodepth = w->iodepth, .units = w->units };
+	hist_init(&w->lat[IO_READ]);
+	hist_init(&w->lat[IO_WRITE]);
+	return 0;
+}
+
+static void worker_teardown(struct worker *w)
+{
+	free(w->buffers);
+	free(w->units);
+	free(w->free_units);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int r = w->ops->init(&w->ctx);
+	if (gate_wait(w->gate) < 0) {
+		if (r == 0)
+			w->ops->cleanup(&w->ctx);
+		return NULL;
+	}
+	w->start_ns = now_ns();
+	if (r < 0) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = r;
+		w->done_ns = w->start_ns;
+	} else {
+		worker_loop(w);
+		w->ops->cleanup(&w->ctx);
+	}
+	atomic_fetch_add(w->workers_finished, 1);
+	return NULL;
+}
+
+static uint64_t progress_bytes(struct worker *workers, unsigned n)
+{
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += atomic_load_explicit(&workers[i].progress_bytes, memory_order_relaxed);
+	return sum;
+}
+
+static void print_progress(const struct job_spec *spec, uint64_t done, uint64_t total,
+			   uint64_t elapsed_ns)
+{
+	char done_s[32], total_s[32], rate[32];
+	double secs = (double)elapsed_ns / 1e9;
+	human_iec((double)done, done_s, sizeof(done_s));
+	human_iec((double)total, total_s, sizeof(total_s));
+	human_rate(secs > 0 ? (double)done / secs : 0, rate, sizeof(rate));
+	fprintf(stderr, "\r\033[K%s: %s of %s, %s, %.0f s", spec->progress_label ? spec->progress_label : "io",
+		done_s, total_s, rate, secs);
+	fflush(stderr);
+}
+
+/* The main thread waits for the workers, drawing the progress line on a
+ * terminal about once a second. */
+static void wait_for_workers(const struct job_spec *spec, struct worker *workers, unsigned n,
+			     atomic_uint *finished, uint64_t total)
+{
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+	uint64_t start = now_ns(), last_print = start;
+	bool printed = false;
+	while (atomic_load(finished) < n) {
+		nanosleep(&tick, NULL);
+		uint64_t now = now_ns();
+		if (spec->progress && now - last_print >= 1000000000ULL) {
+			print_progress(spec, progress_bytes(workers, n), total, now - start);
+			last_print = now;
+			printed = true;
+		}
+	}
+	if (printed) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+static void collect_results(struct worker *workers, unsigned n, struct job_result *res)
+{
+	uint64_t start = UINT64_MAX, first = UINT64_MAX, last = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (workers[i].start_ns < start)
+			start = workers[i].start_ns;
+	}
+	hist_init(&res->lat_read);
+	hist_init(&res->lat_write);
+	res->stop = JOB_STOP_SIZE;
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &workers[i];
+		res->read_bytes += w->bytes[IO_READ];
+		res->write_bytes += w->bytes[IO_WRITE];
+		res->read_ios += w->ios[IO_READ];
+		res->write_ios += w->ios[IO_WRITE];
+		hist_merge(&res->lat_read, &w->lat[IO_READ]);
+		hist_merge(&res->lat_write, &w->lat[IO_WRITE]);
+		if (w->done_ns < first)
+			first = w->done_ns;
+		if (w->done_ns > last)
+			last = w->done_ns;
+		res->workers[i] = (struct job_worker_result){
+			.bytes = w->bytes[IO_READ] + w->bytes[IO_WRITE],
+			.ios = w->ios[IO_READ] + w->ios[IO_WRITE],
+			.done_seconds = (double)(w->done_ns - start) / 1e9,
+		};
+		/* The most serious reason any worker stopped is the job's. */
+		if (w->stop > res->stop) {
+			res->stop = w->stop;
+			if (w->stop == JOB_STOP_ERROR) {
+				res->error = w->error;
+				res->error_offset = w->error_offset;
+			}
+		}
+	}
+	res->bytes = res->read_bytes + res->write_bytes;
+	res->ios = res->read_ios + res->write_ios;
+	res->first_done_seconds = (double)(first - start) / 1e9;
+	res->last_done_seconds = (double)(last - start) / 1e9;
+	res->seconds = res->last_done_seconds;
+}
+
+int job_run(const struct job_spec *spec, const struct target *t, const struct engine_ops *engine,
+	    struct job_result **ret)
+{
+	unsigned n = spec->numjobs;
+	struct job_result *res = calloc(1, sizeof(*res));
+	struct worker *workers = calloc(n, sizeof(*workers));
+	if (!res || !workers) {
+		free(res);
+		free(workers);
+		return -ENOMEM;
+	}
+	res->engine = engine;
+	res->iodepth = engine->synchronous ? 1 : spec->iodepth;
+	res->span = spec->size ? spec->size : t->size;
+	res->nr_workers = n;
+
+	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	atomic_uint finished = 0;
+	int r = 0;
+	for (unsigned i = 0; i < n && r == 0; i++) {
+		struct worker *w = &workers[i];
+		w->spec = spec;
+		w->ops = engine;
+		w->gate = &gate;
+		w->workers_finished = &finished;
+		w->span = res->span;
+		w->limit = res->span;
+		w->iodepth = res->iodepth;
+		r = worker_setup(w, t, i);
+	}
+
+	unsigned started = 0;
+	pthread_t threads[JOB_MAX_THREADS];
+	for (; r == 0 && started < n; started++) {
+		r = -pthread_create(&threads[started], NULL, worker_main, &workers[started]);
+		if (r < 0)
+			break;
+	}
+	if (started < n) {
+		gate_open(&gate, -1);
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(threads[i], NULL);
+	} else {
+		gate_open(&gate, 1);
+		wait_for_workers(spec, workers, n, &finished, res->span * n);
+		for (unsigned i = 0; i < n; i++)
+			pthread_join(threads[i], NULL);
+		collect_results(workers, n, res);
+	}
+
+	for (unsigned i = 0; i < n; i++)
+		worker_teardown(&workers[i]);
+	free(workers);
+	if (r < 0) {
+		free(res);
+		return r;
+	}
+	*ret = res;
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* bench/job.h: one workload (fio's "job") run with the built-in engine.
+ *
+ * A job is NUMJOBS worker threads, each with its own engine context and
+ * IODEPTH units, issuing BS-sized I/O, sequential or random, reads, writes or
+ * a mix, until it has moved SIZE bytes or RUNTIME has passed, whichever is
+ * first. Both are caps: the result holds the bytes and seconds actually done
+ * and which cap ended the run. Every I/O's latency goes into a histogram.
+ */
+#ifndef IOTRIAGE_BENCH_JOB_H
+#define IOTRIAGE_BENCH_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/histogram.h"
+#include "bench/pattern.h"
+#include "bench/target.h"
+#include "engine/engine.h"
+
+#define JOB_MAX_THREADS 256
+#define JOB_MAX_IODEPTH 4096
+
+struct job_spec {
+	bool random;
+	unsigned read_pct;       /* 100 = reads only, 0 = writes only */
+	uint32_t bs;
+	unsigned iodepth;
+	unsigned numjobs;
+	uint64_t size;           /* bytes per worker and the span addressed; 0 = the whole target */
+	uint64_t runtime_ns;     /* cap; 0 = none */
+	enum data_pattern pattern;
+	uint64_t seed;           /* random offsets and data; fixed seeds make runs repeatable */
+	bool progress;           /* print a live line on stderr (callers pass isatty(2)) */
+	const char *progress_label;
+};
+
+enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
+
+struct job_worker_result {
+	uint64_t bytes;
+	uint64_t ios;
+	double done_seconds;     /* from the common start to this worker's last completion */
+};
+
+struct job_result {
+	const struct engine_ops *engine;
+	unsigned iodepth;        /* effective: 1 for synchronous engines */
+	uint64_t span;           /* bytes of the target addressed */
+	uint64_t bytes, read_bytes, write_bytes;
+	uint64_t ios, read_ios, write_ios;
+	double seconds;          /* common start to last completion (= last_done_seconds) */
+	double first_done_seconds, last_done_seconds;
+	struct histogram lat_read, lat_write;
+	enum job_stop stop;
+	int error;               /* -errno when stop == JOB_STOP_ERROR */
+	uint64_t error_offset;
+	unsigned nr_workers;
+	struct job_worker_result workers[JOB_MAX_THREADS];
+};
+
+/* Checks a spec against a target (alignment, sizes); on failure writes a
+ * message for the user to MSG and returns -EINVAL. */
+int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len);
+
+/* Runs SPEC on T with ENGINE. The result is heap-allocated (it holds the
+ * histograms); free it with free(). Returns 0 with *ret set even when the I/O
+ * failed (see ret->stop and ret->error); -errno only when nothing could run. */
+int job_run(const struct job_spec *spec, const struct target *t, const struct engine_ops *engine,
+	    struct job_result **ret);
+
+const char *job_stop_name(enum job_stop stop);
+double job_bw_bytes_per_s(const struct job_result *r);
+double job_iops(const struct job_result *r);
+
+#endif

@@ -1,0 +1,47 @@
+/* bench/pattern.h: the data iotriage writes. Incompressible by default
+ * (xoshiro256** output, which no compressor shrinks), zeros on request.
+ * A fast in-process generator: no /dev/urandom, no openssl. */
+#ifndef IOTRIAGE_BENCH_PATTERN_H
+#define IOTRIAGE_BENCH_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum data_pattern { PATTERN_RANDOM, PATTERN_ZEROS };
+
+struct prng {
+	uint64_t s[4];
+};
+
+void prng_seed(struct prng *r, uint64_t seed);
+
+static inline uint64_t prng_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman and Vigna, public domain algorithm). */
+static inline uint64_t prng_next(struct prng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = prng_rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = prng_rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, bound) without modulo bias worth caring about (Lemire). */
+static inline uint64_t prng_below(struct prng *r, uint64_t bound)
+{
+	return (uint64_t)(((unsigned __int128)prng_next(r) * bound) >> 64);
+}
+
+void pattern_fill(void *buf, size_t len, enum data_pattern pattern, struct prng *r);
+const char *pattern_name(enum data_pattern pattern);
+
+#endif

@@ -1,0 +1,155 @@
+#include "bench/target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/cleanup.h"
+
+static int classify_mode(mode_t mode, enum target_kind *ret_kind)
+{
+	if (S_ISBLK(mode))
+		*ret_kind = TARGET_BLOCK_DEVICE;
+	else if (S_ISREG(mode))
+		*ret_kind = TARGET_REGULAR_FILE;
+	else if (S_ISDIR(mode))
+		return -EISDIR;
+	else
+		return -ENOTBLK;
+	return 0;
+}
+
+int target_classify(const char *path, enum target_kind *ret_kind)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	return classify_mode(st.st_mode, ret_kind);
+}
+
+static int measure_block_device(struct target *t)
+{
+	uint64_t bytes;
+	int lbs;
+	if (ioctl(t->fd, BLKGETSIZE64, &bytes) < 0)
+		return -errno;
+	if (ioctl(t->fd, BLKSSZGET, &lbs) < 0)
+		return -errno;
+	t->size = bytes;
+	t->logical_block_size = (unsigned)lbs;
+	t->offset_align = (unsigned)lbs;
+	/* Page alignment satisfies every device's DMA alignment. */
+	t->mem_align = 4096;
+	return 0;
+}
+
+static int measure_regular_file(struct target *t, const struct stat *st)
+{
+	t->size = (uint64_t)st->st_size;
+	t->offset_align = 1;
+	t->mem_align = 4096;
+	if (!t->direct)
+		return 0;
+	struct statx stx;
+	if (statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN)) {
+		if (stx.stx_dio_offset_align == 0)
+			return -EINVAL; /* the file system refuses O_DIRECT on this file */
+		t->offset_align = stx.stx_dio_offset_align;
+		if (stx.stx_dio_mem_align > t->mem_align)
+			t->mem_align = stx.stx_dio_mem_align;
+	} else {
+		/* Older kernels do not say; the file system's block size is safe. */
+		t->offset_align = (unsigned)st->st_blksize;
+	}
+	return 0;
+}
+
+int target_open(const char *path, bool write, bool direct, bool create, struct target *ret)
+{
+	struct target t = TARGET_INIT;
+	if (snprintf(t.path, sizeof(t.path), "%s", path) >= (int)sizeof(t.path))
+		return -ENAMETOOLONG;
+	t.direct = direct;
+	t.writable = write;
+
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT || !(write && create))
+			return -errno;
+	} else {
+		enum target_kind kind;
+		int r = classify_mode(st.st_mode, &kind);
+		if (r < 0)
+			return r;
+	}
+
+	int flags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
+	if (write && create)
+		flags |= O_CREAT;
+	_cleanup_close_ int fd = open(path, flags, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	int r = classify_mode(st.st_mode, &t.kind);
+	if (r < 0)
+		return r;
+	t.fd = fd;
+	if (t.kind == TARGET_BLOCK_DEVICE) {
+		t.rdev = st.st_rdev;
+		r = measure_block_device(&t);
+	} else {
+		r = measure_regular_file(&t, &st);
+	}
+	if (r < 0)
+		return r;
+	t.fd = TAKE_FD(fd);
+	*ret = t;
+	return 0;
+}
+
+void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+int target_layout_file(struct target *t, uint64_t size, enum data_pattern pattern)
+{
+	if (t->kind != TARGET_REGULAR_FILE || t->size >= size)
+		return 0;
+	/* A second descriptor without O_DIRECT: layout needs no alignment. */
+	_cleanup_close_ int fd = open(t->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	const size_t chunk = 1 << 20;
+	_cleanup_free_ char *buf = malloc(chunk);
+	if (!buf)
+		return -ENOMEM;
+	struct prng rng;
+	prng_seed(&rng, (uint64_t)size ^ 0x696f747269616765ULL);
+	for (uint64_t off = t->size; off < size;) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		pattern_fill(buf, n, pattern, &rng);
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		off += (uint64_t)w;
+	}
+	if (fsync(fd) < 0)
+		return -errno;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	t->size = size;
+	return 0;
+}

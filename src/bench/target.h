@@ -1,0 +1,53 @@
+/* bench/target.h: the file or block device a job runs against, opened with
+ * the right flags and measured: its size and the alignment O_DIRECT needs.
+ *
+ * Alignment comes from the device itself: BLKSSZGET for block devices (so a
+ * 4096-byte-sector device gets 4096-aligned offsets and lengths), statx's
+ * STATX_DIOALIGN for regular files. Read targets are always opened O_RDONLY.
+ *
+ * Errors (returned as -errno, never printed):
+ *   -ENOENT  no such path            -EISDIR  a directory
+ *   -ENOTBLK neither a block device nor a regular file
+ *   -EINVAL  O_DIRECT requested where the file system does not support it
+ *   -EACCES/-EPERM  permission refused (the kernel's answer, passed on)
+ */
+#ifndef IOTRIAGE_BENCH_TARGET_H
+#define IOTRIAGE_BENCH_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bench/pattern.h"
+
+enum target_kind { TARGET_BLOCK_DEVICE, TARGET_REGULAR_FILE };
+
+struct target {
+	char path[4096];
+	int fd;
+	enum target_kind kind;
+	dev_t rdev;                  /* block devices: the device number */
+	uint64_t size;               /* bytes; for a new file, 0 */
+	unsigned offset_align;       /* O_DIRECT offset and length alignment */
+	unsigned mem_align;          /* O_DIRECT buffer alignment */
+	unsigned logical_block_size; /* block devices: BLKSSZGET */
+	bool direct;
+	bool writable;
+};
+
+#define TARGET_INIT { .fd = -1 }
+
+/* Opens PATH. WRITE opens read-write (creating a regular file when CREATE);
+ * DIRECT adds O_DIRECT. Returns 0 or -errno. */
+int target_open(const char *path, bool write, bool direct, bool create, struct target *ret);
+void target_close(struct target *t);
+
+/* Kind of PATH without opening it: 0 and *ret_kind, or -errno as above. */
+int target_classify(const char *path, enum target_kind *ret_kind);
+
+/* Grows a regular file to SIZE bytes of PATTERN data (as fio lays out a file
+ * before reading it), then asks the kernel to drop it from the page cache.
+ * Returns 0 or -errno. */
+int target_layout_file(struct target *t, uint64_t size, enum data_pattern pattern);
+
+#endif

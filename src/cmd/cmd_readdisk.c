@@ -1,0 +1,548 @@
+/* readdisk DEV and readdisks: step 1 of the method, the media read test. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "basic/humanize.h"
+#include "basic/interrupt.h"
+#include "basic/log.h"
+#include "basic/parse.h"
+#include "basic/strbuf.h"
+#include "cmd/commands.h"
+#include "cmd/readdisks.h"
+#include "output/table.h"
+
+#define SYSFS_ROOT "/sys"
+#define DEV_ROOT "/dev"
+
+/* ---- options shared by the read commands ---- */
+
+void readtest_opts_default(struct readtest_opts *opts)
+{
+	*opts = (struct readtest_opts){
+		.size = READTEST_DEFAULT_SIZE,
+		.bs = READTEST_DEFAULT_BS,
+		.iodepth = 1,
+		.engine = "auto",
+		.progress = isatty(STDERR_FILENO),
+	};
+}
+
+static int size_error(const char *command, const char *opt, const char *arg, int r)
+{
+	if (r == -ERANGE)
+		return opts_usage_error(command, "invalid %s '%s': too large", opt, arg);
+	return opts_usage_error(command,
+				"invalid %s '%s': expected a number with an optional K, M, G, T or P suffix",
+				opt, arg);
+}
+
+int readtest_parse_option(const char *command, int id, const char *arg, struct readtest_opts *opts)
+{
+	uint64_t v;
+	int r;
+	switch (id) {
+	case OPT_RT_SIZE:
+		r = parse_size(arg, &v);
+		if (r < 0)
+			return size_error(command, "--size", arg, r);
+		if (v == 0)
+			return opts_usage_error(command, "invalid --size '%s': must be greater than 0", arg);
+		opts->size = v;
+		return 0;
+	case OPT_RT_BS:
+		r = parse_size(arg, &v);
+		if (r < 0)
+			return size_error(command, "--bs", arg, r);
+		if (v < 512 || v % 512 || v > (64U << 20))
+			return opts_usage_error(command,
+						"invalid --bs '%s': direct I/O needs a multiple of 512 bytes, "
+						"from 512 to 64M",
+						arg);
+		opts->bs = (uint32_t)v;
+		return 0;
+	case OPT_RT_IODEPTH:
+		r = parse_uint(arg, 1, JOB_MAX_IODEPTH, &v);
+		if (r < 0)
+			return opts_usage_error(command, "invalid --iodepth '%s': expected 1 to %d", arg,
+						JOB_MAX_IODEPTH);
+		opts->iodepth = (unsigned)v;
+		return 0;
+	case OPT_RT_ENGINE:
+		if (strcmp(arg, "auto") != 0 && !engine_find(arg))
+			return opts_usage_error(command,
+						"unknown engine '%s': expected auto, psync, libaio, io_uring or null",
+						arg);
+		opts->engine = arg;
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- one read, its log lines ---- */
+
+static void log_starting(const struct disk_read *d, const struct readtest_opts *opts)
+{
+	char size[32], bs[32];
+	human_size_exact(opts->size, size, sizeof(size));
+	human_size_exact(opts->bs, bs, sizeof(bs));
+	log_msg(LOG_INFO, "READ-DISK (%s): starting: O_DIRECT sequential read of %s in %s blocks, queue depth %u, engine %s",
+		d->info.dev_path, size, bs, opts->iodepth, opts->engine);
+}
+
+static void log_outcome(const struct disk_read *d)
+{
+	if (d->status == READTEST_SKIPPED) {
+		log_msg(LOG_INFO, "READ-DISK (%s): skipped: %s", d->info.dev_path, d->reason);
+		return;
+	}
+	if (d->status == READTEST_ERROR) {
+		log_msg(LOG_ERR, "READ-DISK (%s): failed: %s", d->info.dev_path, d->reason);
+		return;
+	}
+	char summary[160];
+	human_dd_summary(d->res->bytes, d->res->seconds, summary, sizeof(summary));
+	log_msg(LOG_INFO, "READ-DISK (%s): completed: %s", d->info.dev_path, summary);
+	if (d->truncated)
+		log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->reason);
+}
+
+struct parallel_read {
+	struct disk_read *d;
+	const struct readtest_opts *opts;
+};
+
+static void *parallel_read_main(void *arg)
+{
+	struct parallel_read *p = arg;
+	readtest_run(p->d, p->opts);
+	return NULL;
+}
+
+static void read_all_at_once(struct read_batch *b)
+{
+	struct readtest_opts opts = b->opts;
+	opts.progress = false; /* several devices cannot share one progress line */
+	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
+	struct parallel_read *args = xcalloc(b->count, sizeof(*args));
+	bool *started = xcalloc(b->count, sizeof(*started));
+	for (size_t i = 0; i < b->count; i++) {
+		if (b->reads[i].status == READTEST_SKIPPED)
+			continue;
+		log_starting(&b->reads[i], &b->opts);
+		args[i] = (struct parallel_read){ &b->reads[i], &opts };
+		int r = pthread_create(&threads[i], NULL, parallel_read_main, &args[i]);
+		if (r) {
+			b->reads[i].status = READTEST_ERROR;
+			snprintf(b->reads[i].reason, sizeof(b->reads[i].reason),
+				 "cannot start a reader thread: %s", strerror(r));
+			continue;
+		}
+		started[i] = true;
+	}
+	for (size_t i = 0; i < b->count; i++)
+		if (started[i])
+			pthread_join(threads[i], NULL);
+	for (size_t i = 0; i < b->count; i++)
+		log_outcome(&b->reads[i]);
+	free(threads);
+	free(args);
+	free(started);
+}
+
+size_t read_batch_execute(struct read_batch *b)
+{
+	if (b->parallel) {
+		read_all_at_once(b);
+	} else {
+		for (size_t i = 0; i < b->count; i++) {
+			struct disk_read *d = &b->reads[i];
+			if (d->status != READTEST_SKIPPED && interrupt_requested()) {
+				d->status = READTEST_SKIPPED;
+				snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
+			}
+			if (d->status != READTEST_SKIPPED) {
+				log_starting(d, &b->opts);
+				readtest_run(d, &b->opts);
+			}
+			log_outcome(d);
+		}
+	}
+	free(b->order);
+	b->order = xcalloc(b->count, sizeof(*b->order));
+	b->median_bw = readtest_rank(b->reads, b->count, b->order);
+	size_t errors = 0;
+	for (size_t i = 0; i < b->count; i++)
+		errors += b->reads[i].status == READTEST_ERROR;
+	return errors;
+}
+
+/* ---- presentation ---- */
+
+void read_batch_print_table(const struct read_batch *b, FILE *out)
+{
+	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
+					       "OF MEDIAN", "STATUS" };
+	struct table t;
+	table_init(&t, 8, headers, "llrrrrrl");
+	for (size_t k = 0; k < b->count; k++) {
+		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
+		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "",
+		     status[400];
+		if (d->info.size_bytes)
+			human_size_exact(d->info.size_bytes, size, sizeof(size));
+		if (d->status == READTEST_OK) {
+			human_iec((double)d->res->bytes, bytes, sizeof(bytes));
+			snprintf(secs, sizeof(secs), "%.2f s", d->res->seconds);
+			human_rate(job_bw_bytes_per_s(d->res), rate, sizeof(rate));
+			snprintf(pct, sizeof(pct), "%.0f%%", d->pct_of_median);
+		}
+		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
+			 d->reason[0] ? ": " : "", d->reason);
+		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, status };
+		table_add_row(&t, row);
+	}
+	table_print(&t, out);
+	table_release(&t);
+}
+
+static void json_latency(struct json *j, const char *key, const struct histogram *h)
+{
+	json_begin_object(j, key);
+	json_uint(j, "count", h->count);
+	json_uint(j, "min", h->count ? h->min : 0);
+	json_double(j, "mean", hist_mean(h));
+	json_uint(j, "p50", hist_percentile(h, 50));
+	json_uint(j, "p90", hist_percentile(h, 90));
+	json_uint(j, "p99", hist_percentile(h, 99));
+	json_uint(j, "p99.9", hist_percentile(h, 99.9));
+	json_uint(j, "max", h->count ? h->max : 0);
+	json_end_object(j);
+}
+
+static void json_identity(struct json *j, const struct disk_info *info)
+{
+	json_string(j, "path", info->dev_path);
+	json_string(j, "kname", info->kname);
+	json_string(j, "by_id", info->by_id[0] ? info->by_id : NULL);
+	json_string(j, "vendor", info->vendor);
+	json_string(j, "model", info->model);
+	json_string(j, "serial", info->serial);
+	json_string(j, "wwn", info->wwn);
+	json_uint(j, "size_bytes", info->size_bytes);
+	json_bool(j, "rotational", info->rotational);
+	json_uint(j, "logical_block_size", info->logical_block_size);
+	json_uint(j, "physical_block_size", info->physical_block_size);
+	json_string(j, "transport", info->transport);
+	if (info->backing_file[0])
+		json_string(j, "backing_file", info->backing_file);
+}
+
+void read_batch_json(const struct read_batch *b, struct json *j)
+{
+	json_begin_object(j, "parameters");
+	json_string(j, "access", "O_DIRECT sequential read");
+	json_uint(j, "size_bytes", b->opts.size);
+	json_uint(j, "bs_bytes", b->opts.bs);
+	json_uint(j, "iodepth", b->opts.iodepth);
+	json_string(j, "engine", b->opts.engine);
+	json_string(j, "mode", b->parallel ? "parallel" : "serial");
+	json_end_object(j);
+
+	size_t counts[3] = { 0 };
+	json_begin_array(j, "devices");
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_read *d = &b->reads[i];
+		counts[d->status]++;
+		json_begin_object(j, NULL);
+		json_identity(j, &d->info);
+		json_string(j, "status", readtest_status_name(d->status));
+		json_string(j, "reason", d->reason[0] ? d->reason : NULL);
+		const struct job_result *r = d->res;
+		json_uint(j, "requested_bytes", d->requested);
+		json_uint(j, "bytes", r ? r->bytes : 0);
+		json_double(j, "seconds", r ? r->seconds : 0);
+		json_double(j, "bw_bytes_per_s", r ? job_bw_bytes_per_s(r) : 0);
+		if (r) {
+			json_double(j, "iops", job_iops(r));
+			json_string(j, "engine", r->engine->name);
+			json_string(j, "engine_reason", d->engine_reason);
+			json_uint(j, "iodepth", r->iodepth);
+			json_string(j, "stopped_by", job_stop_name(r->stop));
+			/* O_DIRECT: neither the page cache nor an ARC served these reads. */
+			json_string(j, "cache", "bypassed");
+			json_latency(j, "lat_ns", &r->lat_read);
+		}
+		if (d->status == READTEST_OK)
+			json_double(j, "percent_of_median", d->pct_of_median);
+		json_end_object(j);
+	}
+	json_end_array(j);
+
+	json_begin_object(j, "summary");
+	json_uint(j, "ok", counts[READTEST_OK]);
+	json_uint(j, "error", counts[READTEST_ERROR]);
+	json_uint(j, "skipped", counts[READTEST_SKIPPED]);
+	json_double(j, "median_bw_bytes_per_s", b->median_bw);
+	json_end_object(j);
+}
+
+int read_batch_store(struct store *s, const struct run_ctx *rc, void *arg)
+{
+	const struct read_batch *b = arg;
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_read *d = &b->reads[i];
+		char key[700];
+		disk_identity_key(&d->info, key, sizeof(key));
+		struct store_device dev = {
+			.identity_key = key,
+			.kname = d->info.kname,
+			.vendor = d->info.vendor,
+			.model = d->info.model,
+			.serial = d->info.serial,
+			.wwn = d->info.wwn,
+			.size_bytes = d->info.size_bytes,
+		};
+		int64_t device_id = 0;
+		int r = store_upsert_device(s, &dev, rc->started, &device_id);
+		if (r < 0)
+			return r;
+		char params[256];
+		snprintf(params, sizeof(params),
+			 "{\"bs_bytes\": %u, \"iodepth\": %u, \"engine\": \"%s\", \"direct\": true}", b->opts.bs,
+			 d->res ? d->res->iodepth : b->opts.iodepth, d->res ? d->res->engine->name : b->opts.engine);
+		struct store_result res = {
+			.run_id = rc->id,
+			.device_id = device_id,
+			.test = "readdisk",
+			.path = d->info.dev_path,
+			.status = readtest_status_name(d->status),
+			.reason = d->reason[0] ? d->reason : NULL,
+			.bytes = d->res ? d->res->bytes : 0,
+			.seconds = d->res ? d->res->seconds : 0,
+			.bw_bytes_per_s = d->res ? job_bw_bytes_per_s(d->res) : 0,
+			.iops = d->res ? job_iops(d->res) : 0,
+			.params = params,
+		};
+		r = store_add_result(s, &res);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void read_batch_release(struct read_batch *b)
+{
+	for (size_t i = 0; i < b->count; i++)
+		disk_read_release(&b->reads[i]);
+	free(b->reads);
+	free(b->order);
+	b->reads = NULL;
+	b->order = NULL;
+	b->count = 0;
+}
+
+/* Writes the human table (unless --json), the document, the database rows. */
+static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok)
+{
+	if (!rc->json && b->count) {
+		fputc('\n', stdout);
+		read_batch_print_table(b, stdout);
+		fputc('\n', stdout);
+	}
+	int status = run_ctx_interrupted_status();
+	if (!status)
+		status = (errors || ok == 0) ? 1 : 0;
+	struct json j;
+	json_init(&j);
+	run_ctx_json_head(rc, &j);
+	read_batch_json(b, &j);
+	status = run_ctx_finish(rc, &j, status, read_batch_store, b);
+	json_release(&j);
+	return status;
+}
+
+static size_t count_status(const struct read_batch *b, enum readtest_status s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->count; i++)
+		n += b->reads[i].status == s;
+	return n;
+}
+
+/* ---- readdisk DEV ---- */
+
+static const struct opt_def readdisk_opts[] = {
+	READTEST_OPT_DEFS,
+	OPT_END,
+};
+
+/* Identity for a path given by the user: the sysfs description when the
+ * path is a whole disk, else just its name. */
+static void describe_path(const char *path, struct disk_info *info)
+{
+	struct stat st;
+	char kname[64];
+	bool partition = false;
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
+	    disk_kname_from_devnum(SYSFS_ROOT, major(st.st_rdev), minor(st.st_rdev), kname,
+				   sizeof(kname), &partition) == 0 &&
+	    !partition)
+		disk_describe(SYSFS_ROOT, DEV_ROOT, kname, info);
+	else if (partition)
+		snprintf(info->kname, sizeof(info->kname), "%s", kname);
+	/* Keep the path as the user gave it: it is how they know the device. */
+	snprintf(info->dev_path, sizeof(info->dev_path), "%s", path);
+	if (!info->kname[0]) {
+		const char *slash = strrchr(path, '/');
+		snprintf(info->kname, sizeof(info->kname), "%s", slash ? slash + 1 : path);
+	}
+}
+
+int cmd_readdisk(int argc, char **argv, struct global_opts *g)
+{
+	static const char usage[] = "readdisk [options] DEVICE";
+	static const char summary[] =
+		"Reads one block device with O_DIRECT, sequentially (by default 1000 MiB in 1 MiB\n"
+		"blocks, as dd iflag=direct would), opened read-only. Use it to re-test a suspect disk.";
+	struct readtest_opts opts;
+	readtest_opts_default(&opts);
+	struct opts_parser p;
+	const char *arg;
+	int c;
+	opts_begin(&p, "readdisk", argc, argv, readdisk_opts, g);
+	while ((c = opts_next(&p, &arg)) > 0) {
+		int r = readtest_parse_option("readdisk", c, arg, &opts);
+		if (r) {
+			opts_end(&p);
+			return 2;
+		}
+	}
+	int first = opts_end(&p);
+	if (c < 0)
+		return 2;
+	if (g->help) {
+		opts_print_help(stdout, usage, summary, NULL, readdisk_opts);
+		return 0;
+	}
+	if (argc - first != 1)
+		return opts_usage_error("readdisk", argc - first ? "expected one device, got %d operands"
+								: "missing the device to read%.0d",
+					argc - first);
+	const char *path = argv[first];
+
+	struct run_ctx rc;
+	if (run_ctx_begin(&rc, "readdisk", argc, argv, g))
+		return 1;
+	struct read_batch b = { .opts = opts, .count = 1 };
+	b.reads = xcalloc(1, sizeof(*b.reads));
+	describe_path(path, &b.reads[0].info);
+	size_t errors = read_batch_execute(&b);
+	int status = finish_batch(&rc, &b, errors, count_status(&b, READTEST_OK));
+	read_batch_release(&b);
+	return status;
+}
+
+/* ---- readdisks ---- */
+
+enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH };
+
+static const struct opt_def readdisks_opts[] = {
+	READTEST_OPT_DEFS,
+	{ "parallel", 'p', NULL, "read every disk at the same time instead of one after another", OPT_PARALLEL },
+	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH },
+	OPT_END,
+};
+
+#define MAX_MATCH 32
+
+static bool matches(const struct disk_info *d, const char *const *globs, size_t n)
+{
+	if (n == 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(globs[i], d->kname, 0) == 0 || fnmatch(globs[i], d->dev_path, 0) == 0)
+			return true;
+	return false;
+}
+
+int cmd_readdisks(int argc, char **argv, struct global_opts *g)
+{
+	static const char usage[] = "readdisks [options]";
+	static const char summary[] =
+		"Reads every whole disk in the system with O_DIRECT (1000 MiB each by default) and\n"
+		"shows each as a percentage of the median. Partitions, detached loop devices,\n"
+		"uninitialised zram and empty drives are skipped and listed with the reason.";
+	struct readtest_opts opts;
+	readtest_opts_default(&opts);
+	const char *globs[MAX_MATCH];
+	size_t nglobs = 0;
+	bool parallel = false;
+	struct opts_parser p;
+	const char *arg;
+	int c;
+	opts_begin(&p, "readdisks", argc, argv, readdisks_opts, g);
+	while ((c = opts_next(&p, &arg)) > 0) {
+		if (c == OPT_PARALLEL) {
+			parallel = true;
+		} else if (c == OPT_MATCH) {
+			if (nglobs == MAX_MATCH) {
+				opts_end(&p);
+				return opts_usage_error("readdisks", "at most %d --match patterns", MAX_MATCH);
+			}
+			globs[nglobs++] = arg;
+		} else if (readtest_parse_option("readdisks", c, arg, &opts)) {
+			opts_end(&p);
+			return 2;
+		}
+	}
+	int first = opts_end(&p);
+	if (c < 0)
+		return 2;
+	if (g->help) {
+		opts_print_help(stdout, usage, summary, NULL, readdisks_opts);
+		return 0;
+	}
+	if (first < argc)
+		return opts_usage_error("readdisks", "unexpected operand '%s' (use readdisk DEVICE for one disk)",
+					argv[first]);
+
+	struct run_ctx rc;
+	if (run_ctx_begin(&rc, "readdisks", argc, argv, g))
+		return 1;
+	struct disk_list list;
+	int r = disk_enumerate(SYSFS_ROOT, DEV_ROOT, &list);
+	if (r < 0) {
+		log_msg(LOG_ERR, "cannot list disks in %s/block: %s", SYSFS_ROOT, strerror(-r));
+		return 1;
+	}
+	struct read_batch b = { .opts = opts, .parallel = parallel };
+	b.reads = xcalloc(list.count, sizeof(*b.reads));
+	for (size_t i = 0; i < list.count; i++) {
+		if (!matches(&list.disks[i], globs, nglobs))
+			continue;
+		struct disk_read *d = &b.reads[b.count++];
+		d->info = list.disks[i];
+		if (d->info.skip_reason) {
+			d->status = READTEST_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "%s", d->info.skip_reason);
+		}
+	}
+	disk_list_free(&list);
+
+	size_t errors = read_batch_execute(&b);
+	size_t ok = count_status(&b, READTEST_OK);
+	if (ok == 0)
+		log_msg(LOG_ERR, "no disk could be read%s", b.count ? "; see the reasons above"
+			: nglobs ? ": no disk matches --match" : ": no disks found");
+	int status = finish_batch(&rc, &b, errors, ok);
+	read_batch_release(&b);
+	return status;
+}

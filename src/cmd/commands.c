@@ -1,0 +1,19 @@
+#include "cmd/commands.h"
+
+#include <string.h>
+
+const struct command commands[] = {
+	{ "readdisks", "read-test every disk and show each as a percentage of the median", cmd_readdisks },
+	{ "readdisk", "read-test one disk (O_DIRECT sequential read, 1000 MiB)", cmd_readdisk },
+	{ "run", "run one fio-like workload on a file or device", cmd_run },
+	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
+	{ NULL, NULL, NULL },
+};
+
+const struct command *command_find(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}

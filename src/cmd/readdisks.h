@@ -1,0 +1,54 @@
+/* cmd/readdisks.h: the read test's command-level pieces, shared by
+ * readdisk, readdisks and demo: option parsing, the log lines, the summary
+ * table, the JSON "devices" array and the database rows. */
+#ifndef IOTRIAGE_CMD_READDISKS_H
+#define IOTRIAGE_CMD_READDISKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmd/runctx.h"
+#include "media/readtest.h"
+#include "output/json.h"
+
+struct read_batch {
+	struct disk_read *reads;
+	size_t count;
+	struct readtest_opts opts;
+	bool parallel;
+	double median_bw;
+	size_t *order;   /* summary order, fastest first; set by read_batch_execute */
+};
+
+/* Reads every entry that is not already skipped (serially, or all at once
+ * when PARALLEL), logging a starting and a completed/failed line for each,
+ * then ranks them. Returns the number of entries that ended in error. */
+size_t read_batch_execute(struct read_batch *b);
+void read_batch_print_table(const struct read_batch *b, FILE *out);
+void read_batch_json(const struct read_batch *b, struct json *j);
+int read_batch_store(struct store *s, const struct run_ctx *rc, void *batch);
+void read_batch_release(struct read_batch *b);
+
+enum {
+	OPT_RT_SIZE = OPT_COMMAND_BASE + 50,
+	OPT_RT_BS,
+	OPT_RT_IODEPTH,
+	OPT_RT_ENGINE,
+};
+
+/* The read options common to readdisk, readdisks and demo, for their tables. */
+#define READTEST_OPT_DEFS                                                                          \
+	{ "size", 's', "SIZE", "bytes to read from each disk (default 1000M; K, M, G, T are binary)",  \
+	  OPT_RT_SIZE },                                                                           \
+	{ "bs", 'b', "SIZE", "block size (default 1M; a multiple of the logical sector size)",        \
+	  OPT_RT_BS },                                                                             \
+	{ "iodepth", 'q', "N", "I/O in flight at once (default 1, as dd does)", OPT_RT_IODEPTH },     \
+	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_RT_ENGINE }
+
+void readtest_opts_default(struct readtest_opts *opts);
+/* Handles one of the READTEST_OPT_DEFS. Returns 0 when handled, 1 when ID is
+ * not one of them, 2 after printing a usage error. */
+int readtest_parse_option(const char *command, int id, const char *arg,
+			  struct readtest_opts *opts);
+
+#endif

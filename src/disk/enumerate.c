@@ -1,0 +1,667 @@
+/* disk/enumerate.c: find the whole disks in sysfs and describe each one.
+ *
+ * Everything here reads plain files, directories and symlinks, so the same
+ * code runs against the real /sys and /dev and against a fake tree built by
+ * a test. Optional attributes that are missing, unreadable or malformed leave
+ * their field empty or zero: one odd device must not hide all the others.
+ */
+#include "disk/enumerate.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/cleanup.h"
+
+/* Largest sysfs attribute we read: sysfs hands out at most one page. */
+#define ATTR_MAX 4096
+
+static void cleanup_closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+}
+
+#define _cleanup_closedir_ __attribute__((cleanup(cleanup_closedirp)))
+
+static bool startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* snprintf into a fixed buffer, turning truncation into -ENAMETOOLONG. */
+static int join_path(char *buf, size_t len, const char *a, const char *b)
+{
+	int n = snprintf(buf, len, "%s/%s", a, b);
+
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Copy a string into a fixed-size field, truncating if it does not fit. */
+static void copy_field(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Strip whitespace at both ends, in place; returns the new start. */
+static char *strip(char *s)
+{
+	size_t n;
+
+	while (is_blank(*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && is_blank(s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Read the attribute NAME (may contain '/') relative to the directory DFD
+ * into BUF. Only the single newline sysfs appends is removed unless
+ * STRIP_SPACES is set, in which case whitespace is stripped at both ends
+ * (SCSI vendor/model are space-padded). Content longer than LEN - 1 is
+ * truncated. Returns 0 or -errno. */
+static int read_attr(int dfd, const char *name, bool strip_spaces, char *buf, size_t len)
+{
+	_cleanup_close_ int fd = -1;
+	char raw[ATTR_MAX + 1];
+	size_t have = 0;
+	char *s;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+
+	while (have < ATTR_MAX) {
+		ssize_t k = read(fd, raw + have, ATTR_MAX - have);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (k == 0)
+			break;
+		have += (size_t)k;
+	}
+	raw[have] = '\0';
+	/* Binary attributes (vpd pages) may hold NULs; we only keep the text
+	 * before the first one, which is what strlen() sees below. */
+
+	s = raw;
+	if (strip_spaces)
+		s = strip(s);
+	else {
+		size_t n = strlen(s);
+
+		if (n > 0 && s[n - 1] == '\n')
+			s[n - 1] = '\0';
+	}
+	copy_field(buf, len, s);
+	return 0;
+}
+
+/* An optional text attribute: any failure leaves BUF empty. */
+static void read_attr_optional(int dfd, const char *name, char *buf, size_t len)
+{
+	if (read_attr(dfd, name, true, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+/* Decimal unsigned number, whole string, no sign. Returns 0 or -EINVAL/-ERANGE. */
+static int parse_u64(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL; /* rejects "", "-1" (strtoull would negate it) and " 1" */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno != 0 || *end != '\0')
+		return -EINVAL;
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+static int parse_unsigned(const char *s, unsigned *ret)
+{
+	uint64_t v;
+	int r = parse_u64(s, &v);
+
+	if (r < 0)
+		return r;
+	if (v > UINT_MAX)
+		return -ERANGE;
+	*ret = (unsigned)v;
+	return 0;
+}
+
+/* A numeric attribute, or 0 when it is missing or malformed. */
+static uint64_t read_u64_attr(int dfd, const char *name)
+{
+	char buf[64];
+	uint64_t v;
+
+	if (read_attr(dfd, name, true, buf, sizeof(buf)) < 0)
+		return 0;
+	if (parse_u64(buf, &v) < 0)
+		return 0;
+	return v;
+}
+
+static unsigned read_unsigned_attr(int dfd, const char *name)
+{
+	uint64_t v = read_u64_attr(dfd, name);
+
+	return v > UINT_MAX ? 0 : (unsigned)v;
+}
+
+/* "MAJ:MIN" -> numbers. Returns 0 or -EINVAL/-ERANGE. */
+static int parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor)
+{
+	char buf[64];
+	char *colon;
+	unsigned maj, min;
+	int r;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	copy_field(buf, sizeof(buf), s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	r = parse_unsigned(buf, &maj);
+	if (r < 0)
+		return r;
+	r = parse_unsigned(colon + 1, &min);
+	if (r < 0)
+		return r;
+	*ret_major = maj;
+	*ret_minor = min;
+	return 0;
+}
+
+/* Last path component of a link target such as "../../sda"; trailing
+ * slashes are ignored. Writes into BUF (truncating). */
+static void target_basename(const char *target, char *buf, size_t len)
+{
+	size_t end = strlen(target), start;
+
+	while (end > 0 && target[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && target[start - 1] != '/')
+		start--;
+	if (end - start >= len)
+		end = start + len - 1;
+	memcpy(buf, target + start, end - start);
+	buf[end - start] = '\0';
+}
+
+/* readlink() into BUF with NUL termination. Returns 0 or -errno
+ * (-EINVAL: not a symlink, -ENAMETOOLONG: target did not fit). */
+static int read_link(int dfd, const char *path, char *buf, size_t len)
+{
+	ssize_t n = readlinkat(dfd, path, buf, len);
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Ranking of /dev/disk/by-id names: lower is better. */
+static int by_id_rank(const char *name)
+{
+	static const char *const preferred[] = { "wwn-", "nvme-eui.", "scsi-", "ata-" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(preferred); i++)
+		if (startswith(name, preferred[i]))
+			return (int)i;
+	return (int)ARRAY_SIZE(preferred);
+}
+
+/* Find the preferred DEV_ROOT/disk/by-id link that points at KNAME and
+ * store its full path in BUF, or "" when there is none (also when the
+ * directory does not exist, e.g. without udev). Ties within one rank go to
+ * the alphabetically first name so the choice does not depend on readdir
+ * order. */
+static void find_by_id(const char *dev_root, const char *kname, char *buf, size_t len)
+{
+	_cleanup_closedir_ DIR *dir = NULL;
+	char dir_path[PATH_MAX];
+	char best[NAME_MAX + 1] = "";
+	int best_rank = INT_MAX;
+	struct dirent *de;
+
+	buf[0] = '\0';
+	if (join_path(dir_path, sizeof(dir_path), dev_root, "disk/by-id") < 0)
+		return;
+	dir = opendir(dir_path);
+	if (!dir)
+		return;
+
+	while ((de = readdir(dir))) {
+		char target[PATH_MAX], base[NAME_MAX + 1];
+		int rank;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (strstr(de->d_name, "-part"))
+			continue;
+		if (read_link(dirfd(dir), de->d_name, target, sizeof(target)) < 0)
+			continue;
+		/* udev links are relative to by-id ("../../sda"); the last
+		 * component names the device node either way. */
+		target_basename(target, base, sizeof(base));
+		if (strcmp(base, kname) != 0)
+			continue;
+
+		rank = by_id_rank(de->d_name);
+		if (rank < best_rank || (rank == best_rank && strcmp(de->d_name, best) < 0)) {
+			best_rank = rank;
+			copy_field(best, sizeof(best), de->d_name);
+		}
+	}
+
+	if (best[0] == '\0')
+		return;
+	if (snprintf(buf, len, "%s/disk/by-id/%s", dev_root, best) >= (int)len)
+		buf[0] = '\0'; /* a truncated path would name some other file */
+}
+
+/* The device path used to guess the transport: the target of
+ * SYSFS_ROOT/block/KNAME (e.g. "../devices/pci0000:00/.../ata1/host0/...").
+ * When the entry is not a symlink (a copied tree), use its resolved path
+ * with the resolved SYSFS_ROOT cut off, so that the name of the directory
+ * holding the tree cannot match "/usb", "/ata" and so on. */
+static void transport_path(const char *sysfs_root, const char *kname, char *buf, size_t len)
+{
+	_cleanup_free_ char *root_real = NULL, *entry_real = NULL;
+	char entry[PATH_MAX];
+	size_t root_len;
+	int r;
+
+	buf[0] = '\0';
+	if (snprintf(entry, sizeof(entry), "%s/block/%s", sysfs_root, kname) >= (int)sizeof(entry))
+		return;
+
+	r = read_link(AT_FDCWD, entry, buf, len);
+	if (r == 0)
+		return;
+	buf[0] = '\0';
+	if (r != -EINVAL)
+		return;
+
+	root_real = realpath(sysfs_root, NULL);
+	entry_real = realpath(entry, NULL);
+	if (!root_real || !entry_real)
+		return;
+	root_len = strlen(root_real);
+	if (root_len == 1)
+		root_len = 0; /* SYSFS_ROOT is "/" */
+	if (strncmp(entry_real, root_real, root_len) != 0 || entry_real[root_len] != '/')
+		return;
+	copy_field(buf, len, entry_real + root_len);
+}
+
+static const char *transport_from(const char *kname, const char *path)
+{
+	static const struct {
+		const char *prefix, *transport;
+	} by_name[] = {
+		{ "loop", "loop" }, { "zram", "zram" }, { "nbd", "nbd" },
+		{ "md", "md" },     { "dm-", "dm" },    { "nvme", "nvme" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(by_name); i++)
+		if (startswith(kname, by_name[i].prefix))
+			return by_name[i].transport;
+
+	if (strstr(path, "/nvme"))
+		return "nvme";
+	if (strstr(path, "/usb"))
+		return "usb";
+	if (strstr(path, "/ata"))
+		return "sata";
+	if (strstr(path, "/virtio"))
+		return "virtio";
+	if (strstr(path, "/host")) {
+		/* SAS HBAs put port-N/end_device-N between host and target;
+		 * some drivers also carry "sas" in the path. */
+		if (strstr(path, "sas") || strstr(path, "/end_device-"))
+			return "sas";
+		return "scsi";
+	}
+	return "";
+}
+
+static bool is_loop(const struct disk_info *d)
+{
+	return startswith(d->kname, "loop");
+}
+
+/* Why this device cannot be read as a disk, or NULL. DFD is its sysfs dir. */
+static const char *skip_reason_for(int dfd, const struct disk_info *d)
+{
+	char buf[64];
+	uint64_t disksize;
+
+	if (faccessat(dfd, "partition", F_OK, 0) == 0)
+		return "partition";
+	/* A detached loop device has size 0 and no loop/ directory. */
+	if (is_loop(d) && d->size_bytes == 0 && d->backing_file[0] == '\0')
+		return "loop device not attached";
+	/* zram devices exist unconfigured until disksize is written. */
+	if (startswith(d->kname, "zram") && read_attr(dfd, "disksize", true, buf, sizeof(buf)) == 0 &&
+	    parse_u64(buf, &disksize) == 0 && disksize == 0)
+		return "zram device not initialised";
+	if (d->size_bytes == 0)
+		return d->removable ? "no medium" : "size 0";
+	return NULL;
+}
+
+static bool is_valid_kname(const char *kname)
+{
+	return kname[0] != '\0' && strcmp(kname, ".") != 0 && strcmp(kname, "..") != 0 &&
+	       !strchr(kname, '/');
+}
+
+int disk_describe(const char *sysfs_root, const char *dev_root, const char *kname,
+		  struct disk_info *ret)
+{
+	_cleanup_close_ int dfd = -1;
+	struct disk_info d = { 0 };
+	char path[PATH_MAX], buf[64], link[PATH_MAX];
+	uint64_t sectors;
+	int r;
+
+	if (!sysfs_root || !dev_root || !kname || !ret || !is_valid_kname(kname))
+		return -EINVAL;
+	if (strlen(kname) >= sizeof(d.kname))
+		return -ENAMETOOLONG;
+
+	if (snprintf(path, sizeof(path), "%s/block/%s", sysfs_root, kname) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+
+	copy_field(d.kname, sizeof(d.kname), kname);
+	r = join_path(d.dev_path, sizeof(d.dev_path), dev_root, kname);
+	if (r < 0)
+		return r;
+
+	read_attr_optional(dfd, "device/vendor", d.vendor, sizeof(d.vendor));
+	read_attr_optional(dfd, "device/model", d.model, sizeof(d.model));
+	/* SATA disks keep their serial only in device/vpd_pg80, which is a
+	 * binary VPD page: left out on purpose. */
+	if (read_attr(dfd, "device/serial", true, d.serial, sizeof(d.serial)) < 0 || d.serial[0] == '\0')
+		read_attr_optional(dfd, "serial", d.serial, sizeof(d.serial));
+	if (read_attr(dfd, "device/wwid", true, d.wwn, sizeof(d.wwn)) < 0 || d.wwn[0] == '\0')
+		read_attr_optional(dfd, "wwid", d.wwn, sizeof(d.wwn));
+	/* A file name may legitimately end in spaces: drop only the newline. */
+	if (read_attr(dfd, "loop/backing_file", false, d.backing_file, sizeof(d.backing_file)) < 0)
+		d.backing_file[0] = '\0';
+
+	sectors = read_u64_attr(dfd, "size");
+	if (__builtin_mul_overflow(sectors, (uint64_t)512, &d.size_bytes))
+		d.size_bytes = UINT64_MAX;
+	if (read_attr(dfd, "dev", true, buf, sizeof(buf)) < 0 || parse_devnum(buf, &d.major, &d.minor) < 0)
+		d.major = d.minor = 0;
+	d.logical_block_size = read_unsigned_attr(dfd, "queue/logical_block_size");
+	d.physical_block_size = read_unsigned_attr(dfd, "queue/physical_block_size");
+	d.rotational = read_u64_attr(dfd, "queue/rotational") == 1;
+	d.removable = read_u64_attr(dfd, "removable") == 1;
+
+	find_by_id(dev_root, kname, d.by_id, sizeof(d.by_id));
+	transport_path(sysfs_root, kname, link, sizeof(link));
+	copy_field(d.transport, sizeof(d.transport), transport_from(kname, link));
+
+	d.skip_reason = skip_reason_for(dfd, &d);
+
+	*ret = d;
+	return 0;
+}
+
+static bool is_all_alpha(const char *s)
+{
+	for (; *s; s++)
+		if (!isalpha((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Compare the digit runs at *A and *B numerically and step past them. */
+static int compare_digit_runs(const char **a, const char **b)
+{
+	const char *pa = *a, *pb = *b, *sa, *sb;
+	size_t la, lb;
+
+	while (*pa == '0')
+		pa++;
+	while (*pb == '0')
+		pb++;
+	sa = pa;
+	sb = pb;
+	while (isdigit((unsigned char)*pa))
+		pa++;
+	while (isdigit((unsigned char)*pb))
+		pb++;
+	*a = pa;
+	*b = pb;
+
+	la = (size_t)(pa - sa);
+	lb = (size_t)(pb - sb);
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return strncmp(sa, sb, la);
+}
+
+/* Natural order for kernel names: digit runs compare as numbers
+ * (loop2 < loop10), and the letter suffix of sd/vd/xvd names counts in
+ * bijective base 26 (sdz < sdaa), so when two names share a stem and both
+ * continue with letters only, the shorter rest sorts first. Names with no
+ * common stem compare alphabetically (loop < md < sda < sr0). */
+static int kname_compare(const char *a, const char *b)
+{
+	const char *a0 = a, *b0 = b;
+	int r;
+
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			r = compare_digit_runs(&a, &b);
+			if (r != 0)
+				return r;
+			continue;
+		}
+		if (*a != *b)
+			break;
+		a++;
+		b++;
+	}
+
+	if (*a == '\0' && *b == '\0')
+		return strcmp(a0, b0); /* equal up to leading zeros: still a total order */
+	if (a != a0 && is_all_alpha(a) && is_all_alpha(b)) {
+		size_t la = strlen(a), lb = strlen(b);
+
+		if (la != lb)
+			return la < lb ? -1 : 1;
+	}
+	return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+}
+
+static int disk_info_compare(const void *x, const void *y)
+{
+	const struct disk_info *a = x, *b = y;
+
+	return kname_compare(a->kname, b->kname);
+}
+
+/* Make room for one more entry. */
+static int disk_list_grow(struct disk_list *list, size_t *capacity)
+{
+	struct disk_info *p;
+	size_t n;
+
+	if (list->count < *capacity)
+		return 0;
+	n = *capacity ? *capacity * 2 : 16;
+	if (n > SIZE_MAX / sizeof(*p))
+		return -ENOMEM;
+	p = realloc(list->disks, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	list->disks = p;
+	*capacity = n;
+	return 0;
+}
+
+/* On failure *RET is left empty, so disk_list_free(ret) is always safe. */
+int disk_enumerate(const char *sysfs_root, const char *dev_root, struct disk_list *ret)
+{
+	_cleanup_closedir_ DIR *dir = NULL;
+	struct disk_list list = { 0 };
+	size_t capacity = 0;
+	char path[PATH_MAX];
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	*ret = (struct disk_list){ 0 };
+	if (!sysfs_root || !dev_root)
+		return -EINVAL;
+
+	r = join_path(path, sizeof(path), sysfs_root, "block");
+	if (r < 0)
+		return r;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+
+	for (;;) {
+		struct dirent *de;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			if (errno != 0) {
+				r = -errno;
+				goto fail;
+			}
+			break;
+		}
+		if (de->d_name[0] == '.')
+			continue;
+
+		r = disk_list_grow(&list, &capacity);
+		if (r < 0)
+			goto fail;
+		r = disk_describe(sysfs_root, dev_root, de->d_name, &list.disks[list.count]);
+		if (r == -ENOENT)
+			continue; /* removed while we were looking */
+		if (r < 0)
+			goto fail;
+		list.count++;
+	}
+
+	if (list.count > 1)
+		qsort(list.disks, list.count, sizeof(list.disks[0]), disk_info_compare);
+	*ret = list;
+	return 0;
+
+fail:
+	disk_list_free(&list);
+	return r;
+}
+
+int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor,
+			   char *ret_kname, size_t len, bool *ret_is_partition)
+{
+	char path[PATH_MAX], target[PATH_MAX], name[NAME_MAX + 1];
+	_cleanup_close_ int dfd = -1;
+	bool is_partition;
+	int r;
+
+	if (!sysfs_root || !ret_kname || len == 0)
+		return -EINVAL;
+
+	if (snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs_root, major, minor) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+
+	/* The link names the device ("../../devices/.../block/sda/sda1");
+	 * opening it also tells us that it resolves. */
+	r = read_link(AT_FDCWD, path, target, sizeof(target));
+	if (r < 0)
+		return r;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+
+	target_basename(target, name, sizeof(name));
+	if (name[0] == '\0')
+		return -EINVAL;
+	if (strlen(name) >= len)
+		return -ENAMETOOLONG;
+	is_partition = faccessat(dfd, "partition", F_OK, 0) == 0;
+
+	copy_field(ret_kname, len, name);
+	if (ret_is_partition)
+		*ret_is_partition = is_partition;
+	return 0;
+}
+
+void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
+{
+	if (!buf || len == 0)
+		return;
+	if (!d) {
+		buf[0] = '\0';
+		return;
+	}
+
+	if (d->wwn[0])
+		snprintf(buf, len, "wwn:%s", d->wwn);
+	else if (d->serial[0])
+		snprintf(buf, len, "serial:%s:%s", d->model, d->serial);
+	else if (is_loop(d) && d->backing_file[0])
+		snprintf(buf, len, "loop:%s", d->backing_file);
+	else
+		snprintf(buf, len, "name:%s", d->kname);
+}
+
+void disk_list_free(struct disk_list *list)
+{
+	if (!list)
+		return;
+	free(list->disks);
+	list->disks = NULL;
+	list->count = 0;
+}

@@ -1,0 +1,78 @@
+/* disk/enumerate.h: find the whole disks in sysfs and describe each one.
+ *
+ * disk_enumerate() walks SYSFS_ROOT/block (normally "/sys/block"; tests pass
+ * a captured tree under tests/data) and returns one entry per top-level block
+ * device, in kernel-name order. Entries that cannot be read raw as a disk are
+ * kept in the list with `skip_reason` set, so the caller can say why each was
+ * left out:
+ *   - "partition"                      (should not occur under /sys/block, kept for safety)
+ *   - "loop device not attached"       (loopN with no backing_file / size 0)
+ *   - "zram device not initialised"    (zramN with disksize 0)
+ *   - "no medium"                      (removable, size 0)
+ *   - "size 0"                         (any other empty device)
+ *
+ * Identity comes from sysfs attributes (device/vendor, device/model,
+ * device/serial or serial, device/wwid or wwid, queue/rotational,
+ * queue/logical_block_size, queue/physical_block_size, removable, size,
+ * dev) and from /dev/disk/by-id symlinks that resolve to the kernel name
+ * (looked up under DEV_ROOT/disk/by-id, normally "/dev"). Missing attributes
+ * leave the field empty (""), never NULL. The transport is derived from the
+ * resolved sysfs device path: "nvme", "usb", "sata"/"sas"/"scsi" (ata*, or
+ * host* then target* under a SCSI host), "virtio", "loop", "zram", "nbd", "md",
+ * "dm", or "" when unknown.
+ *
+ * Library code: returns 0 or -errno, never prints.
+ */
+#ifndef IOTRIAGE_DISK_ENUMERATE_H
+#define IOTRIAGE_DISK_ENUMERATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct disk_info {
+	char kname[64];       /* "sda", "loop3", "nvme0n1" */
+	char dev_path[96];    /* "/dev/sda" (DEV_ROOT + "/" + kname) */
+	char by_id[256];      /* preferred /dev/disk/by-id path or "" (wwn-* first, then others) */
+	char vendor[64];
+	char model[128];
+	char serial[128];
+	char wwn[128];        /* from wwid, e.g. "naa.5000c500a1b2c3d4"; "" when none */
+	char transport[16];
+	char backing_file[512]; /* loop devices: loop/backing_file, else "" */
+	uint64_t size_bytes;  /* size (in 512-byte sectors) * 512 */
+	unsigned major, minor;
+	unsigned logical_block_size;
+	unsigned physical_block_size;
+	bool rotational;
+	bool removable;
+	const char *skip_reason; /* NULL when the disk can be read; else a static string */
+};
+
+struct disk_list {
+	struct disk_info *disks;
+	size_t count;
+};
+
+/* Fill *ret with every top-level block device under SYSFS_ROOT/block.
+ * DEV_ROOT is where device nodes live ("/dev"). Returns 0 or -errno. */
+int disk_enumerate(const char *sysfs_root, const char *dev_root, struct disk_list *ret);
+
+/* Describe one device given its kernel name (e.g. "loop3"). Returns 0,
+ * -ENOENT when SYSFS_ROOT/block/KNAME does not exist, or another -errno. */
+int disk_describe(const char *sysfs_root, const char *dev_root, const char *kname,
+		  struct disk_info *ret);
+
+/* Kernel name of the whole disk for a device number, e.g. 7:3 -> "loop3",
+ * found through SYSFS_ROOT/dev/block/MAJ:MIN. For a partition, returns the
+ * partition's own name and sets *ret_is_partition. Returns 0 or -errno. */
+int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor,
+			   char *ret_kname, size_t len, bool *ret_is_partition);
+
+/* A stable key for the devices table: "wwn:<wwn>", else "serial:<model>:<serial>",
+ * else for a loop device "loop:<backing_file>", else "name:<kname>". */
+void disk_identity_key(const struct disk_info *d, char *buf, size_t len);
+
+void disk_list_free(struct disk_list *list);
+
+#endif

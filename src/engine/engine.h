@@ -1,0 +1,79 @@
+/* engine/engine.h: the I/O engine contract, modelled on fio's ioengine_ops.
+ *
+ * A worker thread owns one struct engine_ctx and drives it like this:
+ *
+ *   ops->init(ctx)                               once, in the worker thread
+ *   loop:
+ *     ops->queue(ctx, u)  -> ENGINE_COMPLETED    done already (synchronous engines)
+ *                         -> ENGINE_QUEUED       accepted; completes later
+ *                         -> ENGINE_BUSY         no room: reap first, then retry
+ *     ops->commit(ctx)                           submit everything queued so far
+ *     n = ops->getevents(ctx, min, max)          wait for at least MIN completions
+ *     ops->event(ctx, i) for i < n               the completed units
+ *   ops->cleanup(ctx)
+ *
+ * A unit's result is the byte count transferred or -errno. Engines never
+ * print and never exit. probe() tells whether the engine works on this
+ * kernel at all (io_uring can be compiled in and still be disabled), so a
+ * caller can fall back and say why.
+ */
+#ifndef IOTRIAGE_ENGINE_ENGINE_H
+#define IOTRIAGE_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum io_dir { IO_READ, IO_WRITE };
+
+struct io_unit {
+	void *buf;
+	uint64_t offset;
+	uint32_t len;
+	enum io_dir dir;
+	uint64_t start_ns;
+	int64_t result;   /* bytes transferred, or -errno */
+	unsigned index;   /* slot in ctx->units; also the registered-buffer index */
+	void *engine_priv;
+};
+
+enum engine_queue_status { ENGINE_COMPLETED, ENGINE_QUEUED, ENGINE_BUSY };
+
+struct engine_ctx {
+	int fd;
+	unsigned iodepth;        /* most units in flight at once */
+	struct io_unit *units;   /* iodepth units with their buffers, set by the caller */
+	void *priv;              /* the engine's own state */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *summary;
+	bool synchronous;        /* completes inside queue(); queue depth is 1 */
+	int (*probe)(void);
+	int (*init)(struct engine_ctx *ctx);
+	enum engine_queue_status (*queue)(struct engine_ctx *ctx, struct io_unit *u);
+	int (*commit)(struct engine_ctx *ctx);
+	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max);
+	struct io_unit *(*event)(struct engine_ctx *ctx, unsigned i);
+	void (*cleanup)(struct engine_ctx *ctx);
+};
+
+extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_libaio;
+extern const struct engine_ops engine_io_uring;
+extern const struct engine_ops engine_null;
+
+/* NULL when no engine has that name. */
+const struct engine_ops *engine_find(const char *name);
+/* All engines, NULL-terminated, in the order --help lists them. */
+extern const struct engine_ops *const engine_all[];
+
+/* Resolves "auto" (or a name) to an engine for a workload at IODEPTH,
+ * falling back when a probe fails. REASON gets one line saying why this
+ * engine was chosen. Returns NULL (with REASON set) when NAME is unknown or
+ * the named engine does not work here. */
+const struct engine_ops *engine_select(const char *name, unsigned iodepth, char *reason,
+				       size_t reason_len);
+
+#endif

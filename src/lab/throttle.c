@@ -1,0 +1,109 @@
+#include "lab/throttle.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/cleanup.h"
+#include "basic/fsutil.h"
+
+int throttle_available(void)
+{
+	if (access(THROTTLE_ROOT "/blkio.throttle.read_bps_device", W_OK) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The blkio group this process is in, from /proc/self/cgroup ("7:blkio:/x"). */
+static int current_group(char *buf, size_t len)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/self/cgroup", "re");
+	if (!f)
+		return -errno;
+	char line[1024];
+	while (fgets(line, sizeof(line), f)) {
+		char *controllers = strchr(line, ':');
+		char *path = controllers ? strchr(controllers + 1, ':') : NULL;
+		if (!path)
+			continue;
+		*path++ = '\0';
+		controllers++;
+		path[strcspn(path, "\n")] = '\0';
+		if (strcmp(controllers, "blkio") == 0) {
+			snprintf(buf, len, "%s%s", THROTTLE_ROOT, strcmp(path, "/") ? path : "");
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int move_self(const char *group_dir)
+{
+	char procs[700], pid[32];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", group_dir);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return write_small_file(procs, pid);
+}
+
+int throttle_create(const char *tag, unsigned major, unsigned minor, uint64_t read_bps,
+		    struct throttle *ret)
+{
+	struct throttle t = { .dir = "" };
+	int r = current_group(t.previous, sizeof(t.previous));
+	if (r < 0)
+		return r;
+	snprintf(t.dir, sizeof(t.dir), "%s/iotriage-%s", THROTTLE_ROOT, tag);
+	if (mkdir(t.dir, 0755) < 0)
+		return -errno;
+
+	char knob[700], rule[64];
+	snprintf(knob, sizeof(knob), "%s/blkio.throttle.read_bps_device", t.dir);
+	snprintf(rule, sizeof(rule), "%u:%u %llu", major, minor, (unsigned long long)read_bps);
+	r = write_small_file(knob, rule);
+	if (r == 0)
+		r = move_self(t.dir);
+	if (r < 0) {
+		rmdir(t.dir);
+		return r;
+	}
+	*ret = t;
+	return 0;
+}
+
+void throttle_destroy(struct throttle *t)
+{
+	if (!t->dir[0])
+		return;
+	move_self(t->previous);
+	rmdir(t->dir);
+	t->dir[0] = '\0';
+}
+
+static bool group_is_empty(const char *dir)
+{
+	char procs[700], buf[16];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	return read_small_file(procs, buf, sizeof(buf)) == 0;
+}
+
+int throttle_remove_stale(void)
+{
+	DIR *d = opendir(THROTTLE_ROOT);
+	if (!d)
+		return -errno;
+	int removed = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || strncmp(de->d_name, "iotriage-", 9) != 0)
+			continue;
+		char dir[600];
+		snprintf(dir, sizeof(dir), "%s/%s", THROTTLE_ROOT, de->d_name);
+		if (group_is_empty(dir) && rmdir(dir) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}

@@ -1,0 +1,75 @@
+/* iotriage: storage performance triage. main() handles the options that
+ * come before the command, finds the command in the table and runs it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/interrupt.h"
+#include "cmd/commands.h"
+#include "cmd/options.h"
+
+enum { OPT_VERSION = OPT_COMMAND_BASE };
+
+static const struct opt_def main_opts[] = {
+	{ "version", 'V', NULL, "print the version and exit", OPT_VERSION },
+	OPT_END,
+};
+
+static void print_main_help(FILE *out)
+{
+	opts_print_help(out, "[global options] COMMAND [options] [operands]",
+			"Finds which layer of a storage stack is losing the performance.", NULL, main_opts);
+	fputs("\ncommands:\n", out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-12s %s\n", c->name, c->summary);
+	fputs("\nRun 'iotriage COMMAND --help' for a command's options.\n", out);
+}
+
+/* JSON is usually piped: a full disk or closed pipe must not pass silently. */
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno != EPIPE)
+			fprintf(stderr, "iotriage: error writing to standard output: %s\n", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct global_opts g = { 0 };
+	struct opts_parser p;
+	const char *arg;
+	int c;
+
+	interrupt_install();
+	opts_begin(&p, NULL, argc, argv, main_opts, &g);
+	while ((c = opts_next(&p, &arg)) > 0) {
+		if (c == OPT_VERSION) {
+			opts_end(&p);
+			printf("iotriage %s\n", IOTRIAGE_VERSION);
+			return close_stdout(0);
+		}
+	}
+	int first = opts_end(&p);
+	if (c < 0)
+		return 2;
+	if (g.help) {
+		print_main_help(stdout);
+		return close_stdout(0);
+	}
+	if (first >= argc) {
+		print_main_help(stderr);
+		return 2;
+	}
+	const struct command *cmd = command_find(argv[first]);
+	if (!cmd) {
+		fprintf(stderr, "iotriage: '%s' is not an iotriage command. See 'iotriage --help'.\n",
+			argv[first]);
+		return 2;
+	}
+	int status = cmd->run(argc - first, argv + first, &g);
+	return close_stdout(status);
+}

@@ -1,0 +1,59 @@
+/* media/readtest.h: step 1 of the method, the media read test.
+ *
+ * readtest_run() reads one block device the way the spec's readdisk does
+ * (O_DIRECT, sequential, 1000 MiB in 1 MiB blocks by default) with the
+ * built-in engine, opened read-only, and fills a struct disk_read with the
+ * outcome: "ok" with the figures, or "error"/"skipped" with a reason a
+ * person can act on. It never prints; cmd/ does.
+ *
+ * readtest_rank() computes each ok disk's throughput as a percentage of
+ * the median of all ok disks, and the order for the summary table.
+ */
+#ifndef IOTRIAGE_MEDIA_READTEST_H
+#define IOTRIAGE_MEDIA_READTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/job.h"
+#include "disk/enumerate.h"
+
+#define READTEST_DEFAULT_SIZE (1000ULL << 20)
+#define READTEST_DEFAULT_BS (1U << 20)
+
+struct readtest_opts {
+	uint64_t size;         /* bytes to read; the device's size when smaller */
+	uint32_t bs;
+	unsigned iodepth;
+	const char *engine;    /* "auto" or a name */
+	bool progress;
+};
+
+enum readtest_status { READTEST_OK, READTEST_ERROR, READTEST_SKIPPED };
+
+struct disk_read {
+	struct disk_info info;
+	enum readtest_status status;
+	char reason[320];
+	char engine_reason[160];
+	uint64_t requested;     /* bytes asked for */
+	bool truncated;         /* the device held less than asked for */
+	struct job_result *res; /* NULL unless the read ran; owned */
+	double pct_of_median;   /* 0 when not ranked */
+};
+
+/* Reads the block device at D->info.dev_path. Returns 0 when the read ran
+ * (even if it failed part way: see D->status), -errno for bad input with
+ * D->reason set. */
+int readtest_run(struct disk_read *d, const struct readtest_opts *opts);
+
+/* Fills pct_of_median for ok entries and writes into ORDER the indexes of
+ * READS sorted by throughput, fastest first, then errors, then skipped.
+ * Returns the median throughput of the ok entries (0 when none). */
+double readtest_rank(struct disk_read *reads, size_t n, size_t *order);
+
+const char *readtest_status_name(enum readtest_status s);
+void disk_read_release(struct disk_read *d);
+
+#endif

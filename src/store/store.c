@@ -1,0 +1,539 @@
+/* store/store.c: the embedded SQLite results database (see store.h).
+ *
+ * One connection per struct store, opened without the SQLite mutex
+ * (SQLITE_OPEN_NOMUTEX): a store must not be used from two threads at once.
+ * The database keeps the default rollback journal (no WAL), so a copy of the
+ * closed file is the whole database.
+ *
+ * The statements used per run (add run, upsert device, add result) are
+ * prepared once and cached in the struct; every use resets them and clears
+ * their bindings on the way out, so caller strings bound with SQLITE_STATIC
+ * are never referenced after the call returns.
+ */
+#include "store/store.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "basic/cleanup.h"
+
+#define STORE_BUSY_TIMEOUT_MS 5000
+
+/* migrations[i] migrates schema version i to i + 1. Each runs in its own
+ * transaction together with the user_version update. Never edit an entry
+ * that has shipped; append a new one instead. */
+static const char *const migrations[] = {
+	/* 0 -> 1: initial schema. */
+	"CREATE TABLE runs ("
+	"  id TEXT PRIMARY KEY NOT NULL,"
+	"  command TEXT,"
+	"  argv TEXT,"
+	"  started_at INTEGER,"
+	"  finished_at INTEGER,"
+	"  exit_status INTEGER,"
+	"  results_file TEXT,"
+	"  document TEXT"
+	");"
+	"CREATE TABLE devices ("
+	"  id INTEGER PRIMARY KEY,"
+	"  identity_key TEXT NOT NULL UNIQUE,"
+	"  kname TEXT,"
+	"  vendor TEXT,"
+	"  model TEXT,"
+	"  serial TEXT,"
+	"  wwn TEXT,"
+	"  size_bytes INTEGER,"
+	"  first_seen INTEGER,"
+	"  last_seen INTEGER"
+	");"
+	"CREATE TABLE results ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id TEXT NOT NULL REFERENCES runs(id),"
+	"  device_id INTEGER NULL REFERENCES devices(id),"
+	"  test TEXT,"
+	"  path TEXT,"
+	"  status TEXT,"
+	"  reason TEXT,"
+	"  bytes INTEGER,"
+	"  seconds REAL,"
+	"  bw_bytes_per_s REAL,"
+	"  iops REAL,"
+	"  params TEXT"
+	");"
+	"CREATE INDEX results_run_id ON results(run_id);"
+	"CREATE INDEX results_device_id ON results(device_id);"
+	"CREATE INDEX runs_started_at ON runs(started_at);",
+};
+
+enum store_stmt_id {
+	STMT_ADD_RUN,
+	STMT_UPSERT_DEVICE,
+	STMT_DEVICE_ID,
+	STMT_ADD_RESULT,
+	STMT_COUNT,
+};
+
+static const char *const stmt_sql[STMT_COUNT] = {
+	[STMT_ADD_RUN] =
+		"INSERT INTO runs(id, command, argv, started_at, finished_at,"
+		"                 exit_status, results_file, document)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/* Empty strings are bound as NULL, so coalesce() keeps the stored
+	 * vendor/model/serial/wwn when the new value is empty. */
+	[STMT_UPSERT_DEVICE] =
+		"INSERT INTO devices(identity_key, kname, vendor, model, serial, wwn,"
+		"                    size_bytes, first_seen, last_seen)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)"
+		" ON CONFLICT(identity_key) DO UPDATE SET"
+		"  last_seen = excluded.last_seen,"
+		"  kname = excluded.kname,"
+		"  size_bytes = excluded.size_bytes,"
+		"  vendor = coalesce(excluded.vendor, vendor),"
+		"  model = coalesce(excluded.model, model),"
+		"  serial = coalesce(excluded.serial, serial),"
+		"  wwn = coalesce(excluded.wwn, wwn)",
+	[STMT_DEVICE_ID] = "SELECT id FROM devices WHERE identity_key = ?1",
+	[STMT_ADD_RESULT] =
+		"INSERT INTO results(run_id, device_id, test, path, status, reason,"
+		"                    bytes, seconds, bw_bytes_per_s, iops, params)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmts[STMT_COUNT];
+};
+
+/* Cleanup for a cached statement: reset it and drop its bindings. */
+static void stmt_resetp(sqlite3_stmt **st)
+{
+	if (*st) {
+		sqlite3_reset(*st);
+		sqlite3_clear_bindings(*st);
+	}
+}
+
+/* Cleanup for a one-shot statement. sqlite3_finalize(NULL) is a no-op. */
+static void stmt_finalizep(sqlite3_stmt **st)
+{
+	sqlite3_finalize(*st);
+}
+
+static void store_closep(struct store **s)
+{
+	store_close(*s);
+}
+
+#define _cleanup_stmt_reset_ __attribute__((cleanup(stmt_resetp)))
+#define _cleanup_stmt_finalize_ __attribute__((cleanup(stmt_finalizep)))
+#define _cleanup_store_close_ __attribute__((cleanup(store_closep)))
+
+/* Map a failing SQLite result code to -errno. Never returns 0. */
+static int store_errno(sqlite3 *db, int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EBADMSG;
+	case SQLITE_CANTOPEN: {
+		int e = db ? sqlite3_system_errno(db) : 0;
+
+		if (e == ENOENT || e == ENOTDIR)
+			return -ENOENT;
+		return -EACCES;
+	}
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+static int store_exec(sqlite3 *db, const char *sql)
+{
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+
+	if (rc != SQLITE_OK)
+		return store_errno(db, rc);
+	return 0;
+}
+
+static int store_stmt(struct store *s, enum store_stmt_id id, sqlite3_stmt **ret)
+{
+	if (!s->stmts[id]) {
+		int rc = sqlite3_prepare_v3(s->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT,
+					    &s->stmts[id], NULL);
+		if (rc != SQLITE_OK)
+			return store_errno(s->db, rc);
+	}
+	*ret = s->stmts[id];
+	return 0;
+}
+
+/* Bind text; NULL (and, with empty_is_null, "") is bound as SQL NULL. The
+ * caller's string is not copied: the statement is reset and its bindings
+ * cleared before the public function returns. */
+static int bind_text(sqlite3_stmt *st, int idx, const char *v, bool empty_is_null)
+{
+	if (!v || (empty_is_null && v[0] == '\0'))
+		return sqlite3_bind_null(st, idx);
+	return sqlite3_bind_text(st, idx, v, -1, SQLITE_STATIC);
+}
+
+/* mkdir -p of the directory part of path (mode 0755). */
+static int mkdir_parents(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return 0; /* relative name in the working directory */
+	*slash = '\0';
+	if (dir[0] == '\0')
+		return 0; /* file in / */
+
+	for (char *p = dir + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0) {
+			int saved = errno;
+			struct stat st;
+
+			if (stat(dir, &st) < 0)
+				return -saved;
+			if (!S_ISDIR(st.st_mode))
+				return -ENOTDIR;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	return 0;
+}
+
+static int read_user_version(sqlite3 *db, int *ret)
+{
+	_cleanup_stmt_finalize_ sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return store_errno(db, rc);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW)
+		return store_errno(db, rc);
+	*ret = sqlite3_column_int(st, 0);
+	return 0;
+}
+
+int store_schema_version(void)
+{
+	return (int)ARRAY_SIZE(migrations);
+}
+
+/* Bring the schema from its current version up to store_schema_version().
+ * Only reads happen until a migration is known to be needed, so a file that
+ * is not a database, or is newer than this build, is left untouched. */
+static int store_migrate(struct store *s)
+{
+	int target = store_schema_version();
+	int version, r;
+
+	r = read_user_version(s->db, &version);
+	if (r < 0)
+		return r;
+	if (version < 0 || version > target)
+		return -EPROTO;
+
+	while (version < target) {
+		char sql[64];
+		int n;
+
+		r = store_begin(s);
+		if (r < 0)
+			return r;
+
+		/* Re-read under the write lock: another process may have
+		 * migrated in the meantime. */
+		r = read_user_version(s->db, &version);
+		if (r < 0)
+			goto fail;
+		if (version < 0 || version > target) {
+			r = -EPROTO;
+			goto fail;
+		}
+		if (version == target)
+			return store_rollback(s);
+
+		r = store_exec(s->db, migrations[version]);
+		if (r < 0)
+			goto fail;
+
+		/* PRAGMA arguments cannot be bound; this is an integer we own. */
+		n = snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version + 1);
+		if (n < 0 || (size_t)n >= sizeof(sql)) {
+			r = -EOVERFLOW;
+			goto fail;
+		}
+		r = store_exec(s->db, sql);
+		if (r < 0)
+			goto fail;
+
+		r = store_commit(s);
+		if (r < 0)
+			goto fail;
+		version++;
+	}
+	return 0;
+
+fail:
+	(void)store_rollback(s);
+	return r;
+}
+
+int store_open(const char *path, struct store **ret)
+{
+	static const char uri_prefix[] = "file:";
+	_cleanup_store_close_ struct store *s = NULL;
+	_cleanup_free_ char *dot_path = NULL;
+	const char *open_path = path;
+	int rc, r;
+
+	if (!path || path[0] == '\0' || !ret)
+		return -EINVAL;
+
+	/* Should URI filenames be enabled in this libsqlite3, a relative path
+	 * starting with "file:" would be parsed as a URI; "./" keeps it a path. */
+	if (strncmp(path, uri_prefix, sizeof(uri_prefix) - 1) == 0) {
+		size_t len = strlen(path);
+
+		dot_path = malloc(len + 3);
+		if (!dot_path)
+			return -ENOMEM;
+		memcpy(dot_path, "./", 2);
+		memcpy(dot_path + 2, path, len + 1);
+		open_path = dot_path;
+	}
+
+	r = mkdir_parents(path);
+	if (r < 0)
+		return r;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+
+	rc = sqlite3_open_v2(open_path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	if (rc != SQLITE_OK)
+		return s->db ? store_errno(s->db, rc) : -ENOMEM;
+
+	sqlite3_extended_result_codes(s->db, 1);
+
+	rc = sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+
+	r = store_exec(s->db, "PRAGMA foreign_keys = ON");
+	if (r < 0)
+		return r;
+
+	r = store_migrate(s);
+	if (r < 0)
+		return r;
+
+	*ret = TAKE_PTR(s);
+	return 0;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(s->stmts); i++)
+		sqlite3_finalize(s->stmts[i]);
+	/* Rolls back an open transaction; sqlite3_close_v2(NULL) is a no-op. */
+	sqlite3_close_v2(s->db);
+	free(s);
+}
+
+const char *store_errmsg(const struct store *s)
+{
+	if (!s || !s->db)
+		return "store is not open";
+	return sqlite3_errmsg(s->db);
+}
+
+/* IMMEDIATE takes the write lock now, so a busy database is reported here
+ * (after the busy timeout) rather than in the middle of a run's writes. */
+int store_begin(struct store *s)
+{
+	if (!s)
+		return -EINVAL;
+	return store_exec(s->db, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *s)
+{
+	if (!s)
+		return -EINVAL;
+	return store_exec(s->db, "COMMIT");
+}
+
+/* A no-op (0) when no transaction is active, e.g. after SQLite already rolled
+ * back on an I/O error, so it is safe on every error path. */
+int store_rollback(struct store *s)
+{
+	if (!s)
+		return -EINVAL;
+	if (sqlite3_get_autocommit(s->db))
+		return 0;
+	return store_exec(s->db, "ROLLBACK");
+}
+
+int store_add_run(struct store *s, const struct store_run *run)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	if (!s || !run || !run->id || run->id[0] == '\0')
+		return -EINVAL;
+
+	r = store_stmt(s, STMT_ADD_RUN, &st);
+	if (r < 0)
+		return r;
+
+	if ((rc = bind_text(st, 1, run->id, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 2, run->command, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 3, run->argv, false)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 4, run->started_at)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 5, run->finished_at)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int(st, 6, run->exit_status)) != SQLITE_OK ||
+	    (rc = bind_text(st, 7, run->results_file, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 8, run->document, false)) != SQLITE_OK)
+		return store_errno(s->db, rc);
+
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		return store_errno(s->db, rc);
+	return 0;
+}
+
+static int store_device_id(struct store *s, const char *identity_key, int64_t *ret_id)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	r = store_stmt(s, STMT_DEVICE_ID, &st);
+	if (r < 0)
+		return r;
+
+	rc = bind_text(st, 1, identity_key, false);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return -ENOENT; /* cannot happen right after the upsert */
+	if (rc != SQLITE_ROW)
+		return store_errno(s->db, rc);
+	*ret_id = sqlite3_column_int64(st, 0);
+	return 0;
+}
+
+int store_upsert_device(struct store *s, const struct store_device *dev, int64_t seen_at,
+			int64_t *ret_id)
+{
+	int64_t id = 0;
+	int rc, r;
+
+	if (!s || !dev || !dev->identity_key || dev->identity_key[0] == '\0')
+		return -EINVAL;
+	if (dev->size_bytes > (uint64_t)INT64_MAX)
+		return -ERANGE;
+
+	{
+		_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+
+		r = store_stmt(s, STMT_UPSERT_DEVICE, &st);
+		if (r < 0)
+			return r;
+
+		if ((rc = bind_text(st, 1, dev->identity_key, true)) != SQLITE_OK ||
+		    (rc = bind_text(st, 2, dev->kname, true)) != SQLITE_OK ||
+		    (rc = bind_text(st, 3, dev->vendor, true)) != SQLITE_OK ||
+		    (rc = bind_text(st, 4, dev->model, true)) != SQLITE_OK ||
+		    (rc = bind_text(st, 5, dev->serial, true)) != SQLITE_OK ||
+		    (rc = bind_text(st, 6, dev->wwn, true)) != SQLITE_OK ||
+		    (rc = sqlite3_bind_int64(st, 7, (sqlite3_int64)dev->size_bytes)) != SQLITE_OK ||
+		    (rc = sqlite3_bind_int64(st, 8, seen_at)) != SQLITE_OK)
+			return store_errno(s->db, rc);
+
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			return store_errno(s->db, rc);
+	}
+
+	r = store_device_id(s, dev->identity_key, &id);
+	if (r < 0)
+		return r;
+	if (ret_id)
+		*ret_id = id;
+	return 0;
+}
+
+int store_add_result(struct store *s, const struct store_result *res)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	if (!s || !res || !res->run_id || res->run_id[0] == '\0' || res->device_id < 0)
+		return -EINVAL;
+	if (res->bytes > (uint64_t)INT64_MAX)
+		return -ERANGE;
+
+	r = store_stmt(s, STMT_ADD_RESULT, &st);
+	if (r < 0)
+		return r;
+
+	rc = res->device_id == 0 ? sqlite3_bind_null(st, 2)
+				 : sqlite3_bind_int64(st, 2, res->device_id);
+	if (rc != SQLITE_OK ||
+	    (rc = bind_text(st, 1, res->run_id, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 3, res->test, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 4, res->path, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 5, res->status, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 6, res->reason, false)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 7, (sqlite3_int64)res->bytes)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_double(st, 8, res->seconds)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_double(st, 9, res->bw_bytes_per_s)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_double(st, 10, res->iops)) != SQLITE_OK ||
+	    (rc = bind_text(st, 11, res->params, false)) != SQLITE_OK)
+		return store_errno(s->db, rc);
+
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		return store_errno(s->db, rc);
+	return 0;
+}

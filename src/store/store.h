@@ -1,0 +1,78 @@
+/* store/store.h: the embedded SQLite results database.
+ *
+ * Schema (version in PRAGMA user_version, migrated forward in order by
+ * store_open(); a file whose version is newer than this build knows is
+ * refused with -EPROTO and left untouched):
+ *
+ *   runs(id TEXT PRIMARY KEY, command TEXT, argv TEXT, started_at INTEGER unix s,
+ *        finished_at INTEGER, exit_status INTEGER, results_file TEXT, document TEXT JSON)
+ *   devices(id INTEGER PRIMARY KEY, identity_key TEXT UNIQUE, kname TEXT, vendor TEXT,
+ *           model TEXT, serial TEXT, wwn TEXT, size_bytes INTEGER,
+ *           first_seen INTEGER, last_seen INTEGER)
+ *   results(id INTEGER PRIMARY KEY, run_id TEXT REFERENCES runs(id),
+ *           device_id INTEGER REFERENCES devices(id) NULL, test TEXT, path TEXT,
+ *           status TEXT, reason TEXT, bytes INTEGER, seconds REAL,
+ *           bw_bytes_per_s REAL, iops REAL, params TEXT JSON)
+ *
+ * All writes of one run happen in one transaction (store_begin/store_commit);
+ * a busy/locked database waits up to 5 s, then fails with -EBUSY.
+ * Library code: returns 0 or -errno, never prints; store_errmsg() gives the
+ * last SQLite message for the caller to show.
+ */
+#ifndef IOTRIAGE_STORE_STORE_H
+#define IOTRIAGE_STORE_STORE_H
+
+#include <stdint.h>
+
+struct store;
+
+struct store_run {
+	const char *id;           /* run id, 16 hex chars */
+	const char *command;      /* "readdisks" */
+	const char *argv;         /* the command line, space-joined for display */
+	int64_t started_at;       /* unix seconds */
+	int64_t finished_at;
+	int exit_status;
+	const char *results_file; /* path of the per-run results file, or NULL */
+	const char *document;     /* the run's JSON document */
+};
+
+struct store_device {
+	const char *identity_key; /* see disk_identity_key() */
+	const char *kname, *vendor, *model, *serial, *wwn;
+	uint64_t size_bytes;
+};
+
+struct store_result {
+	const char *run_id;
+	int64_t device_id;        /* 0 when the result is not about a device */
+	const char *test;         /* "readdisk", "run" */
+	const char *path;
+	const char *status;       /* "ok", "error", "skipped" */
+	const char *reason;       /* NULL or text */
+	uint64_t bytes;
+	double seconds;
+	double bw_bytes_per_s;
+	double iops;
+	const char *params;       /* JSON object text, or NULL */
+};
+
+/* Open (creating parent directory and file if needed) and migrate. */
+int store_open(const char *path, struct store **ret);
+void store_close(struct store *s);
+const char *store_errmsg(const struct store *s);
+
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+int store_rollback(struct store *s);
+
+int store_add_run(struct store *s, const struct store_run *run);
+/* Insert or update (last_seen, kname, size) a device; *ret_id gets its row id. */
+int store_upsert_device(struct store *s, const struct store_device *dev, int64_t seen_at,
+			int64_t *ret_id);
+int store_add_result(struct store *s, const struct store_result *res);
+
+/* The schema version this build writes. */
+int store_schema_version(void);
+
+#endif
