@@ -112,6 +112,11 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 			 (unsigned long long)spec->size, align, t->path);
 		return -EINVAL;
 	}
+	if (spec->io_limit % align) {
+		snprintf(msg, len, "I/O size %llu is not a multiple of %u bytes, the direct I/O alignment of '%s'",
+			 (unsigned long long)spec->io_limit, align, t->path);
+		return -EINVAL;
+	}
 	if (spec->iodepth < 1 || spec->iodepth > JOB_MAX_IODEPTH) {
 		snprintf(msg, len, "queue depth must be between 1 and %d", JOB_MAX_IODEPTH);
 		return -EINVAL;
@@ -429,7 +434,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->gate = &gate;
 		w->workers_finished = &finished;
 		w->span = res->span;
-		w->limit = res->span;
+		w->limit = spec->io_limit ? spec->io_limit : res->span;
 		w->iodepth = res->iodepth;
 		r = worker_setup(w, t, i);
 	}
@@ -447,7 +452,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 			pthread_join(threads[i], NULL);
 	} else {
 		gate_open(&gate, 1);
-		wait_for_workers(spec, workers, n, &finished, res->span * n);
+		wait_for_workers(spec, workers, n, &finished, workers[0].limit * n);
 		for (unsigned i = 0; i < n; i++)
 			pthread_join(threads[i], NULL);
 		collect_results(workers, n, res);

@@ -27,7 +27,8 @@ struct job_spec {
 	uint32_t bs;
 	unsigned iodepth;
 	unsigned numjobs;
-	uint64_t size;           /* bytes per worker and the span addressed; 0 = the whole target */
+	uint64_t size;           /* the span addressed; 0 = the whole target */
+	uint64_t io_limit;       /* bytes each worker moves at most; 0 = size (fio's io_size) */
 	uint64_t runtime_ns;     /* cap; 0 = none */
 	enum data_pattern pattern;
 	uint64_t seed;           /* random offsets and data; fixed seeds make runs repeatable */

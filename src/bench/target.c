@@ -83,6 +83,7 @@ int target_open(const char *path, bool write, bool direct, bool create, struct t
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT || !(write && create))
 			return -errno;
+		t.created = true;
 	} else {
 		enum target_kind kind;
 		int r = classify_mode(st.st_mode, &kind);
@@ -94,22 +95,26 @@ int target_open(const char *path, bool write, bool direct, bool create, struct t
 	if (write && create)
 		flags |= O_CREAT;
 	_cleanup_close_ int fd = open(path, flags, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	int r = classify_mode(st.st_mode, &t.kind);
-	if (r < 0)
-		return r;
-	t.fd = fd;
-	if (t.kind == TARGET_BLOCK_DEVICE) {
-		t.rdev = st.st_rdev;
-		r = measure_block_device(&t);
-	} else {
-		r = measure_regular_file(&t, &st);
+	int r = fd < 0 ? -errno : 0;
+	if (r == 0 && fstat(fd, &st) < 0)
+		r = -errno;
+	if (r == 0)
+		r = classify_mode(st.st_mode, &t.kind);
+	if (r == 0) {
+		t.fd = fd;
+		if (t.kind == TARGET_BLOCK_DEVICE) {
+			t.rdev = st.st_rdev;
+			r = measure_block_device(&t);
+		} else {
+			r = measure_regular_file(&t, &st);
+		}
 	}
-	if (r < 0)
+	if (r < 0) {
+		/* O_CREAT succeeds before O_DIRECT is refused: leave nothing behind. */
+		if (t.created)
+			unlink(path);
 		return r;
+	}
 	t.fd = TAKE_FD(fd);
 	*ret = t;
 	return 0;

@@ -33,6 +33,7 @@ struct target {
 	unsigned logical_block_size; /* block devices: BLKSSZGET */
 	bool direct;
 	bool writable;
+	bool created;                /* target_open created the file */
 };
 
 #define TARGET_INIT { .fd = -1 }

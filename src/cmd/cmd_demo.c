@@ -67,10 +67,8 @@ static int parse_demo_option(struct demo *d, int id, const char *arg)
 
 static void demo_teardown(struct demo *d)
 {
-	if (d->throttled) {
-		throttle_destroy(&d->throttle);
-		d->throttled = false;
-	}
+	if (d->throttled)
+		throttle_destroy(&d->throttle); /* idempotent; d->throttled stays for the report */
 	for (unsigned i = 0; i < d->count; i++) {
 		if (d->loops[i].fd < 0)
 			continue;

@@ -25,6 +25,7 @@ enum {
 	OPT_ENGINE,
 	OPT_DIRECT,
 	OPT_PATTERN,
+	OPT_IO_SIZE,
 };
 
 static const struct opt_def run_opts[] = {
@@ -34,6 +35,7 @@ static const struct opt_def run_opts[] = {
 	{ "iodepth", 0, "N", "I/O in flight per job (default 1)", OPT_IODEPTH },
 	{ "numjobs", 0, "N", "worker threads, each doing the whole workload (default 1)", OPT_NUMJOBS },
 	{ "size", 0, "SIZE", "bytes each job moves at most, and the span addressed (default: the target's size)", OPT_SIZE },
+	{ "io-size", 0, "SIZE", "bytes each job moves at most, when different from --size (fio's io_size)", OPT_IO_SIZE },
 	{ "runtime", 0, "TIME", "time cap, e.g. 30s, 5m (default none); a cap, not a duration", OPT_RUNTIME },
 	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_ENGINE },
 	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache (default 1)", OPT_DIRECT },
@@ -98,6 +100,12 @@ static int parse_run_option(struct run_settings *s, int id, const char *arg, uns
 			return opts_usage_error("run", "invalid --size '%s': expected a number greater than 0 with an optional K, M, G, T or P suffix", arg);
 		s->spec.size = v;
 		s->size_given = true;
+		return 0;
+	case OPT_IO_SIZE:
+		r = parse_size(arg, &v);
+		if (r < 0 || v == 0)
+			return opts_usage_error("run", "invalid --io-size '%s': expected a number greater than 0 with an optional K, M, G, T or P suffix", arg);
+		s->spec.io_limit = v;
 		return 0;
 	case OPT_RUNTIME:
 		if (parse_duration_ns(arg, &v) < 0 || v == 0)
@@ -223,6 +231,7 @@ static void write_parameters(struct json *j, const struct run_settings *s, const
 	json_uint(j, "iodepth", s->spec.iodepth);
 	json_uint(j, "numjobs", s->spec.numjobs);
 	json_uint(j, "size_bytes", s->spec.size);
+	json_uint(j, "io_size_bytes", s->spec.io_limit ? s->spec.io_limit : s->spec.size);
 	json_double(j, "runtime_cap_seconds", (double)s->spec.runtime_ns / 1e9);
 	json_string(j, "engine", s->engine);
 	json_bool(j, "direct", s->direct);
@@ -288,6 +297,8 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 	if (t->kind == TARGET_REGULAR_FILE && t->size < s->spec.size) {
 		r = target_layout_file(t, s->spec.size, s->spec.pattern);
 		if (r < 0) {
+			if (t->created)
+				unlink(path);
 			snprintf(err, errlen, "cannot lay out '%s' to %" PRIu64 " bytes: %s", path, s->spec.size,
 				 strerror(-r));
 			return r;

@@ -53,12 +53,15 @@ int opts_begin(struct opts_parser *p, const char *command, int argc, char **argv
 	struct getopt_tables *g = calloc(1, sizeof(*g));
 	if (!g)
 		return -1;
-	/* '+': stop at the first operand; ':': report missing arguments ourselves. */
-	strcpy(g->shortopts, "+:");
+	/* Before the command name (COMMAND is NULL) stop at the first operand,
+	 * which is the command; after it, options may follow operands as users
+	 * type them ("readdisk /dev/sdb --size 100M"). ':' reports missing
+	 * arguments to us instead of printing. */
+	strcpy(g->shortopts, command ? ":" : "+:");
 	size_t n = add_defs(g, 0, defs);
 	add_defs(g, n, global_opts_table);
 	*p = (struct opts_parser){ argc, argv, defs, globals, g, command };
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then resets its permutation state too */
 	opterr = 0;
 	return 0;
 }

@@ -14,6 +14,8 @@ struct libaio_state {
 	unsigned nr_pending;
 	struct io_event *events;
 	struct io_unit **done;
+	struct io_unit **failed;   /* refused by io_submit; reported by the next getevents */
+	unsigned nr_failed;
 };
 
 static int libaio_probe(void)
@@ -37,6 +39,7 @@ static void libaio_cleanup(struct engine_ctx *ctx)
 	free(s->pending);
 	free(s->events);
 	free(s->done);
+	free(s->failed);
 	free(s);
 	ctx->priv = NULL;
 }
@@ -51,7 +54,8 @@ static int libaio_init(struct engine_ctx *ctx)
 	s->pending = calloc(ctx->iodepth, sizeof(*s->pending));
 	s->events = calloc(ctx->iodepth, sizeof(*s->events));
 	s->done = calloc(ctx->iodepth, sizeof(*s->done));
-	if (!s->iocbs || !s->pending || !s->events || !s->done) {
+	s->failed = calloc(ctx->iodepth, sizeof(*s->failed));
+	if (!s->iocbs || !s->pending || !s->events || !s->done || !s->failed) {
 		libaio_cleanup(ctx);
 		return -ENOMEM;
 	}
@@ -88,8 +92,14 @@ static int libaio_commit(struct engine_ctx *ctx)
 		if (r == -EINTR || r == -EAGAIN || r == 0)
 			continue;
 		if (r < 0) {
-			s->nr_pending = 0;
-			return r;
+			/* io_submit refuses the first iocb synchronously (EBADF,
+			 * EINVAL): complete that unit with the error, as every other
+			 * engine reports errors, and submit the rest. */
+			struct io_unit *u = s->pending[off]->data;
+			u->result = r;
+			s->failed[s->nr_failed++] = u;
+			off++;
+			continue;
 		}
 		off += (unsigned)r;
 	}
@@ -100,6 +110,14 @@ static int libaio_commit(struct engine_ctx *ctx)
 static int libaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)
 {
 	struct libaio_state *s = ctx->priv;
+	if (s->nr_failed) {
+		unsigned n = s->nr_failed < max ? s->nr_failed : max;
+		for (unsigned i = 0; i < n; i++)
+			s->done[i] = s->failed[i];
+		memmove(s->failed, s->failed + n, (s->nr_failed - n) * sizeof(*s->failed));
+		s->nr_failed -= n;
+		return (int)n;
+	}
 	int r;
 	do
 		r = io_getevents(s->aio, (long)min, (long)max, s->events, NULL);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what iotriage needs to build and to run its whole test suite on
+# Debian 12. Idempotent: does nothing when everything is present.
+set -eu
+packages=(
+	build-essential meson ninja-build pkg-config
+	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
+	util-linux mount sqlite3 jq fio strace
+)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

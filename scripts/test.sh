@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs, builds plain and sanitized,
+# runs every test against both builds, and ends with one line
+# "N passed, N failed, N skipped". Needs root (loop devices, zram, cgroups).
+set -u
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+scripts/build.sh --sanitize || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
+total_p=0 total_f=0 total_s=0
+for spec in "build:plain" "build-asan:asan+ubsan"; do
+	dir=${spec%%:*} label=${spec#*:}
+	out=$(tests/run.sh "$dir" "$label")
+	echo "$out" | sed '$d'
+	read -r p _ f _ s _ < <(echo "$out" | tail -n 1 | tr -d ',')
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" -eq 0 ]

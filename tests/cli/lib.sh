@@ -1,0 +1,95 @@
+# tests/cli/lib.sh: helpers for command tests. Source it from a test script.
+#
+# Each test prints TAP lines ("ok N - name", "not ok N - name",
+# "ok N - name # SKIP reason"); tests/run.sh counts them. Everything a test
+# creates (loop devices, zram devices, cgroups, temp dirs) is registered
+# with an undo command and removed by the EXIT trap, on success or failure.
+
+set -u
+IOTRIAGE=${IOTRIAGE:?set IOTRIAGE to the iotriage binary}
+TAP_N=0
+TAP_FAILED=0
+
+TMP=$(mktemp -d /tmp/iotriage-test.XXXXXX)
+export IOTRIAGE_STATE_DIR=$TMP/state
+# Undo commands go to a file, not a variable: helpers run in $(...) subshells.
+UNDO_FILE=$TMP/undo
+: >"$UNDO_FILE"
+undo() { echo "$*" >>"$UNDO_FILE"; }
+cleanup() {
+	local line
+	if [ -f "$UNDO_FILE" ]; then
+		while IFS= read -r line; do eval "$line" >/dev/null 2>&1; done < <(tac "$UNDO_FILE")
+	fi
+	rm -rf "$TMP"
+	echo "1..$TAP_N"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() { # ok CONDITION-EXIT-STATUS NAME
+	local status=$1; shift
+	TAP_N=$((TAP_N + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $TAP_N - $*"
+	else
+		TAP_FAILED=$((TAP_FAILED + 1))
+		echo "not ok $TAP_N - $*"
+	fi
+}
+check() { # check NAME -- COMMAND...: ok when COMMAND succeeds
+	local name=$1; shift; [ "$1" = "--" ] && shift
+	"$@"; ok $? "$name"
+}
+skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+
+need_root() { [ "$(id -u)" -eq 0 ]; }
+
+# make_loop SIZE [SECTOR_SIZE]: a loop device over a file of random data
+# (so it reads like a real disk). Prints the device path.
+make_loop() {
+	local size=$1 sector=${2:-512} img
+	img=$(mktemp "$TMP/loop.XXXXXX.img")
+	head -c "$size" /dev/urandom >"$img"
+	local dev
+	dev=$(losetup -f --show --direct-io=on --sector-size "$sector" "$img") || return 1
+	undo "losetup -d $dev"
+	echo "$dev"
+}
+
+# make_zram SIZE|"": a new zram device (never zram0), initialised when SIZE is given.
+make_zram() {
+	local id
+	id=$(cat /sys/class/zram-control/hot_add) || return 1
+	undo "echo 1 > /sys/block/zram$id/reset; echo $id > /sys/class/zram-control/hot_remove"
+	if [ -n "${1:-}" ]; then
+		echo lzo-rle >"/sys/block/zram$id/comp_algorithm" 2>/dev/null
+		echo "$1" >"/sys/block/zram$id/disksize" || return 1
+	fi
+	echo "/dev/zram$id"
+}
+
+# make_cgroup RULE: a blkio cgroup with a read_bps rule "MAJ:MIN BPS". Prints its dir.
+make_cgroup() {
+	local dir=/sys/fs/cgroup/blkio/iotriage-test-$$-$RANDOM
+	mkdir "$dir" || return 1
+	undo "rmdir $dir"
+	echo "$1" >"$dir/blkio.throttle.read_bps_device" || return 1
+	echo "$dir"
+}
+
+# run_in_cgroup DIR CMD...: runs CMD as a member of the cgroup.
+run_in_cgroup() {
+	local dir=$1; shift
+	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$dir" "$@"
+}
+
+json() { # json FILE EXPR: evaluate a jq expression, print the raw result
+	jq -r "$2" "$1"
+}
+jtest() { # jtest FILE EXPR: succeeds when the jq expression is true
+	jq -e "$2" "$1" >/dev/null 2>&1
+}
+
+finish() { [ "$TAP_FAILED" -eq 0 ]; }

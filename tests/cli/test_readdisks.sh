@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# readdisks over real loop and zram devices: table, ranking, skips, parallel.
+. "$(dirname "$0")/lib.sh"
+
+if ! need_root; then skip "readdisks tests" "need root for loop and zram devices"; exit 0; fi
+
+a=$(make_loop 96M)
+b=$(make_loop 96M)
+c=$(make_loop 96M)
+z=$(make_zram "")      # hot-added, never initialised
+zi=$(make_zram 64M)    # initialised: a real RAM-backed disk
+match=()
+for d in "$a" "$b" "$c" "$z" "$zi"; do match+=(--match "${d#/dev/}"); done
+
+# One of the three loop devices is slowed for this process: it must rank last.
+mm=$(lsblk -dno MAJ:MIN "$b" | tr -d ' ')
+cg=$(make_cgroup "$mm 31457280")
+run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --size 64M >"$TMP/table" 2>"$TMP/log"
+ok $? "readdisks exits 0"
+check "an uninitialised zram device is skipped with its reason" -- \
+	grep -Eq "^$z .*skipped: zram device not initialised" "$TMP/table"
+check "an initialised zram device is read" -- grep -Eq "^$zi .* 64 MiB .*ok$" "$TMP/table"
+rows=$(grep -E '^/dev/' "$TMP/table" | awk '$NF == "ok" {print $1}')
+check "the table lists the four read devices, fastest first, the slowed one last among loops" -- \
+	test "$(echo "$rows" | grep loop | tail -n 1)" = "$b"
+check "log lines for every device" -- test "$(grep -c 'READ-DISK' "$TMP/log")" -ge 9
+
+run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --size 64M --json >"$TMP/rd.json" 2>/dev/null
+ok $? "readdisks --json exits 0"
+check "five devices in the document" -- jtest "$TMP/rd.json" '.devices | length == 5'
+check "summary counts 4 ok, 1 skipped" -- jtest "$TMP/rd.json" '.summary.ok == 4 and .summary.skipped == 1 and .summary.error == 0'
+check "the skipped device has status skipped and a reason" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$z\") | .status == \"skipped\" and (.reason | test(\"not initialised\"))"
+check "each ok device carries path, bytes, seconds, bandwidth, status, reason" -- \
+	jtest "$TMP/rd.json" '[.devices[] | select(.status == "ok") | has("path") and has("bytes") and has("seconds") and has("bw_bytes_per_s") and has("reason")] | all'
+check "the slowed device reads at well under the median" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .percent_of_median < 60"
+check "identity fields are present" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$a\") | .transport == \"loop\" and .logical_block_size == 512 and (.backing_file | length > 0)"
+check "zram transport detected" -- jtest "$TMP/rd.json" ".devices[] | select(.path == \"$zi\") | .transport == \"zram\" and .size_bytes == 67108864"
+
+"$IOTRIAGE" readdisks "${match[@]}" --size 32M --parallel --json >"$TMP/par.json" 2>/dev/null
+ok $? "readdisks --parallel exits 0"
+check "parallel mode recorded and all four read" -- jtest "$TMP/par.json" '.parameters.mode == "parallel" and .summary.ok == 4'
+
+# A detached loop device, found by readdisks itself.
+free_loop=$(losetup -f)
+if [ -e "$free_loop" ]; then
+	"$IOTRIAGE" readdisks --match "${free_loop#/dev/}" --json >"$TMP/free.json" 2>/dev/null
+	ok $(($? == 0)) "nothing readable: non-zero exit"
+	check "a detached loop device is skipped as such" -- \
+		jtest "$TMP/free.json" '.devices[0].status == "skipped" and .devices[0].reason == "loop device not attached"'
+fi
+
+"$IOTRIAGE" readdisks --match 'no-such-disk*' >/dev/null 2>"$TMP/none.err"
+ok $(($? == 0)) "no matching disk: non-zero exit"
+check "and says no disk matches" -- grep -q "no disk matches --match" "$TMP/none.err"
+"$IOTRIAGE" readdisks extra >/dev/null 2>"$TMP/op.err"
+ok $(($? != 2)) "an operand is a usage error"
+
+finish

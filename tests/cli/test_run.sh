@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# run: fio-like workloads on files and devices, caps, engines, guards.
+. "$(dirname "$0")/lib.sh"
+
+f=$TMP/data.bin
+"$IOTRIAGE" run "$f" --size 8M --rw randread --bs 4k --iodepth 16 --engine io_uring --json >"$TMP/r.json" 2>/dev/null
+ok $? "randread on a new file lays it out and runs"
+check "8 MiB in 2048 I/Os of 4 KiB, stopped by the size cap" -- \
+	jtest "$TMP/r.json" '.result | .bytes == 8388608 and .read.ios == 2048 and .stopped_by == "size" and .engine == "io_uring" and .iodepth == 16'
+check "the file was laid out to its size" -- test "$(stat -c %s "$f")" = 8388608
+check "direct I/O recorded as bypassing the cache" -- jtest "$TMP/r.json" '.result.cache == "bypassed" and .parameters.direct == true'
+
+"$IOTRIAGE" run "$f" --rw randrw --rwmixread 70 --bs 4k --iodepth 8 --numjobs 2 --engine libaio --json >"$TMP/m.json" 2>/dev/null
+ok $? "mixed random read/write with two jobs"
+check "both jobs did the whole size" -- jtest "$TMP/m.json" '.result.jobs | length == 2 and all(.bytes == 8388608)'
+check "reads are about 70%" -- jtest "$TMP/m.json" '.result | (.read.ios / (.read.ios + .write.ios)) | . > 0.62 and . < 0.78'
+check "first done <= last done" -- jtest "$TMP/m.json" '.result.first_done_seconds <= .result.last_done_seconds'
+
+"$IOTRIAGE" run "$TMP/big.bin" --size 2G --rw write --bs 64k --runtime 1s --json >"$TMP/t.json" 2>/dev/null
+ok $? "a time-capped write"
+check "stopped by the time cap, bytes and seconds as done" -- \
+	jtest "$TMP/t.json" '.result | .stopped_by == "time" and .bytes < 2147483648 and .seconds >= 0.9 and .seconds < 3 and .write.bytes == .bytes'
+rm -f "$TMP/big.bin"
+
+"$IOTRIAGE" run "$f" --rw read --bs 1M --engine psync --json >"$TMP/p.json" 2>/dev/null
+check "the default size is the file's size" -- jtest "$TMP/p.json" '.result.bytes == 8388608'
+
+# Progress: a live line on a terminal, none when piped.
+script -qec "$IOTRIAGE run $f --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" /dev/null >"$TMP/tty.out" 2>&1
+check "a progress line on a terminal" -- grep -q "run: .* of .*B/s" "$TMP/tty.out"
+"$IOTRIAGE" run "$f" --rw randread --bs 4k --runtime 2500ms --io-size 1T --direct 0 >"$TMP/pipe.out" 2>"$TMP/pipe.err"
+check "no progress line when piped" -- bash -c "! grep -q 'run: ' '$TMP/pipe.out' '$TMP/pipe.err'"
+
+# O_DIRECT where the file system cannot do it (ramfs) is explained, and the
+# file the attempt created is removed.
+if need_root && mkdir "$TMP/ramfs" && mount -t ramfs iotriage-test "$TMP/ramfs"; then
+	undo "umount $TMP/ramfs"
+	"$IOTRIAGE" run "$TMP/ramfs/x" --size 1M >/dev/null 2>"$TMP/ram.err"
+	ok $(($? == 0)) "O_DIRECT on ramfs: non-zero exit"
+	check "and says to use --direct 0" -- grep -q "does not support O_DIRECT" "$TMP/ram.err"
+	check "and leaves no file behind" -- test ! -e "$TMP/ramfs/x"
+	"$IOTRIAGE" run "$TMP/ramfs/x" --size 1M --direct 0 --json >"$TMP/ram.json" 2>/dev/null
+	check "buffered on ramfs works and is labelled" -- jtest "$TMP/ram.json" '.result.cache | test("page cache")'
+else
+	skip "O_DIRECT refusal" "needs root to mount a ramfs"
+fi
+
+if need_root; then
+	dev=$(make_loop 32M)
+	sum=$(md5sum <"$dev")
+	"$IOTRIAGE" run "$dev" --rw randwrite --size 4M >/dev/null 2>"$TMP/w.err"
+	ok $(($? == 0)) "a write workload on a block device is refused"
+	check "with the reason" -- grep -q "is a block device: run writes only to regular files" "$TMP/w.err"
+	"$IOTRIAGE" run "$dev" --rw randrw --size 4M >/dev/null 2>&1
+	ok $(($? == 0)) "a mixed workload on a block device is refused"
+	check "the device is unchanged" -- test "$(md5sum <"$dev")" = "$sum"
+	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --json >"$TMP/dr.json" 2>/dev/null
+	ok $? "a read workload on a block device runs"
+	check "over the whole device" -- jtest "$TMP/dr.json" '.result.bytes == 33554432 and .result.read.ios == 8192'
+	check "reads never open the device for writing" -- bash -c "strace -f -e trace=openat '$IOTRIAGE' run '$dev' --size 1M 2>&1 | grep '$dev' | grep -v O_RDWR | grep -q O_RDONLY"
+else
+	skip "block device guards" "need root for loop devices"
+fi
+
+bad() { # bad NAME PATTERN ARGS...
+	local name=$1 pattern=$2; shift 2
+	"$IOTRIAGE" run "$@" >/dev/null 2>"$TMP/bad.err"
+	local status=$?
+	ok $((status == 0)) "$name: non-zero exit ($status)"
+	check "$name: says '$pattern'" -- grep -q -- "$pattern" "$TMP/bad.err"
+}
+bad "missing file without --size" "no such path" "$TMP/none.bin"
+bad "directory" "is a directory" "$TMP"
+bad "unknown --rw" "unknown --rw 'sideways'" "$f" --rw sideways
+bad "--rwmixread 101" "invalid --rwmixread" "$f" --rwmixread 101
+bad "--bs 0" "invalid --bs '0'" "$f" --bs 0
+bad "--bs 3 with O_DIRECT" "not a multiple of" "$f" --bs 3
+bad "--iodepth 0" "invalid --iodepth" "$f" --iodepth 0
+bad "--numjobs 1000" "invalid --numjobs" "$f" --numjobs 1000
+bad "--runtime 5y" "invalid --runtime" "$f" --runtime 5y
+bad "--direct 2" "invalid --direct" "$f" --direct 2
+bad "unknown engine" "unknown engine" "$f" --engine fast
+bad "character device" "neither a regular file nor a block device" /dev/null
+
+finish

@@ -1,0 +1,185 @@
+/* test_parse.c: unit tests for basic/parse.c (sizes, durations, bounded integers). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "basic/parse.h"
+#include "tap.h"
+
+/* Checks that parse_size(S) succeeds with WANT. */
+static void size_ok(const char *s, uint64_t want)
+{
+	char name[128];
+	uint64_t v = 0xdeadbeef;
+	int r = parse_size(s, &v);
+
+	snprintf(name, sizeof(name), "parse_size(\"%s\") returns 0", s);
+	is_int(r, 0, name);
+	snprintf(name, sizeof(name), "parse_size(\"%s\") = %llu", s, (unsigned long long)want);
+	if (!ok(r == 0 && v == want, name))
+		printf("#   got %llu\n", (unsigned long long)v);
+}
+
+/* Checks that parse_size(S) fails with WANT_ERR (-EINVAL or -ERANGE). */
+static void size_err(const char *s, int want_err)
+{
+	char name[128];
+	uint64_t v = 0;
+
+	snprintf(name, sizeof(name), "parse_size(\"%s\") -> %s", s,
+		 want_err == -EINVAL ? "-EINVAL" : "-ERANGE");
+	is_int(parse_size(s, &v), want_err, name);
+}
+
+static void dur_ok(const char *s, uint64_t want)
+{
+	char name[128];
+	uint64_t v = 0xdeadbeef;
+	int r = parse_duration_ns(s, &v);
+
+	snprintf(name, sizeof(name), "parse_duration_ns(\"%s\") returns 0", s);
+	is_int(r, 0, name);
+	snprintf(name, sizeof(name), "parse_duration_ns(\"%s\") = %llu ns", s,
+		 (unsigned long long)want);
+	if (!ok(r == 0 && v == want, name))
+		printf("#   got %llu\n", (unsigned long long)v);
+}
+
+static void dur_err(const char *s, int want_err)
+{
+	char name[128];
+	uint64_t v = 0;
+
+	snprintf(name, sizeof(name), "parse_duration_ns(\"%s\") -> %s", s,
+		 want_err == -EINVAL ? "-EINVAL" : "-ERANGE");
+	is_int(parse_duration_ns(s, &v), want_err, name);
+}
+
+static void uint_ok(const char *s, uint64_t min, uint64_t max, uint64_t want)
+{
+	char name[160];
+	uint64_t v = 0xdeadbeef;
+	int r = parse_uint(s, min, max, &v);
+
+	snprintf(name, sizeof(name), "parse_uint(\"%s\", %llu, %llu) = %llu", s,
+		 (unsigned long long)min, (unsigned long long)max, (unsigned long long)want);
+	if (!ok(r == 0 && v == want, name))
+		printf("#   got r=%d v=%llu\n", r, (unsigned long long)v);
+}
+
+static void uint_err(const char *s, uint64_t min, uint64_t max, int want_err)
+{
+	char name[160];
+	uint64_t v = 0;
+
+	snprintf(name, sizeof(name), "parse_uint(\"%s\", %llu, %llu) -> %s", s,
+		 (unsigned long long)min, (unsigned long long)max,
+		 want_err == -EINVAL ? "-EINVAL" : "-ERANGE");
+	is_int(parse_uint(s, min, max, &v), want_err, name);
+}
+
+static void test_size(void)
+{
+	/* Binary suffixes, case-insensitive, optional "i" and/or "B". */
+	size_ok("4k", 4096);
+	size_ok("4K", 4096);
+	size_ok("4KB", 4096);
+	size_ok("4KiB", 4096);
+	size_ok("4kib", 4096);
+	size_ok("1000M", 1048576000ULL);
+	size_ok("1GiB", 1073741824ULL);
+	size_ok("1gb", 1ULL << 30);
+	size_ok("1Gi", 1ULL << 30);
+	size_ok("2T", 2ULL << 40);
+	size_ok("3p", 3ULL << 50);
+	size_ok("512", 512);
+	size_ok("0", 0);
+	size_ok("0K", 0);
+	size_ok("18446744073709551615", UINT64_MAX);
+	/* Largest value that still fits with a suffix: 16383P = 2^64 - 2^50. */
+	size_ok("16383P", 16383ULL << 50);
+
+	size_err("", -EINVAL);
+	size_err("10Q", -EINVAL);
+	size_err("-1", -EINVAL);
+	size_err("+1", -EINVAL);
+	size_err(" 1", -EINVAL);
+	size_err("1 ", -EINVAL);
+	size_err("3.5G", -EINVAL);
+	size_err("1MX", -EINVAL);
+	size_err("1MiBB", -EINVAL);
+	size_err("1BK", -EINVAL);
+	size_err("K", -EINVAL);
+	size_err("0x10", -EINVAL);
+	/* E (exa) is not among the documented suffixes K, M, G, T, P, so "16E" is
+	 * malformed rather than an overflow (see the report). */
+	size_err("16E", -EINVAL);
+	/* Overflow while scaling, and overflow of the number itself. */
+	size_err("16384P", -ERANGE); /* exactly 2^64 */
+	size_err("99999999999P", -ERANGE);
+	size_err("17179869184T", -ERANGE); /* 2^34 * 2^40 = 2^74 */
+	size_err("18446744073709551616", -ERANGE);
+	size_err("99999999999999999999999K", -ERANGE);
+
+	uint64_t v = 0;
+	is_int(parse_size(NULL, &v), -EINVAL, "parse_size(NULL) -> -EINVAL");
+}
+
+static void test_duration(void)
+{
+	dur_ok("30", 30ULL * 1000000000ULL);
+	dur_ok("0", 0);
+	dur_ok("30s", 30ULL * 1000000000ULL);
+	dur_ok("500ms", 500ULL * 1000000ULL);
+	dur_ok("5m", 5ULL * 60 * 1000000000ULL);
+	dur_ok("1h", 3600ULL * 1000000000ULL);
+	dur_ok("10us", 10000ULL);
+	dur_ok("7ns", 7);
+	dur_ok("2MS", 2000000ULL);
+	dur_ok("18446744073709551615ns", UINT64_MAX);
+
+	dur_err("5x", -EINVAL);
+	dur_err("", -EINVAL);
+	dur_err("-5", -EINVAL);
+	dur_err("5 s", -EINVAL);
+	dur_err("5sec", -EINVAL);
+	dur_err("5mss", -EINVAL);
+	dur_err("1.5s", -EINVAL);
+	dur_err("ms", -EINVAL);
+	/* 2^64 ns is about 584 years. */
+	dur_err("18446744074", -ERANGE);
+	dur_err("5124096h", -ERANGE);
+	dur_err("18446744073709551616ns", -ERANGE);
+}
+
+static void test_uint(void)
+{
+	uint_ok("5", 1, 10, 5);
+	uint_ok("1", 1, 10, 1);	  /* lower bound inclusive */
+	uint_ok("10", 1, 10, 10); /* upper bound inclusive */
+	uint_ok("0", 0, 0, 0);
+	uint_ok("007", 0, 100, 7);
+	uint_ok("18446744073709551615", 0, UINT64_MAX, UINT64_MAX);
+
+	uint_err("0", 1, 10, -ERANGE);
+	uint_err("11", 1, 10, -ERANGE);
+	uint_err("99999", 1, 10, -ERANGE);
+	uint_err("18446744073709551616", 0, UINT64_MAX, -ERANGE);
+	uint_err("12a", 0, 100, -EINVAL);
+	uint_err("", 0, 100, -EINVAL);
+	uint_err("-1", 0, 100, -EINVAL);
+	uint_err(" 5", 0, 100, -EINVAL);
+	uint_err("5k", 0, 100000, -EINVAL); /* no suffixes */
+}
+
+int main(void)
+{
+	test_size();
+	test_duration();
+	test_uint();
+	return tap_done();
+}
