@@ -36,6 +36,13 @@ check "and says which option" -- grep -q "option '--size' needs a value" "$TMP/e
 ok $(($? == 0)) "an unwritable log file: non-zero exit"
 check "and a message naming it" -- grep -q "cannot open log file '/proc/iotriage/x.log'" "$TMP/err"
 
+# A results database that is not ours is refused and left untouched.
+echo "not a database, keep me" >"$TMP/notadb"
+"$IOTRIAGE" readdisks --db "$TMP/notadb" --match nothing >/dev/null 2>"$TMP/err"
+ok $(($? == 0)) "a corrupt database: non-zero exit"
+check "and says what is wrong with it" -- grep -q "not an iotriage database or is corrupt" "$TMP/err"
+check "and leaves it unchanged" -- test "$(cat "$TMP/notadb")" = "not a database, keep me"
+
 # Writing JSON to a full device is reported.
 if [ -w /dev/full ]; then
 	"$IOTRIAGE" --version >/dev/full 2>"$TMP/err"
