@@ -5,6 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+scripts/start-services.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 scripts/build.sh --sanitize || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99

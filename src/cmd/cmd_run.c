@@ -4,15 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "basic/humanize.h"
 #include "basic/log.h"
 #include "basic/parse.h"
+#include "basic/strbuf.h"
 #include "bench/job.h"
 #include "bench/target.h"
 #include "cmd/commands.h"
 #include "cmd/runctx.h"
+#include "disk/inuse.h"
 
 enum {
 	OPT_RW = OPT_COMMAND_BASE,
@@ -26,6 +29,7 @@ enum {
 	OPT_DIRECT,
 	OPT_PATTERN,
 	OPT_IO_SIZE,
+	OPT_FORCE,
 };
 
 static const struct opt_def run_opts[] = {
@@ -39,6 +43,7 @@ static const struct opt_def run_opts[] = {
 	{ "runtime", 0, "TIME", "time cap, e.g. 30s, 5m (default none); a cap, not a duration", OPT_RUNTIME },
 	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_ENGINE },
 	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache (default 1)", OPT_DIRECT },
+	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE },
 	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN },
 	OPT_END,
 };
@@ -49,6 +54,8 @@ struct run_settings {
 	const char *engine;
 	bool direct;
 	bool size_given;
+	const char *force;       /* --force: the device named a second time */
+	struct inuse_report guard; /* holds the O_EXCL claim on a device being written */
 };
 
 static const struct {
@@ -121,6 +128,9 @@ static int parse_run_option(struct run_settings *s, int id, const char *arg, uns
 		if (strcmp(arg, "0") && strcmp(arg, "1"))
 			return opts_usage_error("run", "invalid --direct '%s': expected 0 or 1", arg);
 		s->direct = arg[0] == '1';
+		return 0;
+	case OPT_FORCE:
+		s->force = arg;
 		return 0;
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") == 0)
@@ -268,17 +278,65 @@ static void write_result(struct json *j, const struct job_result *r, const char 
 	json_end_object(j);
 }
 
-/* Opens the target for the workload, refusing raw-device writes for now. */
+static bool same_device(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) &&
+	       sa.st_rdev == sb.st_rdev;
+}
+
+static void join_findings(const struct inuse_report *g, char *buf, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < g->count; i++)
+		strbuf_addf(&sb, "%s%s", i ? "; " : "", g->findings[i]);
+	snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The raw-device write guard: refuse a device that is in use, or that holds
+ * data unless --force names it again. On success s->guard holds O_EXCL. */
+static int guard_device_write(const char *path, struct run_settings *s, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	int r = inuse_check(path, st.st_rdev, &inuse_default_paths, &s->guard);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot check whether '%s' is in use: %s", path, strerror(-r));
+		return r;
+	}
+	char found[INUSE_MAX_FINDINGS * 330];
+	join_findings(&s->guard, found, sizeof(found));
+	if (s->guard.in_use) {
+		snprintf(err, errlen, "refusing to write to '%s', it is in use: %s", path, found);
+		return -EBUSY;
+	}
+	if (s->guard.has_signature && !(s->force && same_device(s->force, path))) {
+		snprintf(err, errlen, "refusing to write to '%s', it holds data: %s; to overwrite it, "
+			 "name the device again with --force %s", path, found, path);
+		return -EEXIST;
+	}
+	if (s->guard.has_signature)
+		log_msg(LOG_WARN, "RUN (%s): overwriting because of --force: %s", path, found);
+	return 0;
+}
+
+/* Opens the target for the workload; writes to a block device pass the guard first. */
 static int open_run_target(const char *path, struct run_settings *s, struct target *t, char *err,
 			   size_t errlen)
 {
 	bool writes = s->spec.read_pct < 100;
 	enum target_kind kind = TARGET_REGULAR_FILE;
 	int r = target_classify(path, &kind);
+	if (s->force && !same_device(s->force, path)) {
+		snprintf(err, errlen, "--force names '%s', which is not the target '%s'", s->force, path);
+		return -EINVAL;
+	}
 	if (r == 0 && kind == TARGET_BLOCK_DEVICE && writes) {
-		snprintf(err, errlen, "'%s' is a block device: run writes only to regular files until the raw-device "
-			 "guards are in place; use --rw read or randread, or a file", path);
-		return -EPERM;
+		r = guard_device_write(path, s, err, errlen);
+		if (r < 0)
+			return r;
 	}
 	if (r == -ENOENT && s->size_given)
 		writes = true; /* a new file is created, then laid out */
@@ -312,14 +370,17 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	static const char usage[] = "run [options] TARGET";
 	static const char summary[] =
 		"Runs one workload on a file or block device with the built-in engine and reports\n"
-		"bandwidth, IOPS and latency percentiles. Option names follow fio. Block devices\n"
-		"are only read; writes go to regular files.";
+		"bandwidth, IOPS and latency percentiles. Option names follow fio.\n"
+		"Writes to a block device are refused while it is mounted, swapped on, held\n"
+		"(holders, O_EXCL) or carries a signature (file system, ZFS, LVM, md, partition\n"
+		"table). --force DEVICE, naming the target again, overrides a signature only.";
 	struct run_settings s = {
 		.spec = { .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .seed = 1,
 			  .pattern = PATTERN_RANDOM, .progress = isatty(STDERR_FILENO), .progress_label = "run" },
 		.rw = "read",
 		.engine = "auto",
 		.direct = true,
+		.guard = { .excl_fd = -1 },
 	};
 	unsigned mix = 50;
 	struct opts_parser p;
@@ -373,6 +434,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 			snprintf(err, sizeof(err), "cannot run the workload: %s", strerror(-r));
 	}
 	target_close(&t);
+	inuse_report_release(&s.guard);
 
 	if (r < 0) {
 		log_msg(LOG_ERR, "RUN (%s): failed: %s", path, err);

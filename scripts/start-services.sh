@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Starts the services the tests use: the zfs-fuse daemon (ZFS pools on loop
+# devices). Idempotent; waits until zpool answers.
+set -eu
+if command -v zfs-fuse >/dev/null && ! pgrep -x zfs-fuse >/dev/null; then
+	zfs-fuse
+fi
+for _ in $(seq 50); do
+	zpool list >/dev/null 2>&1 && exit 0
+	sleep 0.2
+done
+echo "zfs-fuse did not start: zpool list fails" >&2
+exit 1
