@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -102,4 +103,11 @@ void loopdev_destroy(struct loopdev *l)
 	ioctl(l->fd, LOOP_CLR_FD, 0);
 	close(l->fd);
 	l->fd = -1;
+	/* The kernel detaches an auto-clearing device from a work queue after
+	 * the last close; wait (up to 3 s) so that "removed" is true when said. */
+	char attached[128];
+	snprintf(attached, sizeof(attached), "/sys/block/%s/loop", l->kname);
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	for (int i = 0; i < 300 && access(attached, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
 }
