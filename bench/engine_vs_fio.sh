@@ -8,6 +8,7 @@
 # because iotriage's random offsets are uniform with replacement too.
 # Prints per row the median IOPS of each tool and their ratio, and the CPU
 # time (user+sys of the whole process) per I/O and its ratio.
+# "*" marks the engine that --engine auto picks for that target and depth.
 # Needs root; removes the devices it makes. Run it alone on the machine.
 set -eu
 rounds=${1:-3}
@@ -18,6 +19,7 @@ work=$(mktemp -d /var/tmp/iotriage-bench.XXXXXX)
 zram_id="" loop=""
 cleanup() {
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+	[ -n "${loop_img:-}" ] && rm -f "$loop_img"
 	if [ -n "$zram_id" ]; then
 		echo 1 >/sys/block/zram$zram_id/reset
 		echo "$zram_id" >/sys/class/zram-control/hot_remove
@@ -30,9 +32,11 @@ export IOTRIAGE_STATE_DIR=$work/state
 zram_id=$(cat /sys/class/zram-control/hot_add)
 echo 1G >/sys/block/zram$zram_id/disksize
 zram=/dev/zram$zram_id
-head -c 1G /dev/urandom >"$work/loop.img"
-sync "$work/loop.img"
-loop=$(losetup -f --show --direct-io=on "$work/loop.img")
+# The loop device's file lives on tmpfs by default (LOOP_BACKING=/var/tmp puts
+# the VM's virtual disk underneath, whose speed swings by 2x between runs).
+loop_img=$(mktemp "${LOOP_BACKING:-/dev/shm}/iotriage-bench.XXXXXX")
+head -c 1G /dev/urandom >"$loop_img"
+loop=$(losetup -f --show --direct-io=on "$loop_img")
 dd if=/dev/urandom of="$zram" bs=1M count=1024 status=none
 
 # run_fio DEV RW BS QD ENGINE -> "iops cpu_seconds ios"
@@ -57,6 +61,10 @@ run_iotriage() {
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
+auto_engine() { # the engine --engine auto picks for DEV at depth QD
+	"$iotriage" run "$1" --rw randread --bs 4k --iodepth "$2" --runtime 100ms --io-size 1P --json 2>/dev/null |
+		jq -r '.result.engine'
+}
 printf '%-5s %-16s %-8s %12s %12s %6s %10s %10s %6s\n' target workload engine "fio IOPS" "iot IOPS" ratio \
 	"fio us/IO" "iot us/IO" cpu
 for target in zram loop; do
@@ -82,7 +90,9 @@ for target in zram loop; do
 			done
 			mf=$(printf '%s\n' "${fi[@]}" | median); mi=$(printf '%s\n' "${ii[@]}" | median)
 			cf=$(printf '%s\n' "${fc[@]}" | median); ci=$(printf '%s\n' "${ic[@]}" | median)
-			printf '%-5s %-16s %-8s %12.0f %12.0f %6.2f %10.2f %10.2f %6.2f\n' "$target" "$rw $bs qd$q" "$engine" \
+			mark=" "
+			[ "$(auto_engine "$dev" "$q")" = "$engine" ] && mark="*"
+			printf '%-5s %-16s %-8s %12.0f %12.0f %6.2f %10.2f %10.2f %6.2f\n' "$target" "$rw $bs qd$q" "$engine$mark" \
 				"$mf" "$mi" "$(awk -v a="$mi" -v b="$mf" 'BEGIN {print a / b}')" "$cf" "$ci" \
 				"$(awk -v a="$ci" -v b="$cf" 'BEGIN {print a / b}')"
 		done

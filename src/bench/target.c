@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "basic/cleanup.h"
@@ -31,6 +32,14 @@ int target_classify(const char *path, enum target_kind *ret_kind)
 	if (stat(path, &st) < 0)
 		return -errno;
 	return classify_mode(st.st_mode, ret_kind);
+}
+
+/* bio-based drivers (zram, brd, most RAM disks) have no mq/ directory. */
+static bool is_bio_based(dev_t rdev)
+{
+	char mq[128];
+	snprintf(mq, sizeof(mq), "/sys/dev/block/%u:%u/mq", major(rdev), minor(rdev));
+	return access(mq, F_OK) < 0 && errno == ENOENT;
 }
 
 static int measure_block_device(struct target *t)
@@ -104,6 +113,7 @@ int target_open(const char *path, bool write, bool direct, bool create, struct t
 		t.fd = fd;
 		if (t.kind == TARGET_BLOCK_DEVICE) {
 			t.rdev = st.st_rdev;
+			t.bio_based = is_bio_based(st.st_rdev);
 			r = measure_block_device(&t);
 		} else {
 			r = measure_regular_file(&t, &st);

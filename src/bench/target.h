@@ -34,6 +34,8 @@ struct target {
 	bool direct;
 	bool writable;
 	bool created;                /* target_open created the file */
+	bool bio_based;              /* a block device without blk-mq (zram, brd): I/O completes
+				      * in the submitting call and cannot be issued non-blocking */
 };
 
 #define TARGET_INIT { .fd = -1 }

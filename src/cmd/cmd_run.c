@@ -257,6 +257,7 @@ static void write_result(struct json *j, const struct job_result *r, const char 
 	json_uint(j, "iodepth", r->iodepth);
 	json_uint(j, "span_bytes", r->span);
 	json_uint(j, "bytes", r->bytes);
+	json_uint(j, "ios", r->ios);
 	json_double(j, "seconds", r->seconds);
 	json_double(j, "bw_bytes_per_s", job_bw_bytes_per_s(r));
 	json_double(j, "iops", job_iops(r));
@@ -417,7 +418,8 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		r = job_validate(&s.spec, &t, err, sizeof(err));
 	const struct engine_ops *engine = NULL;
 	if (r == 0) {
-		engine = engine_select(s.engine, s.spec.iodepth, engine_reason, sizeof(engine_reason));
+		struct engine_target_traits traits = { .synchronous_device = t.bio_based };
+		engine = engine_select(s.engine, s.spec.iodepth, &traits, engine_reason, sizeof(engine_reason));
 		if (!engine) {
 			snprintf(err, sizeof(err), "%s", engine_reason);
 			r = -EINVAL;

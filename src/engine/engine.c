@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
-const struct engine_ops *engine_select(const char *name, unsigned iodepth, char *reason,
+const struct engine_ops *engine_select(const char *name, unsigned iodepth,
+				       const struct engine_target_traits *traits, char *reason,
 				       size_t reason_len)
 {
 	if (strcmp(name, "auto") != 0) {
@@ -39,6 +41,13 @@ const struct engine_ops *engine_select(const char *name, unsigned iodepth, char 
 	if (iodepth <= 1) {
 		snprintf(reason, reason_len, "auto: queue depth 1, synchronous I/O has the least overhead");
 		return &engine_psync;
+	}
+	if (traits && traits->synchronous_device && engine_libaio.probe() == 0) {
+		snprintf(reason, reason_len,
+			 "auto: queue depth %u on a device that completes I/O as it is submitted, "
+			 "libaio batches it in one call",
+			 iodepth);
+		return &engine_libaio;
 	}
 	if (engine_io_uring.probe() == 0) {
 		snprintf(reason, reason_len, "auto: queue depth %u, io_uring available", iodepth);

@@ -69,11 +69,23 @@ const struct engine_ops *engine_find(const char *name);
 /* All engines, NULL-terminated, in the order --help lists them. */
 extern const struct engine_ops *const engine_all[];
 
+/* What "auto" needs to know about the target. */
+struct engine_target_traits {
+	bool synchronous_device; /* bio-based block device (zram, brd): completes on submit */
+};
+
 /* Resolves "auto" (or a name) to an engine for a workload at IODEPTH,
  * falling back when a probe fails. REASON gets one line saying why this
  * engine was chosen. Returns NULL (with REASON set) when NAME is unknown or
- * the named engine does not work here. */
-const struct engine_ops *engine_select(const char *name, unsigned iodepth, char *reason,
+ * the named engine does not work here.
+ *
+ * The auto rules come from bench/engine_vs_fio.sh on zram and loop devices:
+ *   queue depth 1                 -> psync (fewest steps per I/O on every target)
+ *   deeper, synchronous device    -> libaio (io_submit runs the whole batch inline;
+ *                                    io_uring must punt each I/O to a worker)
+ *   deeper, anything else         -> io_uring, else libaio */
+const struct engine_ops *engine_select(const char *name, unsigned iodepth,
+				       const struct engine_target_traits *traits, char *reason,
 				       size_t reason_len);
 
 #endif

@@ -1,9 +1,17 @@
 /* io_uring: one ring per worker thread, the target registered as a fixed
  * file and the unit buffers registered as fixed buffers when the kernel
- * allows it (saves a file lookup and a page pin per I/O). */
+ * allows it (saves a file lookup and a page pin per I/O).
+ *
+ * The ring is created with DEFER_TASKRUN (Linux 6.1+), falling back to
+ * COOP_TASKRUN (5.19+), then to no flags. Without them every completion
+ * that arrives from an io-wq worker or an interrupt interrupts the worker
+ * thread to run its task work; on a device that cannot take non-blocking
+ * submissions (zram, any bio-based driver, where every read is punted to
+ * io-wq) that costs half the IOPS. Measured with bench/engine_vs_fio.sh. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 
 #include "engine/engine.h"
@@ -62,7 +70,18 @@ static int uring_init(struct engine_ctx *ctx)
 		uring_cleanup(ctx);
 		return -ENOMEM;
 	}
-	int r = io_uring_queue_init(ctx->iodepth, &s->ring, 0);
+	static const unsigned setup_flags[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int r = -EINVAL;
+	for (size_t i = 0; i < sizeof(setup_flags) / sizeof(setup_flags[0]) && r == -EINVAL; i++) {
+		struct io_uring_params params;
+		memset(&params, 0, sizeof(params));
+		params.flags = setup_flags[i];
+		r = io_uring_queue_init_params(ctx->iodepth, &s->ring, &params);
+	}
 	if (r < 0) {
 		uring_cleanup(ctx);
 		return r;

@@ -104,8 +104,9 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 		snprintf(d->reason, sizeof(d->reason), "%s", msg);
 		return r;
 	}
-	const struct engine_ops *engine =
-		engine_select(opts->engine, spec.iodepth, d->engine_reason, sizeof(d->engine_reason));
+	struct engine_target_traits traits = { .synchronous_device = t.bio_based };
+	const struct engine_ops *engine = engine_select(opts->engine, spec.iodepth, &traits, d->engine_reason,
+							sizeof(d->engine_reason));
 	if (!engine) {
 		target_close(&t);
 		d->status = READTEST_ERROR;

@@ -145,10 +145,19 @@ int main(void)
 	ok(engine_find("io_uring") == &engine_io_uring, "engine_find by name");
 	ok(engine_find("spdk") == NULL, "engine_find of an unknown name is NULL");
 	char reason[160];
-	ok(engine_select("auto", 1, reason, sizeof(reason)) == &engine_psync, "auto picks psync at depth 1");
+	struct engine_target_traits mq = { .synchronous_device = false }, sync = { .synchronous_device = true };
+	ok(engine_select("auto", 1, &mq, reason, sizeof(reason)) == &engine_psync, "auto picks psync at depth 1");
 	ok(strstr(reason, "queue depth 1") != NULL, "auto says why");
-	ok(engine_select("auto", 32, reason, sizeof(reason)) == &engine_io_uring, "auto picks io_uring at depth 32");
-	ok(engine_select("bogus", 1, reason, sizeof(reason)) == NULL && strstr(reason, "unknown engine 'bogus'"),
+	ok(engine_select("auto", 1, &sync, reason, sizeof(reason)) == &engine_psync,
+	   "auto picks psync at depth 1 on a synchronous device");
+	ok(engine_select("auto", 32, &mq, reason, sizeof(reason)) == &engine_io_uring,
+	   "auto picks io_uring at depth 32 on a blk-mq device");
+	ok(engine_select("auto", 32, &sync, reason, sizeof(reason)) == &engine_libaio,
+	   "auto picks libaio at depth 32 on a synchronous device");
+	ok(strstr(reason, "completes I/O as it is submitted") != NULL, "and says why");
+	ok(engine_select("libaio", 1, &mq, reason, sizeof(reason)) == &engine_libaio && strcmp(reason, "requested") == 0,
+	   "a named engine is used as requested");
+	ok(engine_select("bogus", 1, &mq, reason, sizeof(reason)) == NULL && strstr(reason, "unknown engine 'bogus'"),
 	   "an unknown engine is refused with its name");
 
 	close(fd);
