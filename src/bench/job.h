@@ -33,6 +33,7 @@ struct job_spec {
 	enum data_pattern pattern;
 	uint64_t seed;           /* random offsets and data; fixed seeds make runs repeatable */
 	bool progress;           /* print a live line on stderr (callers pass isatty(2)) */
+	bool no_pin;             /* leave workers unpinned (by default each runs on one CPU) */
 	const char *progress_label;
 };
 
@@ -42,6 +43,7 @@ struct job_worker_result {
 	uint64_t bytes;
 	uint64_t ios;
 	double done_seconds;     /* from the common start to this worker's last completion */
+	int cpu;                 /* the CPU the worker was pinned to, -1 when not pinned */
 };
 
 struct job_result {

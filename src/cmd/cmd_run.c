@@ -30,6 +30,7 @@ enum {
 	OPT_PATTERN,
 	OPT_IO_SIZE,
 	OPT_FORCE,
+	OPT_PIN,
 };
 
 static const struct opt_def run_opts[] = {
@@ -44,6 +45,7 @@ static const struct opt_def run_opts[] = {
 	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_ENGINE },
 	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache (default 1)", OPT_DIRECT },
 	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE },
+	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (default 1)", OPT_PIN },
 	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN },
 	OPT_END,
 };
@@ -128,6 +130,11 @@ static int parse_run_option(struct run_settings *s, int id, const char *arg, uns
 		if (strcmp(arg, "0") && strcmp(arg, "1"))
 			return opts_usage_error("run", "invalid --direct '%s': expected 0 or 1", arg);
 		s->direct = arg[0] == '1';
+		return 0;
+	case OPT_PIN:
+		if (strcmp(arg, "0") && strcmp(arg, "1"))
+			return opts_usage_error("run", "invalid --pin '%s': expected 0 or 1", arg);
+		s->spec.no_pin = arg[0] == '0';
 		return 0;
 	case OPT_FORCE:
 		s->force = arg;
@@ -246,6 +253,7 @@ static void write_parameters(struct json *j, const struct run_settings *s, const
 	json_string(j, "engine", s->engine);
 	json_bool(j, "direct", s->direct);
 	json_string(j, "pattern", pattern_name(s->spec.pattern));
+	json_bool(j, "pin", !s->spec.no_pin);
 	json_end_object(j);
 }
 
@@ -273,6 +281,7 @@ static void write_result(struct json *j, const struct job_result *r, const char 
 		json_uint(j, "bytes", r->workers[i].bytes);
 		json_uint(j, "ios", r->workers[i].ios);
 		json_double(j, "done_seconds", r->workers[i].done_seconds);
+		json_int(j, "cpu", r->workers[i].cpu);
 		json_end_object(j);
 	}
 	json_end_array(j);
