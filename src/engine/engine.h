@@ -50,6 +50,8 @@ struct engine_ops {
 	const char *name;
 	const char *summary;
 	bool synchronous;        /* completes inside queue(); queue depth is 1 */
+	bool offloads_blocking;  /* I/O a device cannot take without blocking runs on kernel
+				  * worker threads (io_uring's io-wq) */
 	int (*probe)(void);
 	int (*init)(struct engine_ctx *ctx);
 	enum engine_queue_status (*queue)(struct engine_ctx *ctx, struct io_unit *u);

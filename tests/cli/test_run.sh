@@ -50,6 +50,18 @@ if need_root; then
 	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --json >"$TMP/dr.json" 2>/dev/null
 	ok $? "a read workload on a block device runs"
 	check "over the whole device" -- jtest "$TMP/dr.json" '.result.bytes == 33554432 and .result.read.ios == 8192'
+	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --runtime 200ms --json >"$TMP/auto.json" 2>/dev/null
+	check "auto picks io_uring at depth 32 on a loop device (blk-mq)" -- \
+		jtest "$TMP/auto.json" '.result.engine == "io_uring" and (.result.engine_reason | test("queue depth 32"))'
+	check "the job was pinned to a CPU" -- jtest "$TMP/auto.json" '.result.jobs[0].cpu >= 0 and .parameters.pin == true'
+	"$IOTRIAGE" run "$dev" --rw randread --pin 0 --runtime 200ms --json >"$TMP/nopin.json" 2>/dev/null
+	check "--pin 0 leaves it unpinned" -- jtest "$TMP/nopin.json" '.result.jobs[0].cpu == -1'
+	z=$(make_zram 64M)
+	"$IOTRIAGE" run "$z" --rw randread --iodepth 32 --runtime 200ms --json >"$TMP/zauto.json" 2>/dev/null
+	check "auto picks libaio at depth 32 on zram (completes on submit)" -- \
+		jtest "$TMP/zauto.json" '.result.engine == "libaio" and (.result.engine_reason | test("completes I/O as it is submitted"))'
+	"$IOTRIAGE" run "$z" --rw randread --runtime 200ms --json >"$TMP/zauto1.json" 2>/dev/null
+	check "auto picks psync at depth 1 on zram" -- jtest "$TMP/zauto1.json" '.result.engine == "psync"'
 	check "reads never open the device for writing" -- bash -c "strace -f -e trace=openat '$IOTRIAGE' run '$dev' --size 1M 2>&1 | grep '$dev' | grep -v O_RDWR | grep -q O_RDONLY"
 else
 	skip "block device reads" "need root for loop devices"
