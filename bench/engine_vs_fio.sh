@@ -59,6 +59,8 @@ run_iotriage() {
 		--json >"$work/iot.json" 2>/dev/null
 	echo "$(jq -r '.result.iops' "$work/iot.json") $(awk '{print $1 + $2}' "$work/time") $(jq -r '.result.ios' "$work/iot.json")"
 }
+# Narrow the table with TARGETS="loop", ENGINES="psync", WORKLOADS="randwrite 4k 1;read 1M 8".
+IFS=';' read -r -a WORKLOADS <<<"${WORKLOADS:-randread 4k 1;randread 4k 32;read 1M 8;randwrite 4k 32}"
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 auto_engine() { # the engine --engine auto picks for DEV at depth QD
@@ -67,12 +69,12 @@ auto_engine() { # the engine --engine auto picks for DEV at depth QD
 }
 printf '%-5s %-16s %-8s %12s %12s %6s %10s %10s %6s\n' target workload engine "fio IOPS" "iot IOPS" ratio \
 	"fio us/IO" "iot us/IO" cpu
-for target in zram loop; do
+for target in ${TARGETS:-zram loop}; do
 	dev=$zram
 	[ "$target" = loop ] && dev=$loop
-	for wl in "randread 4k 1" "randread 4k 32" "read 1M 8" "randwrite 4k 32"; do
+	for wl in "${WORKLOADS[@]}"; do
 		read -r rw bs qd <<<"$wl"
-		for engine in psync libaio io_uring; do
+		for engine in ${ENGINES:-psync libaio io_uring}; do
 			q=$qd
 			[ "$engine" = psync ] && q=1
 			fi=() ii=() fc=() ic=()

@@ -123,7 +123,7 @@ static bool demo_found_slow(const struct demo *d, const struct read_batch *b)
 		if (i != d->slow_index && b->reads[i].status == READTEST_OK &&
 		    job_bw_bytes_per_s(b->reads[i].res) <= job_bw_bytes_per_s(slow->res))
 			return false;
-	return slow->pct_of_median < 75.0;
+	return slow->verdict && strcmp(slow->verdict, "slow") == 0;
 }
 
 int cmd_demo(int argc, char **argv, struct global_opts *g)
@@ -181,6 +181,7 @@ int cmd_demo(int argc, char **argv, struct global_opts *g)
 				snprintf(r->info.dev_path, sizeof(r->info.dev_path), "%s", d.loops[i].path);
 		}
 		size_t errors = read_batch_execute(&b);
+		read_batch_log_conclusion(&b, read_batch_judge(&b));
 		found = d.throttled && demo_found_slow(&d, &b);
 		if (d.throttled)
 			log_msg(found ? LOG_INFO : LOG_WARN, "DEMO: %s, the slowed device, %s (%.0f%% of the median)",

@@ -189,9 +189,9 @@ size_t read_batch_execute(struct read_batch *b)
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {
 	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
-					       "OF MEDIAN", "STATUS" };
+					       "OF MEDIAN", "VERDICT", "STATUS" };
 	struct table t;
-	table_init(&t, 8, headers, "llrrrrrl");
+	table_init(&t, 9, headers, "llrrrrrll");
 	for (size_t k = 0; k < b->count; k++) {
 		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
 		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "",
@@ -206,7 +206,8 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		}
 		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
 			 d->reason[0] ? ": " : "", d->reason);
-		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, status };
+		const char *row[] = { d->info.dev_path, d->info.model, size,	 bytes, secs, rate, pct,
+				      d->verdict ? d->verdict : "", status };
 		table_add_row(&t, row);
 	}
 	table_print(&t, out);
@@ -243,6 +244,24 @@ static void json_identity(struct json *j, const struct disk_info *info)
 	json_string(j, "transport", info->transport);
 	if (info->backing_file[0])
 		json_string(j, "backing_file", info->backing_file);
+}
+
+static void json_verdict(struct json *j, const struct disk_read *d)
+{
+	json_string(j, "verdict", d->verdict);
+	json_string(j, "sentence", d->sentence[0] ? d->sentence : NULL);
+	if (d->status != READTEST_OK || d->finding.flag == OUTLIER_NO_PEERS)
+		return;
+	json_begin_object(j, "peers");
+	json_uint(j, "count", d->finding.npeers);
+	json_bool(j, "same_model_and_size", d->finding.peers_are_group);
+	json_double(j, "median_bw_bytes_per_s", d->finding.peer_median);
+	json_double(j, "spread_bw_bytes_per_s", d->finding.peer_spread);
+	json_double(j, "ratio", d->finding.ratio);
+	json_double(j, "robust_z", d->finding.robust_z);
+	json_uint(j, "reads", d->reads_total);
+	json_uint(j, "reads_out_of_line", d->reads_flagged);
+	json_end_object(j);
 }
 
 void read_batch_json(const struct read_batch *b, struct json *j)
@@ -282,6 +301,7 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 		}
 		if (d->status == READTEST_OK)
 			json_double(j, "percent_of_median", d->pct_of_median);
+		json_verdict(j, d);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -349,9 +369,12 @@ void read_batch_release(struct read_batch *b)
 	b->count = 0;
 }
 
-/* Writes the human table (unless --json), the document, the database rows. */
+/* Judges the batch, writes the human table (unless --json), the document
+ * and the database rows. */
 static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok)
 {
+	if (!run_ctx_interrupted_status())
+		read_batch_log_conclusion(b, read_batch_judge(b));
 	if (!rc->json && b->count) {
 		fputc('\n', stdout);
 		read_batch_print_table(b, stdout);

@@ -24,6 +24,12 @@ struct read_batch {
  * when PARALLEL), logging a starting and a completed/failed line for each,
  * then ranks them. Returns the number of entries that ended in error. */
 size_t read_batch_execute(struct read_batch *b);
+/* Compares each ok disk with its peers (media/outlier.h), re-reads a
+ * flagged disk to confirm, and sets each entry's verdict and sentence.
+ * Returns how many disks were confirmed slow or fast. */
+size_t read_batch_judge(struct read_batch *b);
+/* The closing log line: an outlier to replace, or "not a media anomaly". */
+void read_batch_log_conclusion(const struct read_batch *b, size_t flagged);
 void read_batch_print_table(const struct read_batch *b, FILE *out);
 void read_batch_json(const struct read_batch *b, struct json *j);
 int read_batch_store(struct store *s, const struct run_ctx *rc, void *batch);

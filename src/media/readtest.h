@@ -18,6 +18,7 @@
 
 #include "bench/job.h"
 #include "disk/enumerate.h"
+#include "media/outlier.h"
 
 #define READTEST_DEFAULT_SIZE (1000ULL << 20)
 #define READTEST_DEFAULT_BS (1U << 20)
@@ -41,6 +42,13 @@ struct disk_read {
 	bool truncated;         /* the device held less than asked for */
 	struct job_result *res; /* NULL unless the read ran; owned */
 	double pct_of_median;   /* 0 when not ranked */
+
+	/* The verdict against its peers (read_batch_judge in cmd/). */
+	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
+	char sentence[320];     /* the finding in words */
+	struct outlier_finding finding;
+	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
+	unsigned reads_total;
 };
 
 /* Reads the block device at D->info.dev_path. Returns 0 when the read ran

@@ -35,6 +35,15 @@ check "each ok device carries path, bytes, seconds, bandwidth, status, reason" -
 	jtest "$TMP/rd.json" '[.devices[] | select(.status == "ok") | has("path") and has("bytes") and has("seconds") and has("bw_bytes_per_s") and has("reason")] | all'
 check "the slowed device reads at well under the median" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .percent_of_median < 60"
+check "the slowed device's verdict is slow, confirmed by re-reads" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3"
+check "with a sentence that says how slow and against whom" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .sentence | test(\"^${b#/dev/} reads at [0-9]+% of its 2 same-model peers' median \\\\(3 of 3 reads out of line\\\\)\")"
+check "its identical siblings are ok" -- \
+	jtest "$TMP/rd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$c\") | .verdict] == [\"ok\", \"ok\"]"
+check "the skipped device's verdict is skipped" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$z\") | .verdict == \"skipped\""
+check "the log says a disk stands out" -- grep -q "read markedly differently from identical peers" "$TMP/log"
 check "identity fields are present" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$a\") | .transport == \"loop\" and .logical_block_size == 512 and (.backing_file | length > 0)"
 check "zram transport detected" -- jtest "$TMP/rd.json" ".devices[] | select(.path == \"$zi\") | .transport == \"zram\" and .size_bytes == 67108864"
