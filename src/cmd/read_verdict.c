@@ -24,9 +24,10 @@ static void describe(struct disk_read *d)
 			 OUTLIER_MIN_PEERS);
 		return;
 	}
+	bool out = d->reads_flagged > 0;
 	snprintf(d->sentence, sizeof(d->sentence), "%s reads at %.0f%% of its %zu %speers' median (%u of %u reads %s)",
-		 name, 100.0 * f->ratio, f->npeers, f->peers_are_group ? "same-model " : "", d->reads_flagged,
-		 d->reads_total, d->reads_flagged ? "out of line" : "in line");
+		 name, 100.0 * f->ratio, f->npeers, f->peers_are_group ? "same-model " : "",
+		 out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
 }
 
 /* Re-reads D and counts how many of its reads were out of line in the same

@@ -9,6 +9,8 @@ const struct outlier_params outlier_default_params = {
 	.slow_ratio = 0.75,
 	.fast_ratio = 1.33,
 	.z_limit = 3.5,
+	.certain_slow = 0.5,
+	.certain_fast = 2.0,
 };
 
 static int compare_doubles(const void *a, const void *b)
@@ -40,9 +42,9 @@ enum outlier_flag outlier_classify(double bw, const struct outlier_finding *f, c
 	double ratio = bw / f->peer_median;
 	bool spread_known = f->peer_spread > 0;
 	double z = spread_known ? (bw - f->peer_median) / f->peer_spread : 0;
-	if (ratio < p->slow_ratio && (!spread_known || z < -p->z_limit))
+	if (ratio <= p->certain_slow || (ratio < p->slow_ratio && (!spread_known || z < -p->z_limit)))
 		return OUTLIER_SLOW;
-	if (ratio > p->fast_ratio && (!spread_known || z > p->z_limit))
+	if (ratio >= p->certain_fast || (ratio > p->fast_ratio && (!spread_known || z > p->z_limit)))
 		return OUTLIER_FAST;
 	return OUTLIER_NONE;
 }

@@ -6,9 +6,12 @@
  * outlier_group_key()) when that group has at least OUTLIER_MIN_PEERS other
  * members that read without error; otherwise all the disks that did. Each
  * disk is compared with the median of its peers, itself left out. A disk is
- * "slow" when it reads below slow_ratio of that median AND (when the peers
+ * "slow" when it reads at half that median or less (the spec: "a drive at a
+ * third or a half of the rate of the others ... is the finding, whatever
+ * the absolute figures are"), or below slow_ratio of it AND (when the peers
  * vary at all) more than z_limit robust deviations below it; "fast" is the
- * mirror image. Pure functions: no I/O, no printing.
+ * mirror image (twice the median, or fast_ratio and z_limit). Pure
+ * functions: no I/O, no printing.
  */
 #ifndef IOTRIAGE_MEDIA_OUTLIER_H
 #define IOTRIAGE_MEDIA_OUTLIER_H
@@ -23,6 +26,8 @@ struct outlier_params {
 	double slow_ratio;   /* default 0.75: below 75% of the peers' median */
 	double fast_ratio;   /* default 1.33 */
 	double z_limit;      /* default 3.5 robust standard deviations */
+	double certain_slow; /* default 0.5: at or below this ratio, slow whatever the spread */
+	double certain_fast; /* default 2.0 */
 };
 
 extern const struct outlier_params outlier_default_params;

@@ -66,6 +66,15 @@ int main(void)
 	analyze(flat2, NULL, 4, f);
 	is_int(f[3].flag, OUTLIER_SLOW, "70% of identical peers is slow by the ratio alone");
 
+	/* Noisy peers (a VM's disks) widen the spread, but half the median is
+	 * always the finding. */
+	const double wide[] = { 1500, 300, 2000, 1600, 16 };
+	analyze(wide, NULL, 5, f);
+	is_int(f[4].flag, OUTLIER_SLOW, "a disk at 1% of noisy peers is slow whatever their spread");
+	const double wide2[] = { 1500, 700, 2000, 1600, 900 };
+	analyze(wide2, NULL, 5, f);
+	is_int(f[4].flag, OUTLIER_NONE, "60% of very noisy peers is not enough evidence");
+
 	const double errored[] = { 100, 0, 101, 99, 60 };
 	analyze(errored, NULL, 5, f);
 	ok(f[4].flag == OUTLIER_SLOW && f[4].npeers == 3, "a disk that failed to read is not a peer");
