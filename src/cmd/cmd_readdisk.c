@@ -189,13 +189,15 @@ size_t read_batch_execute(struct read_batch *b)
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {
 	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
-					       "OF MEDIAN", "VERDICT", "STATUS" };
+					       "OF MEDIAN", "TOGETHER", "VERDICT", "STATUS" };
 	struct table t;
-	table_init(&t, 9, headers, "llrrrrrll");
+	table_init(&t, 10, headers, "llrrrrrrll");
 	for (size_t k = 0; k < b->count; k++) {
 		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
-		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "",
+		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "", together[32] = "",
 		     status[400];
+		if (d->parallel_bw > 0)
+			snprintf(together, sizeof(together), "%.0f%%", d->parallel_pct_of_serial);
 		if (d->info.size_bytes)
 			human_size_exact(d->info.size_bytes, size, sizeof(size));
 		if (d->status == READTEST_OK) {
@@ -206,7 +208,7 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		}
 		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
 			 d->reason[0] ? ": " : "", d->reason);
-		const char *row[] = { d->info.dev_path, d->info.model, size,	 bytes, secs, rate, pct,
+		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
 				      d->verdict ? d->verdict : "", status };
 		table_add_row(&t, row);
 	}
@@ -253,7 +255,7 @@ static void json_verdict(struct json *j, const struct disk_read *d)
 	if (d->status != READTEST_OK || d->finding.flag == OUTLIER_NO_PEERS)
 		return;
 	json_begin_object(j, "peers");
-	json_uint(j, "count", d->finding.npeers);
+	json_uint(j, "set_size", d->finding.set_size);
 	json_bool(j, "same_model_and_size", d->finding.peers_are_group);
 	json_double(j, "median_bw_bytes_per_s", d->finding.peer_median);
 	json_double(j, "spread_bw_bytes_per_s", d->finding.peer_spread);
@@ -273,6 +275,10 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 	json_uint(j, "iodepth", b->opts.iodepth);
 	json_string(j, "engine", b->opts.engine);
 	json_string(j, "mode", b->parallel ? "parallel" : "serial");
+	bool both = false;
+	for (size_t i = 0; i < b->count; i++)
+		both |= b->reads[i].parallel_bw > 0;
+	json_bool(j, "parallel_pass", both);
 	json_end_object(j);
 
 	size_t counts[3] = { 0 };
@@ -302,6 +308,13 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 		if (d->status == READTEST_OK)
 			json_double(j, "percent_of_median", d->pct_of_median);
 		json_verdict(j, d);
+		if (d->parallel_bw > 0) {
+			json_begin_object(j, "parallel");
+			json_double(j, "bw_bytes_per_s", d->parallel_bw);
+			json_double(j, "percent_of_serial", d->parallel_pct_of_serial);
+			json_string(j, "path_group", d->info.path_group);
+			json_end_object(j);
+		}
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -371,7 +384,8 @@ void read_batch_release(struct read_batch *b)
 
 /* Judges the batch, writes the human table (unless --json), the document
  * and the database rows. */
-static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok)
+static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+			const struct shared_paths *shared)
 {
 	if (!run_ctx_interrupted_status())
 		read_batch_log_conclusion(b, read_batch_judge(b));
@@ -387,6 +401,8 @@ static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors,
 	json_init(&j);
 	run_ctx_json_head(rc, &j);
 	read_batch_json(b, &j);
+	if (shared)
+		shared_paths_json(shared, &j);
 	status = run_ctx_finish(rc, &j, status, read_batch_store, b);
 	json_release(&j);
 	return status;
@@ -468,18 +484,20 @@ int cmd_readdisk(int argc, char **argv, struct global_opts *g)
 	b.reads = xcalloc(1, sizeof(*b.reads));
 	describe_path(path, &b.reads[0].info);
 	size_t errors = read_batch_execute(&b);
-	int status = finish_batch(&rc, &b, errors, count_status(&b, READTEST_OK));
+	int status = finish_batch(&rc, &b, errors, count_status(&b, READTEST_OK), NULL);
 	read_batch_release(&b);
 	return status;
 }
 
 /* ---- readdisks ---- */
 
-enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH };
+enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH, OPT_MODE };
 
 static const struct opt_def readdisks_opts[] = {
 	READTEST_OPT_DEFS,
 	{ "parallel", 'p', NULL, "read every disk at the same time instead of one after another", OPT_PARALLEL },
+	{ "mode", 0, "MODE", "serial (default), parallel, or both: alone, then all at once, showing each disk's "
+			       "rate together as a percentage of alone (finds a shared bottleneck)", OPT_MODE },
 	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH },
 	OPT_END,
 };
@@ -507,7 +525,7 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 	readtest_opts_default(&opts);
 	const char *globs[MAX_MATCH];
 	size_t nglobs = 0;
-	bool parallel = false;
+	bool parallel = false, both = false;
 	struct opts_parser p;
 	const char *arg;
 	int c;
@@ -515,6 +533,13 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 	while ((c = opts_next(&p, &arg)) > 0) {
 		if (c == OPT_PARALLEL) {
 			parallel = true;
+		} else if (c == OPT_MODE) {
+			if (strcmp(arg, "serial") && strcmp(arg, "parallel") && strcmp(arg, "both")) {
+				opts_end(&p);
+				return opts_usage_error("readdisks", "invalid --mode '%s': expected serial, parallel or both", arg);
+			}
+			parallel = strcmp(arg, "parallel") == 0;
+			both = strcmp(arg, "both") == 0;
 		} else if (c == OPT_MATCH) {
 			if (nglobs == MAX_MATCH) {
 				opts_end(&p);
@@ -562,10 +587,14 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 
 	size_t errors = read_batch_execute(&b);
 	size_t ok = count_status(&b, READTEST_OK);
+	struct shared_paths shared = { 0 };
+	if (both && ok > 1 && !run_ctx_interrupted_status())
+		read_batch_parallel_pass(&b, &shared);
 	if (ok == 0)
 		log_msg(LOG_ERR, "no disk could be read%s", b.count ? "; see the reasons above"
 			: nglobs ? ": no disk matches --match" : ": no disks found");
-	int status = finish_batch(&rc, &b, errors, ok);
+	int status = finish_batch(&rc, &b, errors, ok, both ? &shared : NULL);
+	shared_paths_release(&shared);
 	read_batch_release(&b);
 	return status;
 }

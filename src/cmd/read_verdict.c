@@ -20,13 +20,13 @@ static void describe(struct disk_read *d)
 	const struct outlier_finding *f = &d->finding;
 	const char *name = d->info.kname[0] ? d->info.kname : d->info.dev_path;
 	if (f->flag == OUTLIER_NO_PEERS) {
-		snprintf(d->sentence, sizeof(d->sentence), "%s has fewer than %d peers to compare with", name,
-			 OUTLIER_MIN_PEERS);
+		snprintf(d->sentence, sizeof(d->sentence), "%s has no peers to compare with (fewer than %d disks read)",
+			 name, OUTLIER_MIN_SET);
 		return;
 	}
 	bool out = d->reads_flagged > 0;
-	snprintf(d->sentence, sizeof(d->sentence), "%s reads at %.0f%% of its %zu %speers' median (%u of %u reads %s)",
-		 name, 100.0 * f->ratio, f->npeers, f->peers_are_group ? "same-model " : "",
+	snprintf(d->sentence, sizeof(d->sentence), "%s reads at %.0f%% of the median of %zu %sdisks (%u of %u reads %s)",
+		 name, 100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
 		 out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
 }
 
@@ -100,7 +100,7 @@ void read_batch_log_conclusion(const struct read_batch *b, size_t flagged)
 	size_t ok = 0;
 	for (size_t i = 0; i < b->count; i++)
 		ok += b->reads[i].status == READTEST_OK;
-	if (ok < OUTLIER_MIN_PEERS + 1)
+	if (ok < OUTLIER_MIN_SET)
 		return;
 	if (flagged == 0)
 		log_msg(LOG_INFO, "No disk stands out from its peers: this is not a media anomaly. "

@@ -31,6 +31,24 @@ size_t read_batch_judge(struct read_batch *b);
 /* The closing log line: an outlier to replace, or "not a media anomaly". */
 void read_batch_log_conclusion(const struct read_batch *b, size_t flagged);
 void read_batch_print_table(const struct read_batch *b, FILE *out);
+
+/* The shared-path check (readdisks --mode both): reads every ok disk of B
+ * again, all at once, records each one's parallel rate as a percentage of
+ * its serial rate, and groups the disks by the path they share
+ * (disk_info.path_group). */
+struct shared_path {
+	char group[160];
+	size_t disks;
+	double median_pct_of_serial;
+	bool bottleneck;          /* fast alone, slow together */
+};
+struct shared_paths {
+	struct shared_path *groups;
+	size_t count;
+};
+void read_batch_parallel_pass(struct read_batch *b, struct shared_paths *ret);
+void shared_paths_json(const struct shared_paths *p, struct json *j);
+void shared_paths_release(struct shared_paths *p);
 void read_batch_json(const struct read_batch *b, struct json *j);
 int read_batch_store(struct store *s, const struct run_ctx *rc, void *batch);
 void read_batch_release(struct read_batch *b);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "basic/cleanup.h"
@@ -392,6 +393,60 @@ static bool is_valid_kname(const char *kname)
 	       !strchr(kname, '/');
 }
 
+static bool is_pci_address(const char *s, size_t len)
+{
+	/* "0000:00:1f.2" */
+	return len == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.' && isxdigit((unsigned char)s[0]);
+}
+
+/* The last PCI function and SCSI host on the device's sysfs path: disks
+ * that share them share a controller, and a cable or expander behind it. */
+static void controller_of(const char *link, char *buf, size_t len)
+{
+	char pci[16] = "", host[16] = "";
+	for (const char *p = link; p && *p;) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (is_pci_address(p, n))
+			snprintf(pci, sizeof(pci), "%.*s", (int)n, p);
+		else if (n > 4 && n < sizeof(host) && strncmp(p, "host", 4) == 0 && isdigit((unsigned char)p[4]))
+			snprintf(host, sizeof(host), "%.*s", (int)n, p);
+		p = end ? end + 1 : NULL;
+	}
+	if (pci[0])
+		snprintf(buf, len, "pci %s%s%s", pci, host[0] ? " " : "", host);
+	else
+		snprintf(buf, len, "%s", host);
+}
+
+/* A loop device shares the path of the file system its backing file is on.
+ * An unlinked backing file ("/var/tmp/#12 (deleted)") is found through its
+ * directory. */
+static void backing_device_of(const char *backing, char *buf, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s", backing);
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		char *slash = strrchr(path, '/');
+		if (slash)
+			*(slash == path ? slash + 1 : slash) = '\0';
+		if (stat(path, &st) < 0)
+			return;
+	}
+	snprintf(buf, len, "backing device %u:%u", major(st.st_dev), minor(st.st_dev));
+}
+
+static void shared_path_of(struct disk_info *d, const char *link)
+{
+	if (strncmp(d->kname, "zram", 4) == 0 || strncmp(d->kname, "ram", 3) == 0)
+		snprintf(d->path_group, sizeof(d->path_group), "memory");
+	else if (d->backing_file[0])
+		backing_device_of(d->backing_file, d->path_group, sizeof(d->path_group));
+	else
+		controller_of(link, d->path_group, sizeof(d->path_group));
+}
+
 int disk_describe(const char *sysfs_root, const char *dev_root, const char *kname,
 		  struct disk_info *ret)
 {
@@ -443,6 +498,7 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
 	transport_path(sysfs_root, kname, link, sizeof(link));
 	copy_field(d.transport, sizeof(d.transport), transport_from(kname, link));
 
+	shared_path_of(&d, link);
 	d.skip_reason = skip_reason_for(dfd, &d);
 
 	*ret = d;

@@ -40,6 +40,9 @@ struct disk_info {
 	char wwn[128];        /* from wwid, e.g. "naa.5000c500a1b2c3d4"; "" when none */
 	char transport[16];
 	char backing_file[512]; /* loop devices: loop/backing_file, else "" */
+	char path_group[160];   /* what the disk shares a data path with: its controller
+				 * ("pci 0000:00:1f.2 host0"), a loop device's backing
+				 * file system ("backing device 254:0"), or "memory" (zram) */
 	uint64_t size_bytes;  /* size (in 512-byte sectors) * 512 */
 	unsigned major, minor;
 	unsigned logical_block_size;

@@ -37,7 +37,7 @@ void outlier_group_key(const char *model, uint64_t size_bytes, char *buf, size_t
 
 enum outlier_flag outlier_classify(double bw, const struct outlier_finding *f, const struct outlier_params *p)
 {
-	if (f->npeers < OUTLIER_MIN_PEERS || f->peer_median <= 0)
+	if (f->set_size < OUTLIER_MIN_SET || f->peer_median <= 0)
 		return OUTLIER_NO_PEERS;
 	double ratio = bw / f->peer_median;
 	bool spread_known = f->peer_spread > 0;
@@ -49,20 +49,21 @@ enum outlier_flag outlier_classify(double bw, const struct outlier_finding *f, c
 	return OUTLIER_NONE;
 }
 
-/* The peers of sample I: its group when big enough, else every ok sample. */
-static size_t collect_peers(const struct outlier_sample *s, size_t n, size_t i, double *peers, bool *ret_group)
+/* The set sample I is judged in (itself included): its group when big
+ * enough, else every ok sample. */
+static size_t collect_set(const struct outlier_sample *s, size_t n, size_t i, double *set, bool *ret_group)
 {
 	size_t k = 0;
 	for (size_t j = 0; j < n; j++)
-		if (j != i && s[j].ok && s[i].group && s[j].group && strcmp(s[i].group, s[j].group) == 0)
-			peers[k++] = s[j].bw;
-	*ret_group = k >= OUTLIER_MIN_PEERS;
+		if (s[j].ok && s[i].group && s[j].group && strcmp(s[i].group, s[j].group) == 0)
+			set[k++] = s[j].bw;
+	*ret_group = k >= OUTLIER_MIN_SET;
 	if (*ret_group)
 		return k;
 	k = 0;
 	for (size_t j = 0; j < n; j++)
-		if (j != i && s[j].ok)
-			peers[k++] = s[j].bw;
+		if (s[j].ok)
+			set[k++] = s[j].bw;
 	return k;
 }
 
@@ -76,10 +77,10 @@ void outlier_analyze(const struct outlier_sample *s, size_t n, const struct outl
 		if (!s[i].ok || !peers || !dev)
 			continue;
 		bool group;
-		size_t k = collect_peers(s, n, i, peers, &group);
-		out[i].npeers = k;
+		size_t k = collect_set(s, n, i, peers, &group);
+		out[i].set_size = k;
 		out[i].peers_are_group = group;
-		if (k < OUTLIER_MIN_PEERS) {
+		if (k < OUTLIER_MIN_SET) {
 			out[i].flag = OUTLIER_NO_PEERS;
 			continue;
 		}

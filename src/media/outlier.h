@@ -2,10 +2,13 @@
  * statistics (median and median absolute deviation), never the mean: one
  * failing disk must not drag the reference down with it.
  *
- * Peers are the disks of the same group (model and size class, see
- * outlier_group_key()) when that group has at least OUTLIER_MIN_PEERS other
- * members that read without error; otherwise all the disks that did. Each
- * disk is compared with the median of its peers, itself left out. A disk is
+ * A disk is compared with the median of its set: the disks of its group
+ * (model and size class, see outlier_group_key()) that read without error,
+ * when there are at least OUTLIER_MIN_SET of them, otherwise every disk that
+ * read. The set includes the disk itself: with three or more disks, one
+ * outlier cannot move the median past its neighbours, whereas leaving it
+ * out of a set of three would compare each good disk with the mean of the
+ * other good one and the bad one. A disk is
  * "slow" when it reads at half that median or less (the spec: "a drive at a
  * third or a half of the rate of the others ... is the finding, whatever
  * the absolute figures are"), or below slow_ratio of it AND (when the peers
@@ -20,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OUTLIER_MIN_PEERS 2
+#define OUTLIER_MIN_SET 3
 
 struct outlier_params {
 	double slow_ratio;   /* default 0.75: below 75% of the peers' median */
@@ -42,12 +45,12 @@ struct outlier_sample {
 
 struct outlier_finding {
 	enum outlier_flag flag;
-	double peer_median;  /* bytes per second */
+	double peer_median;  /* median of the set, bytes per second */
 	double ratio;        /* bw / peer_median */
-	double peer_spread;  /* 1.4826 * MAD of the peers: their standard deviation, robustly */
+	double peer_spread;  /* 1.4826 * MAD of the set: its standard deviation, robustly */
 	double robust_z;     /* (bw - median) / peer_spread; 0 when the spread is 0 */
-	size_t npeers;
-	bool peers_are_group; /* compared within its model/size group */
+	size_t set_size;     /* disks in the set, this one included */
+	bool peers_are_group; /* the set is its model/size group */
 };
 
 /* Fills OUT[i] for every ok sample. */

@@ -49,6 +49,10 @@ struct disk_read {
 	struct outlier_finding finding;
 	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
 	unsigned reads_total;
+
+	/* The parallel pass (readdisks --mode both): this disk read while all read. */
+	double parallel_bw;     /* 0 when not measured */
+	double parallel_pct_of_serial;
 };
 
 /* Reads the block device at D->info.dev_path. Returns 0 when the read ran

@@ -23,7 +23,7 @@ int main(void)
 	analyze(five_one_slow, NULL, 6, f);
 	is_int(f[3].flag, OUTLIER_SLOW, "a disk at 60% of five identical peers is slow");
 	ok(f[3].ratio > 0.59 && f[3].ratio < 0.61, "its ratio is 0.6");
-	is_int(f[3].npeers, 5, "compared with the five others");
+	is_int(f[3].set_size, 6, "judged in the set of six");
 	int others = 0;
 	for (int i = 0; i < 6; i++)
 		others += i != 3 && f[i].flag != OUTLIER_NONE;
@@ -44,7 +44,7 @@ int main(void)
 	for (int i = 0; i < 6; i++)
 		flagged += f[i].flag != OUTLIER_NONE;
 	is_int(flagged, 0, "different models are compared within their own group");
-	ok(f[4].peers_are_group && f[4].npeers == 2, "peers are the same-model group");
+	ok(f[4].peers_are_group && f[4].set_size == 3, "the set is the same-model group");
 	const double mixed_slow[] = { 500, 510, 495, 150, 80, 152 };
 	analyze(mixed_slow, groups, 6, f);
 	is_int(f[4].flag, OUTLIER_SLOW, "a slow HDD among HDDs is found");
@@ -56,7 +56,11 @@ int main(void)
 
 	const double two[] = { 100, 50 };
 	analyze(two, NULL, 2, f);
-	is_int(f[1].flag, OUTLIER_NO_PEERS, "one peer is too few to judge");
+	is_int(f[1].flag, OUTLIER_NO_PEERS, "two disks are too few to judge: either could be the odd one");
+	const double three[] = { 1000, 20, 1100 };
+	analyze(three, NULL, 3, f);
+	ok(f[1].flag == OUTLIER_SLOW && f[0].flag == OUTLIER_NONE && f[2].flag == OUTLIER_NONE,
+	   "of three, the slow one is slow and its two siblings are not made fast by it");
 
 	const double flat[] = { 100, 100, 100, 80 };
 	analyze(flat, NULL, 4, f);
@@ -77,7 +81,7 @@ int main(void)
 
 	const double errored[] = { 100, 0, 101, 99, 60 };
 	analyze(errored, NULL, 5, f);
-	ok(f[4].flag == OUTLIER_SLOW && f[4].npeers == 3, "a disk that failed to read is not a peer");
+	ok(f[4].flag == OUTLIER_SLOW && f[4].set_size == 4, "a disk that failed to read is not in the set");
 
 	analyze(five_one_slow, NULL, 6, f);
 	is_int(outlier_classify(610, &f[3], P), OUTLIER_SLOW, "a confirming re-read at 61% is slow");
