@@ -15,6 +15,7 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "basic/strbuf.h"
+#include "basic/timeutil.h"
 #include "cmd/commands.h"
 #include "cmd/readdisks.h"
 #include "output/table.h"
@@ -81,6 +82,22 @@ int readtest_parse_option(const char *command, int id, const char *arg, struct r
 						"unknown engine '%s': expected auto, psync, libaio, io_uring or null",
 						arg);
 		opts->engine = arg;
+		return 0;
+	}
+	return 1;
+}
+
+int baseline_parse_option(const char *command, int id, const char *arg, struct read_batch *b)
+{
+	uint64_t v;
+	switch (id) {
+	case OPT_SAVE_BASELINE:
+		b->save_baseline = true;
+		return 0;
+	case OPT_REGRESSION:
+		if (parse_uint(arg, 1, 99, &v) < 0)
+			return opts_usage_error(command, "invalid --regression '%s': expected a percentage from 1 to 99", arg);
+		b->regression_pct = (double)v;
 		return 0;
 	}
 	return 1;
@@ -308,6 +325,18 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 		if (d->status == READTEST_OK)
 			json_double(j, "percent_of_median", d->pct_of_median);
 		json_verdict(j, d);
+		if (d->has_baseline) {
+			json_begin_object(j, "baseline");
+			json_double(j, "bw_bytes_per_s", d->baseline_bw);
+			char when[32];
+			time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
+			json_string(j, "saved_at", when);
+			if (r)
+				json_double(j, "percent_of_baseline", 100.0 * job_bw_bytes_per_s(r) / d->baseline_bw);
+			json_double(j, "regression_limit_percent", b->regression_pct);
+			json_uint(j, "reads_below", d->baseline_flagged);
+			json_end_object(j);
+		}
 		if (d->parallel_bw > 0) {
 			json_begin_object(j, "parallel");
 			json_double(j, "bw_bytes_per_s", d->parallel_bw);
@@ -367,6 +396,19 @@ int read_batch_store(struct store *s, const struct run_ctx *rc, void *arg)
 		r = store_add_result(s, &res);
 		if (r < 0)
 			return r;
+		if (b->save_baseline && d->status == READTEST_OK) {
+			if (!disk_has_stable_identity(&d->info)) {
+				log_msg(LOG_WARN, "READ-DISK (%s): no baseline saved: no WWN, serial or by-id path "
+						  "identifies it across reboots", d->info.dev_path);
+				continue;
+			}
+			r = store_set_baseline(s, device_id, rc->id, job_bw_bytes_per_s(d->res), b->opts.bs,
+					       rc->started);
+			if (r < 0)
+				return r;
+			log_msg(LOG_INFO, "READ-DISK (%s): baseline saved: %.1f MB/s", d->info.dev_path,
+				job_bw_bytes_per_s(d->res) / 1e6);
+		}
 	}
 	return 0;
 }
@@ -387,8 +429,10 @@ void read_batch_release(struct read_batch *b)
 static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
 			const struct shared_paths *shared)
 {
-	if (!run_ctx_interrupted_status())
+	if (!run_ctx_interrupted_status()) {
+		read_batch_load_baselines(b, rc->db_path);
 		read_batch_log_conclusion(b, read_batch_judge(b));
+	}
 	if (!rc->json && b->count) {
 		fputc('\n', stdout);
 		read_batch_print_table(b, stdout);
@@ -420,6 +464,7 @@ static size_t count_status(const struct read_batch *b, enum readtest_status s)
 
 static const struct opt_def readdisk_opts[] = {
 	READTEST_OPT_DEFS,
+	BASELINE_OPT_DEFS,
 	OPT_END,
 };
 
@@ -451,14 +496,16 @@ int cmd_readdisk(int argc, char **argv, struct global_opts *g)
 	static const char summary[] =
 		"Reads one block device with O_DIRECT, sequentially (by default 1000 MiB in 1 MiB\n"
 		"blocks, as dd iflag=direct would), opened read-only. Use it to re-test a suspect disk.";
-	struct readtest_opts opts;
-	readtest_opts_default(&opts);
+	struct read_batch b = { .count = 1, .regression_pct = DEFAULT_REGRESSION_PCT };
+	readtest_opts_default(&b.opts);
 	struct opts_parser p;
 	const char *arg;
 	int c;
 	opts_begin(&p, "readdisk", argc, argv, readdisk_opts, g);
 	while ((c = opts_next(&p, &arg)) > 0) {
-		int r = readtest_parse_option("readdisk", c, arg, &opts);
+		int r = baseline_parse_option("readdisk", c, arg, &b);
+		if (r == 1)
+			r = readtest_parse_option("readdisk", c, arg, &b.opts);
 		if (r) {
 			opts_end(&p);
 			return 2;
@@ -480,7 +527,6 @@ int cmd_readdisk(int argc, char **argv, struct global_opts *g)
 	struct run_ctx rc;
 	if (run_ctx_begin(&rc, "readdisk", argc, argv, g))
 		return 1;
-	struct read_batch b = { .opts = opts, .count = 1 };
 	b.reads = xcalloc(1, sizeof(*b.reads));
 	describe_path(path, &b.reads[0].info);
 	size_t errors = read_batch_execute(&b);
@@ -495,6 +541,7 @@ enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH, OPT_MODE };
 
 static const struct opt_def readdisks_opts[] = {
 	READTEST_OPT_DEFS,
+	BASELINE_OPT_DEFS,
 	{ "parallel", 'p', NULL, "read every disk at the same time instead of one after another", OPT_PARALLEL },
 	{ "mode", 0, "MODE", "serial (default), parallel, or both: alone, then all at once, showing each disk's "
 			       "rate together as a percentage of alone (finds a shared bottleneck)", OPT_MODE },
@@ -521,8 +568,8 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 		"Reads every whole disk in the system with O_DIRECT (1000 MiB each by default) and\n"
 		"shows each as a percentage of the median. Partitions, detached loop devices,\n"
 		"uninitialised zram and empty drives are skipped and listed with the reason.";
-	struct readtest_opts opts;
-	readtest_opts_default(&opts);
+	struct read_batch b = { .regression_pct = DEFAULT_REGRESSION_PCT };
+	readtest_opts_default(&b.opts);
 	const char *globs[MAX_MATCH];
 	size_t nglobs = 0;
 	bool parallel = false, both = false;
@@ -546,9 +593,14 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 				return opts_usage_error("readdisks", "at most %d --match patterns", MAX_MATCH);
 			}
 			globs[nglobs++] = arg;
-		} else if (readtest_parse_option("readdisks", c, arg, &opts)) {
-			opts_end(&p);
-			return 2;
+		} else {
+			int r = baseline_parse_option("readdisks", c, arg, &b);
+			if (r == 1)
+				r = readtest_parse_option("readdisks", c, arg, &b.opts);
+			if (r) {
+				opts_end(&p);
+				return 2;
+			}
 		}
 	}
 	int first = opts_end(&p);
@@ -571,7 +623,7 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 		log_msg(LOG_ERR, "cannot list disks in %s/block: %s", SYSFS_ROOT, strerror(-r));
 		return 1;
 	}
-	struct read_batch b = { .opts = opts, .parallel = parallel };
+	b.parallel = parallel;
 	b.reads = xcalloc(list.count, sizeof(*b.reads));
 	for (size_t i = 0; i < list.count; i++) {
 		if (!matches(&list.disks[i], globs, nglobs))

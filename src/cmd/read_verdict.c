@@ -1,11 +1,13 @@
 /* The verdict on a read batch: each disk against its peers, flagged disks
  * re-read to confirm, and one sentence per disk that says what was found. */
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "basic/timeutil.h"
 #include "cmd/readdisks.h"
 
 #define CONFIRM_READS 2 /* re-reads of a flagged disk; slow only if all agree */
@@ -15,36 +17,55 @@ static const char *flag_word(enum outlier_flag f)
 	return f == OUTLIER_SLOW ? "slow" : f == OUTLIER_FAST ? "fast" : "ok";
 }
 
-static void describe(struct disk_read *d)
+static void describe(struct disk_read *d, double bw)
 {
 	const struct outlier_finding *f = &d->finding;
 	const char *name = d->info.kname[0] ? d->info.kname : d->info.dev_path;
+	struct strbuf sb = STRBUF_INIT;
 	if (f->flag == OUTLIER_NO_PEERS) {
-		snprintf(d->sentence, sizeof(d->sentence), "%s has no peers to compare with (fewer than %d disks read)",
-			 name, OUTLIER_MIN_SET);
-		return;
+		strbuf_addf(&sb, "%s has no peers to compare with (fewer than %d disks read)", name, OUTLIER_MIN_SET);
+	} else {
+		bool out = d->reads_flagged > 0;
+		strbuf_addf(&sb, "%s reads at %.0f%% of the median of %zu %sdisks (%u of %u reads %s)", name,
+			    100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
+			    out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
 	}
-	bool out = d->reads_flagged > 0;
-	snprintf(d->sentence, sizeof(d->sentence), "%s reads at %.0f%% of the median of %zu %sdisks (%u of %u reads %s)",
-		 name, 100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
-		 out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
+	if (d->has_baseline) {
+		char when[32];
+		time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
+		bool out = d->baseline_flagged > 0;
+		strbuf_addf(&sb, "; %.0f%% of its baseline of %.1f MB/s from %.10s (%u of %u reads %s)",
+			    100.0 * bw / d->baseline_bw, d->baseline_bw / 1e6, when,
+			    out ? d->baseline_flagged : d->reads_total, d->reads_total,
+			    out ? "below it" : "within it");
+	}
+	snprintf(d->sentence, sizeof(d->sentence), "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static bool below_baseline(const struct disk_read *d, double bw, double regression_pct)
+{
+	return d->has_baseline && bw < d->baseline_bw * (1.0 - regression_pct / 100.0);
 }
 
 /* Re-reads D and counts how many of its reads were out of line in the same
- * direction as the first. */
-static void confirm(struct disk_read *d, const struct readtest_opts *opts)
+ * direction as the first, against its peers and against its baseline. */
+static void confirm(struct disk_read *d, const struct readtest_opts *opts, double regression_pct)
 {
 	enum outlier_flag first = d->finding.flag;
+	bool peer_suspect = first == OUTLIER_SLOW || first == OUTLIER_FAST;
 	for (int i = 0; i < CONFIRM_READS; i++) {
 		struct disk_read again = { .info = d->info };
 		readtest_run(&again, opts);
 		d->reads_total++;
 		if (again.status == READTEST_OK) {
 			double bw = job_bw_bytes_per_s(again.res);
-			if (outlier_classify(bw, &d->finding, &outlier_default_params) == first)
+			if (peer_suspect && outlier_classify(bw, &d->finding, &outlier_default_params) == first)
 				d->reads_flagged++;
-			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.0f%% of its peers' median",
-				d->info.dev_path, i + 1, CONFIRM_READS, 100.0 * bw / d->finding.peer_median);
+			if (below_baseline(d, bw, regression_pct))
+				d->baseline_flagged++;
+			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f MB/s",
+				d->info.dev_path, i + 1, CONFIRM_READS, bw / 1e6);
 		}
 		disk_read_release(&again);
 	}
@@ -79,11 +100,14 @@ size_t read_batch_judge(struct read_batch *b)
 		d->finding = found[i];
 		d->reads_total = 1;
 		d->reads_flagged = (found[i].flag == OUTLIER_SLOW || found[i].flag == OUTLIER_FAST) ? 1 : 0;
-		if (d->reads_flagged)
-			confirm(d, &opts);
+		d->baseline_flagged = below_baseline(d, samples[i].bw, b->regression_pct) ? 1 : 0;
+		if (d->reads_flagged || d->baseline_flagged)
+			confirm(d, &opts, b->regression_pct);
 		bool confirmed = d->reads_flagged && d->reads_flagged == d->reads_total;
-		d->verdict = confirmed ? flag_word(found[i].flag) : "ok";
-		describe(d);
+		bool regressed = d->baseline_flagged && d->baseline_flagged == d->reads_total;
+		d->verdict = confirmed ? flag_word(found[i].flag) : regressed ? "slow" : "ok";
+		describe(d, samples[i].bw);
+		confirmed |= regressed;
 		if (confirmed) {
 			flagged++;
 			log_msg(LOG_WARN, "READ-DISK (%s): %s: %s", d->info.dev_path, d->verdict, d->sentence);
@@ -110,4 +134,39 @@ void read_batch_log_conclusion(const struct read_batch *b, size_t flagged)
 		log_msg(LOG_WARN, "%zu disk(s) read markedly differently from identical peers: replace or "
 				  "re-test a slow one before tuning anything above it.",
 			flagged);
+}
+
+bool disk_has_stable_identity(const struct disk_info *info)
+{
+	char key[700];
+	disk_identity_key(info, key, sizeof(key));
+	return strncmp(key, "name:", 5) != 0;
+}
+
+int read_batch_load_baselines(struct read_batch *b, const char *db_path)
+{
+	if (access(db_path, F_OK) < 0)
+		return 0; /* no database yet: no baselines */
+	struct store *s = NULL;
+	int r = store_open(db_path, &s);
+	if (r < 0) {
+		log_msg(LOG_ERR, "cannot open results database '%s' to look up baselines: %s", db_path,
+			strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < b->count; i++) {
+		struct disk_read *d = &b->reads[i];
+		if (!disk_has_stable_identity(&d->info))
+			continue;
+		char key[700];
+		disk_identity_key(&d->info, key, sizeof(key));
+		struct store_baseline base;
+		if (store_get_baseline(s, key, &base) == 0 && base.bw_bytes_per_s > 0) {
+			d->has_baseline = true;
+			d->baseline_bw = base.bw_bytes_per_s;
+			d->baseline_at = base.saved_at;
+		}
+	}
+	store_close(s);
+	return 0;
 }

@@ -18,7 +18,16 @@ struct read_batch {
 	bool parallel;
 	double median_bw;
 	size_t *order;   /* summary order, fastest first; set by read_batch_execute */
+	bool save_baseline;      /* store each ok disk's rate as its baseline */
+	double regression_pct;   /* flag a disk this many percent below its baseline */
 };
+
+/* Looks up each disk's baseline in the database at DB_PATH (a missing
+ * database means no baselines). Returns 0 or -errno after logging. */
+int read_batch_load_baselines(struct read_batch *b, const char *db_path);
+/* Whether a disk's identity is stable enough to key a baseline (WWN,
+ * serial, by-id path or loop backing file; never the kernel name). */
+bool disk_has_stable_identity(const struct disk_info *info);
 
 /* Reads every entry that is not already skipped (serially, or all at once
  * when PARALLEL), logging a starting and a completed/failed line for each,
@@ -68,6 +77,21 @@ enum {
 	  OPT_RT_BS },                                                                             \
 	{ "iodepth", 'q', "N", "I/O in flight at once (default 1, as dd does)", OPT_RT_IODEPTH },     \
 	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_RT_ENGINE }
+
+enum { OPT_SAVE_BASELINE = OPT_COMMAND_BASE + 60, OPT_REGRESSION };
+
+#define DEFAULT_REGRESSION_PCT 20.0
+
+/* Baseline options for readdisk and readdisks. */
+#define BASELINE_OPT_DEFS                                                                          \
+	{ "save-baseline", 0, NULL, "store each disk's rate as its baseline, keyed by WWN, serial or "   \
+				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE },        \
+	{ "regression", 0, "PCT", "flag a disk this many percent below its baseline (default 20)",      \
+	  OPT_REGRESSION }
+
+/* Handles one of BASELINE_OPT_DEFS into B. Returns 0 when handled, 1 when
+ * ID is not one of them, 2 after printing a usage error. */
+int baseline_parse_option(const char *command, int id, const char *arg, struct read_batch *b);
 
 void readtest_opts_default(struct readtest_opts *opts);
 /* Handles one of the READTEST_OPT_DEFS. Returns 0 when handled, 1 when ID is

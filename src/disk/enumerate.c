@@ -707,6 +707,8 @@ void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
 		snprintf(buf, len, "wwn:%s", d->wwn);
 	else if (d->serial[0])
 		snprintf(buf, len, "serial:%s:%s", d->model, d->serial);
+	else if (d->by_id[0])
+		snprintf(buf, len, "by-id:%s", d->by_id);
 	else if (is_loop(d) && d->backing_file[0])
 		snprintf(buf, len, "loop:%s", d->backing_file);
 	else

@@ -73,7 +73,8 @@ int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned mino
 			   char *ret_kname, size_t len, bool *ret_is_partition);
 
 /* A stable key for the devices table: "wwn:<wwn>", else "serial:<model>:<serial>",
- * else for a loop device "loop:<backing_file>", else "name:<kname>". */
+ * else "by-id:<path>", else for a loop device "loop:<backing_file>", else
+ * "name:<kname>" (which moves between boots: not stable enough for a baseline). */
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len);
 
 void disk_list_free(struct disk_list *list);

@@ -50,6 +50,12 @@ struct disk_read {
 	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
 	unsigned reads_total;
 
+	/* Its baseline (readdisks --save-baseline on an earlier run). */
+	bool has_baseline;
+	double baseline_bw;
+	int64_t baseline_at;
+	unsigned baseline_flagged; /* reads below the regression limit */
+
 	/* The parallel pass (readdisks --mode both): this disk read while all read. */
 	double parallel_bw;     /* 0 when not measured */
 	double parallel_pct_of_serial;

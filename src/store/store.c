@@ -70,6 +70,14 @@ static const char *const migrations[] = {
 	"CREATE INDEX results_run_id ON results(run_id);"
 	"CREATE INDEX results_device_id ON results(device_id);"
 	"CREATE INDEX runs_started_at ON runs(started_at);",
+	/* 1 -> 2: per-disk baselines (readdisks --save-baseline). */
+	"CREATE TABLE baselines ("
+	"  device_id INTEGER PRIMARY KEY NOT NULL REFERENCES devices(id),"
+	"  run_id TEXT NOT NULL REFERENCES runs(id),"
+	"  bw_bytes_per_s REAL NOT NULL,"
+	"  bs_bytes INTEGER,"
+	"  saved_at INTEGER NOT NULL"
+	");",
 };
 
 enum store_stmt_id {
@@ -77,6 +85,9 @@ enum store_stmt_id {
 	STMT_UPSERT_DEVICE,
 	STMT_DEVICE_ID,
 	STMT_ADD_RESULT,
+	STMT_SET_BASELINE,
+	STMT_GET_BASELINE,
+	STMT_LIST_DISKS,
 	STMT_COUNT,
 };
 
@@ -100,6 +111,22 @@ static const char *const stmt_sql[STMT_COUNT] = {
 		"  serial = coalesce(excluded.serial, serial),"
 		"  wwn = coalesce(excluded.wwn, wwn)",
 	[STMT_DEVICE_ID] = "SELECT id FROM devices WHERE identity_key = ?1",
+	[STMT_SET_BASELINE] =
+		"INSERT INTO baselines (device_id, run_id, bw_bytes_per_s, bs_bytes, saved_at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(device_id) DO UPDATE SET "
+		"run_id = excluded.run_id, bw_bytes_per_s = excluded.bw_bytes_per_s, "
+		"bs_bytes = excluded.bs_bytes, saved_at = excluded.saved_at",
+	[STMT_GET_BASELINE] =
+		"SELECT b.bw_bytes_per_s, b.saved_at, b.bs_bytes FROM baselines b "
+		"JOIN devices d ON d.id = b.device_id WHERE d.identity_key = ?1",
+	[STMT_LIST_DISKS] =
+		"SELECT d.identity_key, d.kname, d.model, d.serial, d.size_bytes, "
+		"  (SELECT r.bw_bytes_per_s FROM results r WHERE r.device_id = d.id AND r.status = 'ok' "
+		"   AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
+		"  (SELECT ru.started_at FROM results r JOIN runs ru ON ru.id = r.run_id WHERE r.device_id = d.id "
+		"   AND r.status = 'ok' AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
+		"  b.bw_bytes_per_s, b.saved_at "
+		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id ORDER BY d.kname",
 	[STMT_ADD_RESULT] =
 		"INSERT INTO results(run_id, device_id, test, path, status, reason,"
 		"                    bytes, seconds, bw_bytes_per_s, iops, params)"
@@ -536,4 +563,73 @@ int store_add_result(struct store *s, const struct store_result *res)
 	if (rc != SQLITE_DONE)
 		return store_errno(s->db, rc);
 	return 0;
+}
+
+int store_set_baseline(struct store *s, int64_t device_id, const char *run_id, double bw_bytes_per_s,
+		       uint32_t bs_bytes, int64_t saved_at)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_SET_BASELINE, &st);
+	if (r < 0)
+		return r;
+	int rc;
+	if ((rc = sqlite3_bind_int64(st, 1, device_id)) != SQLITE_OK ||
+	    (rc = bind_text(st, 2, run_id, false)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_double(st, 3, bw_bytes_per_s)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 4, bs_bytes)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 5, saved_at)) != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(st);
+	return rc == SQLITE_DONE ? 0 : store_errno(s->db, rc);
+}
+
+int store_get_baseline(struct store *s, const char *identity_key, struct store_baseline *ret)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_GET_BASELINE, &st);
+	if (r < 0)
+		return r;
+	int rc = bind_text(st, 1, identity_key, false);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return -ENOENT;
+	if (rc != SQLITE_ROW)
+		return store_errno(s->db, rc);
+	ret->bw_bytes_per_s = sqlite3_column_double(st, 0);
+	ret->saved_at = sqlite3_column_int64(st, 1);
+	ret->bs_bytes = (uint32_t)sqlite3_column_int64(st, 2);
+	return 0;
+}
+
+static const char *column_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? (const char *)t : "";
+}
+
+int store_list_disks(struct store *s, store_disk_fn fn, void *arg)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_LIST_DISKS, &st);
+	if (r < 0)
+		return r;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_disk_row row = {
+			.identity_key = column_text(st, 0),
+			.kname = column_text(st, 1),
+			.model = column_text(st, 2),
+			.serial = column_text(st, 3),
+			.size_bytes = (uint64_t)sqlite3_column_int64(st, 4),
+			.last_bw_bytes_per_s = sqlite3_column_double(st, 5),
+			.last_at = sqlite3_column_int64(st, 6),
+			.has_baseline = sqlite3_column_type(st, 7) != SQLITE_NULL,
+			.baseline_bw_bytes_per_s = sqlite3_column_double(st, 7),
+			.baseline_at = sqlite3_column_int64(st, 8),
+		};
+		fn(&row, arg);
+	}
+	return rc == SQLITE_DONE ? 0 : store_errno(s->db, rc);
 }

@@ -9,6 +9,8 @@
  *   devices(id INTEGER PRIMARY KEY, identity_key TEXT UNIQUE, kname TEXT, vendor TEXT,
  *           model TEXT, serial TEXT, wwn TEXT, size_bytes INTEGER,
  *           first_seen INTEGER, last_seen INTEGER)
+ *   baselines(device_id PRIMARY KEY REFERENCES devices(id), run_id, bw_bytes_per_s,
+ *             bs_bytes, saved_at)                                   (version 2)
  *   results(id INTEGER PRIMARY KEY, run_id TEXT REFERENCES runs(id),
  *           device_id INTEGER REFERENCES devices(id) NULL, test TEXT, path TEXT,
  *           status TEXT, reason TEXT, bytes INTEGER, seconds REAL,
@@ -22,6 +24,7 @@
 #ifndef IOTRIAGE_STORE_STORE_H
 #define IOTRIAGE_STORE_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct store;
@@ -71,6 +74,32 @@ int store_add_run(struct store *s, const struct store_run *run);
 int store_upsert_device(struct store *s, const struct store_device *dev, int64_t seen_at,
 			int64_t *ret_id);
 int store_add_result(struct store *s, const struct store_result *res);
+
+/* Baselines: one per device (readdisks --save-baseline), replaced when saved again. */
+struct store_baseline {
+	double bw_bytes_per_s;
+	int64_t saved_at;
+	uint32_t bs_bytes;
+};
+int store_set_baseline(struct store *s, int64_t device_id, const char *run_id, double bw_bytes_per_s,
+		       uint32_t bs_bytes, int64_t saved_at);
+/* -ENOENT when the device has no baseline. */
+int store_get_baseline(struct store *s, const char *identity_key, struct store_baseline *ret);
+
+/* Every known device with its last ok read and its baseline (the spec's
+ * "Read Seq" and "Last Performance Test" columns). Strings live only for
+ * the callback. */
+struct store_disk_row {
+	const char *identity_key, *kname, *model, *serial;
+	uint64_t size_bytes;
+	double last_bw_bytes_per_s; /* 0 when never read ok */
+	int64_t last_at;
+	bool has_baseline;
+	double baseline_bw_bytes_per_s;
+	int64_t baseline_at;
+};
+typedef void (*store_disk_fn)(const struct store_disk_row *row, void *arg);
+int store_list_disks(struct store *s, store_disk_fn fn, void *arg);
 
 /* The schema version this build writes. */
 int store_schema_version(void);

@@ -1,0 +1,126 @@
+/* disks: every disk the database knows, with its last read and its
+ * baseline (the spec's "Read Seq" and "Last Performance Test" columns). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/humanize.h"
+#include "basic/strbuf.h"
+#include "basic/timeutil.h"
+#include "cmd/commands.h"
+#include "cmd/runctx.h"
+#include "output/table.h"
+
+static const struct opt_def disks_opts[] = {
+	OPT_END,
+};
+
+struct listing {
+	struct table table;
+	struct json json;
+	size_t rows;
+};
+
+static void format_rate_at(double bw, int64_t at, char *buf, size_t len)
+{
+	if (bw <= 0) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	char rate[32], when[32];
+	human_rate(bw, rate, sizeof(rate));
+	time_format_iso8601((time_t)at, when, sizeof(when));
+	snprintf(buf, len, "%s (%.10s)", rate, when);
+}
+
+static void add_row(const struct store_disk_row *row, void *arg)
+{
+	struct listing *l = arg;
+	char size[32], last[64], base[64] = "none", change[32] = "";
+	human_size_exact(row->size_bytes, size, sizeof(size));
+	format_rate_at(row->last_bw_bytes_per_s, row->last_at, last, sizeof(last));
+	if (row->has_baseline) {
+		format_rate_at(row->baseline_bw_bytes_per_s, row->baseline_at, base, sizeof(base));
+		if (row->last_bw_bytes_per_s > 0)
+			snprintf(change, sizeof(change), "%+.0f%%",
+				 100.0 * (row->last_bw_bytes_per_s / row->baseline_bw_bytes_per_s - 1));
+	}
+	const char *cells[] = { row->kname, row->model, row->serial, size, last, base, change, row->identity_key };
+	table_add_row(&l->table, cells);
+	l->rows++;
+
+	struct json *j = &l->json;
+	json_begin_object(j, NULL);
+	json_string(j, "identity_key", row->identity_key);
+	json_string(j, "kname", row->kname);
+	json_string(j, "model", row->model);
+	json_string(j, "serial", row->serial);
+	json_uint(j, "size_bytes", row->size_bytes);
+	json_double(j, "last_bw_bytes_per_s", row->last_bw_bytes_per_s);
+	json_int(j, "last_read_at", row->last_at);
+	if (row->has_baseline) {
+		json_double(j, "baseline_bw_bytes_per_s", row->baseline_bw_bytes_per_s);
+		json_int(j, "baseline_saved_at", row->baseline_at);
+	}
+	json_end_object(j);
+}
+
+int cmd_disks(int argc, char **argv, struct global_opts *g)
+{
+	static const char usage[] = "disks";
+	static const char summary[] =
+		"Lists every disk in the results database: its last read rate and when, and its\n"
+		"baseline (readdisks --save-baseline) with the change since. Reads nothing from\n"
+		"the disks themselves.";
+	struct opts_parser p;
+	const char *arg;
+	int c;
+	opts_begin(&p, "disks", argc, argv, disks_opts, g);
+	while ((c = opts_next(&p, &arg)) > 0)
+		;
+	int first = opts_end(&p);
+	if (c < 0)
+		return 2;
+	if (g->help) {
+		opts_print_help(stdout, usage, summary, NULL, disks_opts);
+		return 0;
+	}
+	if (first < argc)
+		return opts_usage_error("disks", "unexpected operand '%s'", argv[first]);
+
+	struct run_ctx rc;
+	if (run_ctx_begin(&rc, "disks", argc, argv, g))
+		return 1;
+	struct listing l = { .rows = 0 };
+	static const char *const headers[] = { "DEVICE", "MODEL", "SERIAL", "SIZE", "LAST READ", "BASELINE",
+					       "CHANGE", "IDENTITY" };
+	table_init(&l.table, 8, headers, "lllrllrl");
+	json_init(&l.json);
+	run_ctx_json_head(&rc, &l.json);
+	json_begin_array(&l.json, "disks");
+	int status = 0;
+	if (access(rc.db_path, F_OK) == 0) {
+		struct store *s = NULL;
+		int r = store_open(rc.db_path, &s);
+		if (r == 0)
+			r = store_list_disks(s, add_row, &l);
+		if (r < 0) {
+			fprintf(stderr, "iotriage disks: cannot read '%s': %s\n", rc.db_path,
+				s ? store_errmsg(s) : strerror(-r));
+			status = 1;
+		}
+		store_close(s);
+	}
+	json_end_array(&l.json);
+	if (!rc.json) {
+		if (l.rows)
+			table_print(&l.table, stdout);
+		else
+			printf("No disks recorded yet. Run 'iotriage readdisks' (add --save-baseline to keep a baseline).\n");
+	}
+	table_release(&l.table);
+	/* A listing records no results rows; the run itself is kept like any other. */
+	status = run_ctx_finish(&rc, &l.json, status, NULL, NULL);
+	json_release(&l.json);
+	return status;
+}
