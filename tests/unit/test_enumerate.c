@@ -354,7 +354,9 @@ static void test_main_tree(void)
 		is_str(d->by_id, path, "sdb by_id falls back to another name");
 		is_str(d->model, "Flash Disk", "sdb model trimmed");
 		is_int(d->minor, 16, "sdb minor");
-		is_str(key_of(d), "name:sdb", "sdb identity key falls back to name");
+		char want_key[600];
+		snprintf(want_key, sizeof(want_key), "by-id:%s", path);
+		is_str(key_of(d), want_key, "sdb, with no WWN or serial, is keyed by its by-id path");
 	}
 
 	d = find(&l, "sdc");
