@@ -42,8 +42,9 @@ struct demo {
 	bool throttled;
 };
 
-static int parse_demo_option(struct demo *d, int id, const char *arg)
+static int parse_demo_option(int id, const char *arg, void *state)
 {
+	struct demo *d = state;
 	uint64_t v;
 	switch (id) {
 	case OPT_COUNT:
@@ -128,30 +129,18 @@ static bool demo_found_slow(const struct demo *d, const struct read_batch *b)
 
 int cmd_demo(int argc, char **argv, struct global_opts *g)
 {
-	static const char usage[] = "demo [options]";
-	static const char summary[] =
+	static const struct command_doc doc = {
+		"demo", "demo [options]",
 		"Creates throwaway loop devices (one slowed with a cgroup blkio rule), read-tests\n"
-		"them exactly as readdisks does, and removes everything. Needs root.";
+		"them exactly as readdisks does, and removes everything. Needs root.",
+		demo_opts,
+	};
 	struct demo d = { .count = 4, .device_size = 256ULL << 20, .slow_rate = 40ULL << 20 };
 	for (unsigned i = 0; i < DEMO_MAX_DEVICES; i++)
 		d.loops[i] = (struct loopdev)LOOPDEV_INIT;
-	struct opts_parser p;
-	const char *arg;
-	int c;
-	opts_begin(&p, "demo", argc, argv, demo_opts, g);
-	while ((c = opts_next(&p, &arg)) > 0) {
-		if (parse_demo_option(&d, c, arg)) {
-			opts_end(&p);
-			return 2;
-		}
-	}
-	int first = opts_end(&p);
-	if (c < 0)
-		return 2;
-	if (g->help) {
-		opts_print_help(stdout, usage, summary, NULL, demo_opts);
-		return 0;
-	}
+	int first = opts_parse_command(&doc, argc, argv, g, parse_demo_option, &d);
+	if (first < 0)
+		return opts_command_status(first);
 	if (first < argc)
 		return opts_usage_error("demo", "unexpected operand '%s'", argv[first]);
 	if (geteuid() != 0) {

@@ -67,24 +67,16 @@ static void add_row(const struct store_disk_row *row, void *arg)
 
 int cmd_disks(int argc, char **argv, struct global_opts *g)
 {
-	static const char usage[] = "disks";
-	static const char summary[] =
+	static const struct command_doc doc = {
+		"disks", "disks",
 		"Lists every disk in the results database: its last read rate and when, and its\n"
 		"baseline (readdisks --save-baseline) with the change since. Reads nothing from\n"
-		"the disks themselves.";
-	struct opts_parser p;
-	const char *arg;
-	int c;
-	opts_begin(&p, "disks", argc, argv, disks_opts, g);
-	while ((c = opts_next(&p, &arg)) > 0)
-		;
-	int first = opts_end(&p);
-	if (c < 0)
-		return 2;
-	if (g->help) {
-		opts_print_help(stdout, usage, summary, NULL, disks_opts);
-		return 0;
-	}
+		"the disks themselves.",
+		disks_opts,
+	};
+	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
+	if (first < 0)
+		return opts_command_status(first);
 	if (first < argc)
 		return opts_usage_error("disks", "unexpected operand '%s'", argv[first]);
 

@@ -18,6 +18,7 @@
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
 #include "cmd/readdisks.h"
+#include "output/latency.h"
 #include "output/table.h"
 
 #define SYSFS_ROOT "/sys"
@@ -231,20 +232,6 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 	}
 	table_print(&t, out);
 	table_release(&t);
-}
-
-static void json_latency(struct json *j, const char *key, const struct histogram *h)
-{
-	json_begin_object(j, key);
-	json_uint(j, "count", h->count);
-	json_uint(j, "min", h->count ? h->min : 0);
-	json_double(j, "mean", hist_mean(h));
-	json_uint(j, "p50", hist_percentile(h, 50));
-	json_uint(j, "p90", hist_percentile(h, 90));
-	json_uint(j, "p99", hist_percentile(h, 99));
-	json_uint(j, "p99.9", hist_percentile(h, 99.9));
-	json_uint(j, "max", h->count ? h->max : 0);
-	json_end_object(j);
 }
 
 static void json_identity(struct json *j, const struct disk_info *info)
@@ -490,34 +477,26 @@ static void describe_path(const char *path, struct disk_info *info)
 	}
 }
 
+static int handle_readdisk_option(int id, const char *arg, void *state)
+{
+	struct read_batch *b = state;
+	int r = baseline_parse_option("readdisk", id, arg, b);
+	return r == 1 ? readtest_parse_option("readdisk", id, arg, &b->opts) : r;
+}
+
 int cmd_readdisk(int argc, char **argv, struct global_opts *g)
 {
-	static const char usage[] = "readdisk [options] DEVICE";
-	static const char summary[] =
+	static const struct command_doc doc = {
+		"readdisk", "readdisk [options] DEVICE",
 		"Reads one block device with O_DIRECT, sequentially (by default 1000 MiB in 1 MiB\n"
-		"blocks, as dd iflag=direct would), opened read-only. Use it to re-test a suspect disk.";
+		"blocks, as dd iflag=direct would), opened read-only. Use it to re-test a suspect disk.",
+		readdisk_opts,
+	};
 	struct read_batch b = { .count = 1, .regression_pct = DEFAULT_REGRESSION_PCT };
 	readtest_opts_default(&b.opts);
-	struct opts_parser p;
-	const char *arg;
-	int c;
-	opts_begin(&p, "readdisk", argc, argv, readdisk_opts, g);
-	while ((c = opts_next(&p, &arg)) > 0) {
-		int r = baseline_parse_option("readdisk", c, arg, &b);
-		if (r == 1)
-			r = readtest_parse_option("readdisk", c, arg, &b.opts);
-		if (r) {
-			opts_end(&p);
-			return 2;
-		}
-	}
-	int first = opts_end(&p);
-	if (c < 0)
-		return 2;
-	if (g->help) {
-		opts_print_help(stdout, usage, summary, NULL, readdisk_opts);
-		return 0;
-	}
+	int first = opts_parse_command(&doc, argc, argv, g, handle_readdisk_option, &b);
+	if (first < 0)
+		return opts_command_status(first);
 	if (argc - first != 1)
 		return opts_usage_error("readdisk", argc - first ? "expected one device, got %d operands"
 								: "missing the device to read%.0d",
@@ -561,55 +540,55 @@ static bool matches(const struct disk_info *d, const char *const *globs, size_t 
 	return false;
 }
 
-int cmd_readdisks(int argc, char **argv, struct global_opts *g)
-{
-	static const char usage[] = "readdisks [options]";
-	static const char summary[] =
-		"Reads every whole disk in the system with O_DIRECT (1000 MiB each by default) and\n"
-		"shows each as a percentage of the median. Partitions, detached loop devices,\n"
-		"uninitialised zram and empty drives are skipped and listed with the reason.";
-	struct read_batch b = { .regression_pct = DEFAULT_REGRESSION_PCT };
-	readtest_opts_default(&b.opts);
+struct readdisks_settings {
+	struct read_batch batch;
 	const char *globs[MAX_MATCH];
-	size_t nglobs = 0;
-	bool parallel = false, both = false;
-	struct opts_parser p;
-	const char *arg;
-	int c;
-	opts_begin(&p, "readdisks", argc, argv, readdisks_opts, g);
-	while ((c = opts_next(&p, &arg)) > 0) {
-		if (c == OPT_PARALLEL) {
-			parallel = true;
-		} else if (c == OPT_MODE) {
-			if (strcmp(arg, "serial") && strcmp(arg, "parallel") && strcmp(arg, "both")) {
-				opts_end(&p);
-				return opts_usage_error("readdisks", "invalid --mode '%s': expected serial, parallel or both", arg);
-			}
-			parallel = strcmp(arg, "parallel") == 0;
-			both = strcmp(arg, "both") == 0;
-		} else if (c == OPT_MATCH) {
-			if (nglobs == MAX_MATCH) {
-				opts_end(&p);
-				return opts_usage_error("readdisks", "at most %d --match patterns", MAX_MATCH);
-			}
-			globs[nglobs++] = arg;
-		} else {
-			int r = baseline_parse_option("readdisks", c, arg, &b);
-			if (r == 1)
-				r = readtest_parse_option("readdisks", c, arg, &b.opts);
-			if (r) {
-				opts_end(&p);
-				return 2;
-			}
-		}
-	}
-	int first = opts_end(&p);
-	if (c < 0)
-		return 2;
-	if (g->help) {
-		opts_print_help(stdout, usage, summary, NULL, readdisks_opts);
+	size_t nglobs;
+	bool parallel, both;
+};
+
+static int handle_readdisks_option(int id, const char *arg, void *state)
+{
+	struct readdisks_settings *s = state;
+	switch (id) {
+	case OPT_PARALLEL:
+		s->parallel = true;
+		return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "serial") && strcmp(arg, "parallel") && strcmp(arg, "both"))
+			return opts_usage_error("readdisks", "invalid --mode '%s': expected serial, parallel or both", arg);
+		s->parallel = strcmp(arg, "parallel") == 0;
+		s->both = strcmp(arg, "both") == 0;
+		return 0;
+	case OPT_MATCH:
+		if (s->nglobs == MAX_MATCH)
+			return opts_usage_error("readdisks", "at most %d --match patterns", MAX_MATCH);
+		s->globs[s->nglobs++] = arg;
 		return 0;
 	}
+	int r = baseline_parse_option("readdisks", id, arg, &s->batch);
+	return r == 1 ? readtest_parse_option("readdisks", id, arg, &s->batch.opts) : r;
+}
+
+int cmd_readdisks(int argc, char **argv, struct global_opts *g)
+{
+	static const struct command_doc doc = {
+		"readdisks", "readdisks [options]",
+		"Reads every whole disk in the system with O_DIRECT (1000 MiB each by default) and\n"
+		"shows each as a percentage of the median, with a verdict against its identical\n"
+		"siblings. Partitions, detached loop devices, uninitialised zram and empty drives\n"
+		"are skipped and listed with the reason.",
+		readdisks_opts,
+	};
+	struct readdisks_settings set = { .batch = { .regression_pct = DEFAULT_REGRESSION_PCT } };
+	readtest_opts_default(&set.batch.opts);
+	int first = opts_parse_command(&doc, argc, argv, g, handle_readdisks_option, &set);
+	if (first < 0)
+		return opts_command_status(first);
+	struct read_batch b = set.batch;
+	const char *const *globs = set.globs;
+	size_t nglobs = set.nglobs;
+	bool parallel = set.parallel, both = set.both;
 	if (first < argc)
 		return opts_usage_error("readdisks", "unexpected operand '%s' (use readdisk DEVICE for one disk)",
 					argv[first]);

@@ -15,6 +15,7 @@
 #include "bench/target.h"
 #include "cmd/commands.h"
 #include "cmd/runctx.h"
+#include "output/latency.h"
 #include "disk/inuse.h"
 
 enum {
@@ -56,6 +57,7 @@ struct run_settings {
 	const char *engine;
 	bool direct;
 	bool size_given;
+	unsigned mix;            /* --rwmixread */
 	const char *force;       /* --force: the device named a second time */
 	struct inuse_report guard; /* holds the O_EXCL claim on a device being written */
 };
@@ -70,8 +72,9 @@ static const struct {
 	{ "randrw", true, -1 },
 };
 
-static int parse_run_option(struct run_settings *s, int id, const char *arg, unsigned *mix)
+static int parse_run_option(int id, const char *arg, void *state)
 {
+	struct run_settings *s = state;
 	uint64_t v;
 	int r;
 	switch (id) {
@@ -85,7 +88,7 @@ static int parse_run_option(struct run_settings *s, int id, const char *arg, uns
 	case OPT_RWMIXREAD:
 		if (parse_uint(arg, 0, 100, &v) < 0)
 			return opts_usage_error("run", "invalid --rwmixread '%s': expected 0 to 100", arg);
-		*mix = (unsigned)v;
+		s->mix = (unsigned)v;
 		return 0;
 	case OPT_BS:
 		r = parse_size(arg, &v);
@@ -151,8 +154,9 @@ static int parse_run_option(struct run_settings *s, int id, const char *arg, uns
 	return 2;
 }
 
-static void apply_rw(struct run_settings *s, unsigned mix)
+static void apply_rw(struct run_settings *s)
 {
+	unsigned mix = s->mix;
 	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
 		if (strcmp(s->rw, rw_modes[i].name) == 0) {
 			s->spec.random = rw_modes[i].random;
@@ -185,15 +189,7 @@ static void json_direction(struct json *j, const char *key, uint64_t bytes, uint
 	json_uint(j, "ios", ios);
 	json_double(j, "bw_bytes_per_s", seconds > 0 ? (double)bytes / seconds : 0);
 	json_double(j, "iops", seconds > 0 ? (double)ios / seconds : 0);
-	json_begin_object(j, "lat_ns");
-	json_uint(j, "min", h->count ? h->min : 0);
-	json_double(j, "mean", hist_mean(h));
-	json_uint(j, "p50", hist_percentile(h, 50));
-	json_uint(j, "p90", hist_percentile(h, 90));
-	json_uint(j, "p99", hist_percentile(h, 99));
-	json_uint(j, "p99.9", hist_percentile(h, 99.9));
-	json_uint(j, "max", h->count ? h->max : 0);
-	json_end_object(j);
+	json_latency(j, "lat_ns", h);
 	json_end_object(j);
 }
 
@@ -377,42 +373,30 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
-	static const char usage[] = "run [options] TARGET";
-	static const char summary[] =
+	static const struct command_doc doc = {
+		"run", "run [options] TARGET",
 		"Runs one workload on a file or block device with the built-in engine and reports\n"
 		"bandwidth, IOPS and latency percentiles. Option names follow fio.\n"
 		"Writes to a block device are refused while it is mounted, swapped on, held\n"
 		"(holders, O_EXCL) or carries a signature (file system, ZFS, LVM, md, partition\n"
-		"table). --force DEVICE, naming the target again, overrides a signature only.";
+		"table). --force DEVICE, naming the target again, overrides a signature only.",
+		run_opts,
+	};
 	struct run_settings s = {
 		.spec = { .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .seed = 1,
 			  .pattern = PATTERN_RANDOM, .progress = isatty(STDERR_FILENO), .progress_label = "run" },
 		.rw = "read",
 		.engine = "auto",
 		.direct = true,
+		.mix = 50,
 		.guard = { .excl_fd = -1 },
 	};
-	unsigned mix = 50;
-	struct opts_parser p;
-	const char *arg;
-	int c;
-	opts_begin(&p, "run", argc, argv, run_opts, g);
-	while ((c = opts_next(&p, &arg)) > 0) {
-		if (parse_run_option(&s, c, arg, &mix)) {
-			opts_end(&p);
-			return 2;
-		}
-	}
-	int first = opts_end(&p);
-	if (c < 0)
-		return 2;
-	if (g->help) {
-		opts_print_help(stdout, usage, summary, NULL, run_opts);
-		return 0;
-	}
+	int first = opts_parse_command(&doc, argc, argv, g, parse_run_option, &s);
+	if (first < 0)
+		return opts_command_status(first);
 	if (argc - first != 1)
 		return opts_usage_error("run", "expected exactly one target (a file or block device)");
-	apply_rw(&s, mix);
+	apply_rw(&s);
 	const char *path = argv[first];
 
 	struct run_ctx rc;

@@ -64,6 +64,31 @@ int opts_end(struct opts_parser *p);
 void opts_print_help(FILE *out, const char *usage, const char *summary, const char *details,
 		     const struct opt_def *defs);
 
+/* What a command says about itself; drives its parsing and its --help. */
+struct command_doc {
+	const char *name;      /* "readdisk" */
+	const char *usage;     /* "readdisk [options] DEVICE" */
+	const char *summary;
+	const struct opt_def *opts;
+};
+
+enum { OPTS_USAGE_ERROR = -1, OPTS_HELP_SHOWN = -2 };
+
+/* Called for each of a command's own options; returns 0, or non-zero after
+ * printing a usage error. */
+typedef int (*opts_handler)(int id, const char *arg, void *state);
+
+/* Parses ARGV (argv[0] is the command name) against DOC->opts and the
+ * global options. Returns the index of the first operand, OPTS_USAGE_ERROR
+ * after a message (exit 2), or OPTS_HELP_SHOWN after printing --help (exit 0).
+ * opts_command_status() turns the two negatives into those exit codes. */
+int opts_parse_command(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
+		       opts_handler handle, void *state);
+static inline int opts_command_status(int first)
+{
+	return first == OPTS_HELP_SHOWN ? 0 : 2;
+}
+
 /* A usage error: prints "iotriage COMMAND: MESSAGE" and a hint. Returns 2. */
 int opts_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

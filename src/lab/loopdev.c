@@ -13,32 +13,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
-#include "bench/pattern.h"
-
-static int fill_backing_file(int fd, uint64_t size)
-{
-	const size_t chunk = 1 << 20;
-	_cleanup_free_ char *buf = malloc(chunk);
-	if (!buf)
-		return -ENOMEM;
-	struct prng rng;
-	prng_seed(&rng, (uint64_t)getpid() ^ size);
-	for (uint64_t off = 0; off < size;) {
-		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
-		pattern_fill(buf, n, PATTERN_RANDOM, &rng);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		off += (uint64_t)w;
-	}
-	if (fsync(fd) < 0)
-		return -errno;
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
-}
+#include "bench/target.h"
 
 /* Finds a free loop device and binds BACKING to it. Another process can
  * take the same free device between the two steps: then retry. */
@@ -86,7 +61,7 @@ int loopdev_create(const char *dir, uint64_t size, unsigned sector_size, struct 
 	_cleanup_close_ int backing = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (backing < 0)
 		return -errno;
-	int r = fill_backing_file(backing, size);
+	int r = pattern_write_file(backing, 0, size, PATTERN_RANDOM, (uint64_t)getpid() ^ size);
 	if (r < 0)
 		return r;
 	r = attach(backing, sector_size, &l);

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "basic/cleanup.h"
+#include "basic/fsutil.h"
 
 #define STORE_BUSY_TIMEOUT_MS 5000
 
@@ -221,43 +222,6 @@ static int bind_text(sqlite3_stmt *st, int idx, const char *v, bool empty_is_nul
 	return sqlite3_bind_text(st, idx, v, -1, SQLITE_STATIC);
 }
 
-/* mkdir -p of the directory part of path (mode 0755). */
-static int mkdir_parents(const char *path)
-{
-	_cleanup_free_ char *dir = strdup(path);
-	char *slash;
-
-	if (!dir)
-		return -ENOMEM;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		return 0; /* relative name in the working directory */
-	*slash = '\0';
-	if (dir[0] == '\0')
-		return 0; /* file in / */
-
-	for (char *p = dir + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0) {
-			int saved = errno;
-			struct stat st;
-
-			if (stat(dir, &st) < 0)
-				return -saved;
-			if (!S_ISDIR(st.st_mode))
-				return -ENOTDIR;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	return 0;
-}
-
 static int read_user_version(sqlite3 *db, int *ret)
 {
 	_cleanup_stmt_finalize_ sqlite3_stmt *st = NULL;
@@ -362,7 +326,7 @@ int store_open(const char *path, struct store **ret)
 		open_path = dot_path;
 	}
 
-	r = mkdir_parents(path);
+	r = mkdir_parents(path, 0755);
 	if (r < 0)
 		return r;
 
