@@ -312,6 +312,8 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 		if (d->status == READTEST_OK)
 			json_double(j, "percent_of_median", d->pct_of_median);
 		json_verdict(j, d);
+		if (d->vdev[0])
+			json_string(j, "vdev", d->vdev);
 		if (d->has_baseline) {
 			json_begin_object(j, "baseline");
 			json_double(j, "bw_bytes_per_s", d->baseline_bw);
@@ -413,8 +415,8 @@ void read_batch_release(struct read_batch *b)
 
 /* Judges the batch, writes the human table (unless --json), the document
  * and the database rows. */
-static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
-			const struct shared_paths *shared)
+int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg)
 {
 	if (!run_ctx_interrupted_status()) {
 		read_batch_load_baselines(b, rc->db_path);
@@ -434,12 +436,14 @@ static int finish_batch(struct run_ctx *rc, struct read_batch *b, size_t errors,
 	read_batch_json(b, &j);
 	if (shared)
 		shared_paths_json(shared, &j);
+	if (extra)
+		extra(&j, extra_arg);
 	status = run_ctx_finish(rc, &j, status, read_batch_store, b);
 	json_release(&j);
 	return status;
 }
 
-static size_t count_status(const struct read_batch *b, enum readtest_status s)
+size_t read_batch_count(const struct read_batch *b, enum readtest_status s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < b->count; i++)
@@ -455,9 +459,7 @@ static const struct opt_def readdisk_opts[] = {
 	OPT_END,
 };
 
-/* Identity for a path given by the user: the sysfs description when the
- * path is a whole disk, else just its name. */
-static void describe_path(const char *path, struct disk_info *info)
+void read_describe_path(const char *path, struct disk_info *info)
 {
 	struct stat st;
 	char kname[64];
@@ -507,9 +509,9 @@ int cmd_readdisk(int argc, char **argv, struct global_opts *g)
 	if (run_ctx_begin(&rc, "readdisk", argc, argv, g))
 		return 1;
 	b.reads = xcalloc(1, sizeof(*b.reads));
-	describe_path(path, &b.reads[0].info);
+	read_describe_path(path, &b.reads[0].info);
 	size_t errors = read_batch_execute(&b);
-	int status = finish_batch(&rc, &b, errors, count_status(&b, READTEST_OK), NULL);
+	int status = read_batch_finish(&rc, &b, errors, read_batch_count(&b, READTEST_OK), NULL, NULL, NULL);
 	read_batch_release(&b);
 	return status;
 }
@@ -617,14 +619,14 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 	disk_list_free(&list);
 
 	size_t errors = read_batch_execute(&b);
-	size_t ok = count_status(&b, READTEST_OK);
+	size_t ok = read_batch_count(&b, READTEST_OK);
 	struct shared_paths shared = { 0 };
 	if (both && ok > 1 && !run_ctx_interrupted_status())
 		read_batch_parallel_pass(&b, &shared);
 	if (ok == 0)
 		log_msg(LOG_ERR, "no disk could be read%s", b.count ? "; see the reasons above"
 			: nglobs ? ": no disk matches --match" : ": no disks found");
-	int status = finish_batch(&rc, &b, errors, ok, both ? &shared : NULL);
+	int status = read_batch_finish(&rc, &b, errors, ok, both ? &shared : NULL, NULL, NULL);
 	shared_paths_release(&shared);
 	read_batch_release(&b);
 	return status;

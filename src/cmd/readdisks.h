@@ -61,6 +61,19 @@ void shared_paths_release(struct shared_paths *p);
 void read_batch_json(const struct read_batch *b, struct json *j);
 int read_batch_store(struct store *s, const struct run_ctx *rc, void *batch);
 void read_batch_release(struct read_batch *b);
+size_t read_batch_count(const struct read_batch *b, enum readtest_status s);
+
+/* Identity for a path given by the user: the sysfs description when the
+ * path is a whole disk, else just its name; dev_path stays as given. */
+void read_describe_path(const char *path, struct disk_info *info);
+
+struct shared_paths;
+typedef void (*read_batch_json_fn)(struct json *j, void *arg);
+/* Judges the batch, prints the table (unless --json), writes the document
+ * (plus SHARED and whatever EXTRA adds) and the database rows. Returns the
+ * exit status. */
+int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg);
 
 enum {
 	OPT_RT_SIZE = OPT_COMMAND_BASE + 50,

@@ -50,6 +50,8 @@ struct disk_read {
 	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
 	unsigned reads_total;
 
+	char vdev[64];          /* readpooldisks: the pool's device group for this member */
+
 	/* Its baseline (readdisks --save-baseline on an earlier run). */
 	bool has_baseline;
 	double baseline_bw;

@@ -92,4 +92,15 @@ jtest() { # jtest FILE EXPR: succeeds when the jq expression is true
 	jq -e "$2" "$1" >/dev/null 2>&1
 }
 
+# destroy_pool NAME: zfs-fuse answers "pool is busy" for a moment after I/O; retry.
+destroy_pool() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		zpool destroy -f "$1" 2>/dev/null && return 0
+		zpool list -H -o name 2>/dev/null | grep -qx "$1" || return 0
+		sleep 1
+	done
+	return 1
+}
+
 finish() { [ "$TAP_FAILED" -eq 0 ]; }

@@ -66,9 +66,9 @@ if command -v zpool >/dev/null && pgrep -x zfs-fuse >/dev/null; then
 	zdev=$(make_loop 128M)
 	pool=iotriage-guard-$$
 	if zpool create -f "$pool" "$zdev" 2>"$TMP/zpool.err"; then
-		undo "zpool destroy -f $pool"
+		undo "destroy_pool $pool"
 		refused "zfs pool member" "$zdev" "zfs_member"
-		zpool destroy -f "$pool"
+		destroy_pool "$pool"
 	else
 		ok 1 "zpool create on a loop device: $(cat "$TMP/zpool.err")"
 	fi

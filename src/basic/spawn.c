@@ -1,0 +1,115 @@
+#include "basic/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "basic/timeutil.h"
+
+/* Reads what is available on FD into SB; returns false at end of file. */
+static bool drain(int fd, struct strbuf *sb)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	if (n > 0) {
+		strbuf_add(sb, buf, (size_t)n);
+		return true;
+	}
+	return n < 0 && (errno == EINTR || errno == EAGAIN);
+}
+
+static int start(const char *const *argv, int out_w, int err_w, pid_t *ret_pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out_w, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, err_w, STDERR_FILENO);
+	/* Its own process group, so a timeout can kill everything it started. */
+	posix_spawnattr_setpgroup(&attr, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	const char *path = getenv("PATH");
+	char path_env[4096];
+	snprintf(path_env, sizeof(path_env), "PATH=%s", path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+	char *const envp[] = { path_env, (char *)"LC_ALL=C", NULL };
+	int r = posix_spawnp(ret_pid, argv[0], &fa, &attr, (char *const *)argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	return -r;
+}
+
+int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
+{
+	*ret = (struct spawn_result){ .out = STRBUF_INIT, .err = STRBUF_INIT };
+	int out[2], err[2];
+	if (pipe2(out, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return -errno;
+	}
+	pid_t pid;
+	int r = start(argv, out[1], err[1], &pid);
+	close(out[1]);
+	close(err[1]);
+	if (r < 0) {
+		close(out[0]);
+		close(err[0]);
+		return r;
+	}
+
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
+	bool open_out = true, open_err = true, timed_out = false;
+	while (open_out || open_err) {
+		uint64_t now = now_ns();
+		if (now >= deadline) {
+			timed_out = true;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		fds[0].fd = open_out ? out[0] : -1;
+		fds[1].fd = open_err ? err[0] : -1;
+		int n = poll(fds, 2, (int)((deadline - now) / 1000000ULL) + 1);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (open_out && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			open_out = drain(out[0], &ret->out);
+		if (open_err && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+			open_err = drain(err[0], &ret->err);
+	}
+	close(out[0]);
+	close(err[0]);
+	int wstatus;
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out)
+		return -ETIMEDOUT;
+	/* posix_spawnp reports a missing program as exit status 127. */
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && ret->out.len == 0 && ret->err.len == 0)
+		return -ENOENT;
+	ret->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	ret->signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	return 0;
+}
+
+void spawn_result_release(struct spawn_result *r)
+{
+	strbuf_release(&r->out);
+	strbuf_release(&r->err);
+}

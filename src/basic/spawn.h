@@ -1,0 +1,27 @@
+/* basic/spawn.h: run another program, never through a shell.
+ *
+ * spawn_run() starts ARGV[0] (searched in PATH) with posix_spawn, stdin from
+ * /dev/null, the environment reduced to PATH and LC_ALL=C (so that output
+ * formats do not depend on the user's locale), drains stdout and stderr
+ * while it runs, and kills its process group when TIMEOUT_MS passes.
+ *
+ * Returns 0 when the program ran (its exit status is in ret->status, or
+ * ret->signal when it was killed), -ENOENT when the program is not
+ * installed, -ETIMEDOUT after killing it, or another -errno.
+ */
+#ifndef IOTRIAGE_BASIC_SPAWN_H
+#define IOTRIAGE_BASIC_SPAWN_H
+
+#include "basic/strbuf.h"
+
+struct spawn_result {
+	int status;           /* exit status, -1 when killed by a signal */
+	int signal;           /* the signal that ended it, 0 when it exited */
+	struct strbuf out;    /* everything it wrote on stdout */
+	struct strbuf err;    /* and on stderr */
+};
+
+int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret);
+void spawn_result_release(struct spawn_result *r);
+
+#endif

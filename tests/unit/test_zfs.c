@@ -1,0 +1,84 @@
+/* zpool status parsing: zfs-fuse's output captured on this machine, and
+ * OpenZFS's with -P paths and support classes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool/zfs.h"
+#include "tap.h"
+
+static char *read_data(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static const char openzfs[] =
+	"  pool: tank\n"
+	" state: ONLINE\n"
+	"config:\n"
+	"\n"
+	"\tNAME                                          STATE     READ WRITE CKSUM\n"
+	"\ttank                                          ONLINE       0     0     0\n"
+	"\t  mirror-0                                    ONLINE       0     0     0\n"
+	"\t    /dev/disk/by-id/scsi-36000c294c4007096-part1  ONLINE       0     0     0\n"
+	"\t    /dev/disk/by-id/scsi-36000c2905242986-part1  ONLINE       0     0     0\n"
+	"\t  /dev/sdd                                    ONLINE       0     0     0\n"
+	"\tlogs\n"
+	"\t  /dev/nvme0n1p1                              ONLINE       0     0     0\n"
+	"\tcache\n"
+	"\t  /dev/nvme0n1p2                              ONLINE       0     0     0\n"
+	"\tspares\n"
+	"\t  /dev/sde                                    AVAIL\n"
+	"\n"
+	"errors: No known data errors\n";
+
+int main(void)
+{
+	struct pool_layout l;
+	const char *fuse = read_data("zpool_status_fuse_mirror_raidz.txt");
+	ok(fuse != NULL, "captured zfs-fuse status read");
+	is_int(zfs_parse_status(fuse, &l), 0, "zfs-fuse status parsed");
+	is_str(l.pool, "tpool", "pool name");
+	is_int(l.count, 5, "five leaf devices");
+	is_str(l.members[0].name, "loop0", "first member as the pool names it");
+	is_str(l.members[0].path, "/dev/loop0", "and the node to read");
+	is_str(l.members[1].vdev, "mirror-0", "loop1 is in mirror-0");
+	is_str(l.members[2].vdev, "raidz1-1", "loop2 is in raidz1-1");
+	is_str(l.members[4].vdev, "raidz1-1", "loop4 is in raidz1-1");
+	pool_layout_release(&l);
+
+	is_int(zfs_parse_status(openzfs, &l), 0, "OpenZFS -P status parsed");
+	is_int(l.count, 6, "six leaves: two mirrored, one striped, a log, a cache, a spare");
+	is_str(l.members[0].path, "/dev/disk/by-id/scsi-36000c294c4007096-part1", "-P paths are kept");
+	is_str(l.members[0].vdev, "mirror-0", "by-id member in mirror-0");
+	is_str(l.members[2].vdev, "tank", "a striped member belongs to the pool itself");
+	is_str(l.members[3].vdev, "logs", "log device");
+	is_str(l.members[4].vdev, "cache", "cache device");
+	is_str(l.members[5].vdev, "spares", "spare");
+	pool_layout_release(&l);
+
+	is_int(zfs_parse_status("no pools available\n", &l), -EINVAL, "no config section is an error");
+
+	ok(zfs_valid_pool_name("tank") && zfs_valid_pool_name("qs-596a6bb7-b2c7.x:y"), "valid pool names");
+	ok(!zfs_valid_pool_name("9tank") && !zfs_valid_pool_name("tank/ds") && !zfs_valid_pool_name("") &&
+		   !zfs_valid_pool_name("-o") && !zfs_valid_pool_name("a b"),
+	   "invalid pool names: leading digit, slash, empty, option-like, space");
+
+	const char list[] = "tank\t8630568193032630555\nbackup\t42\n";
+	char name[64];
+	ok(zfs_find_pool(list, "backup", name, sizeof(name)) == 0 && strcmp(name, "backup") == 0, "found by name");
+	ok(zfs_find_pool(list, "8630568193032630555", name, sizeof(name)) == 0 && strcmp(name, "tank") == 0,
+	   "found by GUID");
+	is_int(zfs_find_pool(list, "tan", name, sizeof(name)), -ENOENT, "a prefix is not a match");
+	return tap_done();
+}
