@@ -10,9 +10,10 @@
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/readdisks.h"
+#include "pool/btrfs.h"
 #include "pool/zfs.h"
 
-#define ZPOOL_TIMEOUT_MS 30000
+#define POOL_TOOL_TIMEOUT_MS 30000
 
 static const struct opt_def readpooldisks_opts[] = {
 	READTEST_OPT_DEFS,
@@ -27,41 +28,85 @@ static int handle_option(int id, const char *arg, void *state)
 	return r == 1 ? readtest_parse_option("readpooldisks", id, arg, &b->opts) : r;
 }
 
-/* Runs zpool with ARGS; on failure logs why and returns -errno. */
-static int run_zpool(const char *const *argv, struct spawn_result *out)
+/* Runs a pool tool; a missing tool is -ENOENT (not an error by itself:
+ * the pool may be of the other kind), a failing one is logged. */
+static int run_tool(const char *const *argv, struct spawn_result *out)
 {
-	int r = spawn_run(argv, ZPOOL_TIMEOUT_MS, out);
-	if (r == -ENOENT)
-		log_msg(LOG_ERR, "zpool is not installed: readpooldisks reads the members of ZFS pools");
-	else if (r < 0)
-		log_msg(LOG_ERR, "cannot run zpool: %s", strerror(-r));
-	else if (out->status != 0) {
-		log_msg(LOG_ERR, "zpool %s failed: %s", argv[1], out->err.len ? out->err.buf : "no message");
+	int r = spawn_run(argv, POOL_TOOL_TIMEOUT_MS, out);
+	if (r < 0 && r != -ENOENT)
+		log_msg(LOG_ERR, "cannot run %s: %s", argv[0], strerror(-r));
+	else if (r == 0 && out->status != 0) {
+		log_msg(LOG_ERR, "%s %s failed: %s", argv[0], argv[1], out->err.len ? out->err.buf : "no message");
 		r = -EIO;
 	}
 	return r;
 }
 
-/* Finds the pool by name or GUID; when it does not exist, says which do. */
-static int resolve_pool(const char *id, char *name, size_t len)
+/* A ZFS pool by name or GUID: its layout from zpool status. Appends the
+ * pools that do exist to KNOWN. Returns 0, -ENOENT, or another -errno. */
+static int find_zfs_pool(const char *id, struct pool_layout *layout, struct strbuf *known)
 {
 	const char *list_argv[] = { "zpool", "list", "-H", "-o", "name,guid", NULL };
 	struct spawn_result list;
-	int r = run_zpool(list_argv, &list);
-	if (r == 0 && zfs_find_pool(list.out.buf, id, name, len) < 0) {
-		struct strbuf names = STRBUF_INIT;
+	char name[256];
+	int r = run_tool(list_argv, &list);
+	if (r == 0 && zfs_find_pool(list.out.buf, id, name, sizeof(name)) < 0) {
 		for (const char *line = list.out.buf; *line;) {
-			size_t n = strcspn(line, "\t\n");
-			strbuf_addf(&names, "%s'%.*s'", names.len ? ", " : "", (int)n, line);
+			strbuf_addf(known, "%s'%.*s' (zfs)", known->len ? ", " : "", (int)strcspn(line, "\t\n"), line);
 			line = strchr(line, '\n');
 			line = line ? line + 1 : "";
 		}
-		log_msg(LOG_ERR, "no ZFS pool named '%s'; %s%s", id, names.len ? "pools here: " : "there are no pools",
-			names.buf);
-		strbuf_release(&names);
 		r = -ENOENT;
 	}
 	spawn_result_release(&list);
+	if (r < 0)
+		return r;
+	const char *status_argv[] = { "zpool", "status", name, NULL };
+	struct spawn_result st;
+	r = run_tool(status_argv, &st);
+	if (r == 0 && zfs_parse_status(st.out.buf, layout) < 0) {
+		log_msg(LOG_ERR, "cannot read the layout of pool '%s' from zpool status", name);
+		r = -EINVAL;
+	}
+	spawn_result_release(&st);
+	return r;
+}
+
+/* A btrfs file system by label or UUID, from btrfs filesystem show. */
+static int find_btrfs(const char *id, struct pool_layout *layout, struct strbuf *known)
+{
+	const char *show_argv[] = { "btrfs", "filesystem", "show", "--raw", NULL };
+	struct spawn_result show;
+	int r = run_tool(show_argv, &show);
+	if (r == 0 && btrfs_parse_show(show.out.buf, id, layout) < 0) {
+		struct strbuf names = STRBUF_INIT;
+		btrfs_list_names(show.out.buf, &names);
+		if (names.len)
+			strbuf_addf(known, "%s%s (btrfs)", known->len ? ", " : "", names.buf);
+		strbuf_release(&names);
+		r = -ENOENT;
+	}
+	spawn_result_release(&show);
+	return r;
+}
+
+/* ZFS first, then btrfs; when neither has ID, say which pools exist. */
+static int find_pool(const char *id, struct pool_layout *layout, const char **ret_fstype)
+{
+	struct strbuf known = STRBUF_INIT;
+	bool zfs_name = zfs_valid_pool_name(id) || strspn(id, "0123456789") == strlen(id);
+	int rz = zfs_name ? find_zfs_pool(id, layout, &known) : -ENOENT;
+	int rb = -ENOENT;
+	*ret_fstype = "zfs";
+	if (rz == -ENOENT) {
+		rb = find_btrfs(id, layout, &known);
+		*ret_fstype = "btrfs";
+	}
+	int r = rz == -ENOENT ? rb : rz;
+	if (r == -ENOENT)
+		log_msg(LOG_ERR, "no ZFS pool or btrfs file system named '%s'; %s%s", id,
+			known.len ? "pools here: " : "there are none here", known.buf);
+	strbuf_release(&known);
 	return r;
 }
 
@@ -70,7 +115,7 @@ static void layout_json(struct json *j, void *arg)
 	const struct pool_layout *l = arg;
 	json_begin_object(j, "pool");
 	json_string(j, "name", l->pool);
-	json_string(j, "fstype", "zfs");
+	json_string(j, "fstype", l->members && strcmp(l->members[0].vdev, "btrfs") == 0 ? "btrfs" : "zfs");
 	json_begin_array(j, "members");
 	for (size_t i = 0; i < l->count; i++) {
 		json_begin_object(j, NULL);
@@ -110,9 +155,9 @@ int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
 {
 	static const struct command_doc doc = {
 		"readpooldisks", "readpooldisks [options] POOL",
-		"Reads the members of one ZFS pool (given by name or GUID) the way readdisk does,\n"
-		"named as the pool names them, and shows them by device group (vdev). Members are\n"
-		"found with 'zpool status'; nothing outside the pool is read.",
+		"Reads the members of one pool the way readdisk does: a ZFS pool (by name or GUID,\n"
+		"members from 'zpool status', shown by device group) or a btrfs file system (by\n"
+		"label or UUID, members from 'btrfs filesystem show'). Nothing outside it is read.",
 		readpooldisks_opts,
 	};
 	struct read_batch b = { .regression_pct = DEFAULT_REGRESSION_PCT };
@@ -123,28 +168,18 @@ int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
 	if (argc - first != 1)
 		return opts_usage_error("readpooldisks", "expected one pool name or GUID");
 	const char *id = argv[first];
-	bool is_guid = strspn(id, "0123456789") == strlen(id) && *id;
-	if (!is_guid && !zfs_valid_pool_name(id))
-		return opts_usage_error("readpooldisks", "'%s' is not a valid pool name or GUID", id);
+	if (!*id || id[0] == '-' || strchr(id, '/') || strlen(id) > 255)
+		return opts_usage_error("readpooldisks", "'%s' is not a valid pool name, GUID, label or UUID", id);
 
 	struct run_ctx rc;
 	if (run_ctx_begin(&rc, "readpooldisks", argc, argv, g))
 		return 1;
-	char pool[256];
 	struct pool_layout layout = { .count = 0 };
-	int r = resolve_pool(id, pool, sizeof(pool));
-	if (r == 0) {
-		const char *status_argv[] = { "zpool", "status", pool, NULL };
-		struct spawn_result st;
-		r = run_zpool(status_argv, &st);
-		if (r == 0 && zfs_parse_status(st.out.buf, &layout) < 0) {
-			log_msg(LOG_ERR, "cannot read the layout of pool '%s' from zpool status", pool);
-			r = -EINVAL;
-		}
-		spawn_result_release(&st);
-	}
+	const char *fstype;
+	int r = find_pool(id, &layout, &fstype);
 	if (r == 0)
-		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from zpool status", pool, layout.count);
+		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout.pool, layout.count,
+			strcmp(fstype, "zfs") == 0 ? "zpool status" : "btrfs filesystem show");
 	b.count = layout.count;
 	b.reads = xcalloc(b.count ? b.count : 1, sizeof(*b.reads));
 	for (size_t i = 0; i < layout.count; i++) {
@@ -166,5 +201,5 @@ int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
 		status = 1;
 	read_batch_release(&b);
 	pool_layout_release(&layout);
-	return r == -ENOENT || r == -EINVAL ? 1 : status;
+	return r < 0 ? 1 : status;
 }

@@ -40,11 +40,29 @@ check "human output shows the members by vdev" -- grep -Eq "^mirror-0 +${devs[0]
 
 "$IOTRIAGE" readpooldisks no-such-pool >/dev/null 2>"$TMP/none.err"
 ok $(($? == 0)) "a pool that does not exist: non-zero exit"
-check "the error lists the pools that do" -- grep -q "no ZFS pool named 'no-such-pool'; pools here: .*'$pool'" "$TMP/none.err"
+check "the error lists the pools that do" -- grep -q "no ZFS pool or btrfs file system named 'no-such-pool'; pools here: .*'$pool' (zfs)" "$TMP/none.err"
 "$IOTRIAGE" readpooldisks '9/bad' >/dev/null 2>"$TMP/bad.err"
 ok $(($? != 2)) "an invalid pool name is a usage error"
-check "and says so" -- grep -q "is not a valid pool name or GUID" "$TMP/bad.err"
+check "and says so" -- grep -q "is not a valid pool name, GUID, label or UUID" "$TMP/bad.err"
 "$IOTRIAGE" readpooldisks >/dev/null 2>&1
 ok $(($? != 2)) "no pool given is a usage error"
+
+# A btrfs raid1 file system on two loop devices, found by label and by UUID.
+if command -v mkfs.btrfs >/dev/null; then
+	b1=$(make_loop 300M)
+	b2=$(make_loop 300M)
+	label=iotriage-btr-$$
+	mkfs.btrfs -q -f -L "$label" -d raid1 -m raid1 "$b1" "$b2" >/dev/null 2>&1
+	ok $? "mkfs.btrfs raid1 on two loop devices"
+	"$IOTRIAGE" readpooldisks "$label" --size 16M --json >"$TMP/b.json" 2>/dev/null
+	ok $? "readpooldisks on a btrfs label"
+	check "reads exactly its two devices" -- jtest "$TMP/b.json" "[.devices[].path] | sort == ([\"$b1\",\"$b2\"] | sort)"
+	check "as a btrfs device set" -- jtest "$TMP/b.json" '.pool.fstype == "btrfs" and ([.devices[].vdev] | unique == ["btrfs"])'
+	uuid=$(blkid -s UUID -o value "$b1")
+	"$IOTRIAGE" readpooldisks "$uuid" --size 8M --json >"$TMP/bu.json" 2>/dev/null
+	check "and by its UUID" -- jtest "$TMP/bu.json" '.devices | length == 2'
+else
+	skip "btrfs members" "btrfs-progs is not installed (scripts/install-deps.sh installs it)"
+fi
 
 finish

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool/btrfs.h"
 #include "pool/zfs.h"
 #include "tap.h"
 
@@ -80,5 +81,20 @@ int main(void)
 	ok(zfs_find_pool(list, "8630568193032630555", name, sizeof(name)) == 0 && strcmp(name, "tank") == 0,
 	   "found by GUID");
 	is_int(zfs_find_pool(list, "tan", name, sizeof(name)), -ENOENT, "a prefix is not a match");
+	const char *show = read_data("btrfs_show_raw_raid1.txt");
+	ok(show != NULL, "captured btrfs filesystem show read");
+	is_int(btrfs_parse_show(show, "tbtr", &l), 0, "btrfs found by label");
+	ok(l.count == 2 && strcmp(l.members[0].path, "/dev/loop0") == 0 && strcmp(l.members[1].path, "/dev/loop1") == 0,
+	   "its two devices, and not the other file system's");
+	is_str(l.members[0].vdev, "btrfs", "grouped as one btrfs device set");
+	pool_layout_release(&l);
+	is_int(btrfs_parse_show(show, "0a1b2c3d-0000-4000-8000-123456789abc", &l), 0, "found by UUID");
+	ok(l.count == 1 && strcmp(l.pool, "0a1b2c3d-0000-4000-8000-123456789abc") == 0, "an unlabelled one is named by UUID");
+	pool_layout_release(&l);
+	is_int(btrfs_parse_show(show, "nope", &l), -ENOENT, "an unknown label is not found");
+	struct strbuf names = STRBUF_INIT;
+	btrfs_list_names(show, &names);
+	ok(strstr(names.buf, "'tbtr' (fb4df3db") && strstr(names.buf, "'no label' (0a1b2c3d"), "names listed for errors");
+	strbuf_release(&names);
 	return tap_done();
 }
