@@ -61,9 +61,16 @@ static int find_zfs_pool(const char *id, struct pool_layout *layout, struct strb
 	spawn_result_release(&list);
 	if (r < 0)
 		return r;
+	/* -P gives the paths the pool was built with (OpenZFS); zfs-fuse has
+	 * no -P and names devices by their node name, which is then the path. */
+	const char *status_p_argv[] = { "zpool", "status", "-P", name, NULL };
 	const char *status_argv[] = { "zpool", "status", name, NULL };
 	struct spawn_result st;
-	r = run_tool(status_argv, &st);
+	r = spawn_run(status_p_argv, POOL_TOOL_TIMEOUT_MS, &st);
+	if (r < 0 || st.status != 0) {
+		spawn_result_release(&st);
+		r = run_tool(status_argv, &st);
+	}
 	if (r == 0 && zfs_parse_status(st.out.buf, layout) < 0) {
 		log_msg(LOG_ERR, "cannot read the layout of pool '%s' from zpool status", name);
 		r = -EINVAL;

@@ -64,8 +64,12 @@ static int add_member(struct pool_layout *l, const char *name, const char *vdev)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->vdev, sizeof(m->vdev), "%s", vdev);
+	/* Without -P, OpenZFS prints a by-id link's last part ("scsi-3600...-part1"). */
 	if (name[0] == '/')
 		snprintf(m->path, sizeof(m->path), "%s", name);
+	else if (strncmp(name, "wwn-", 4) == 0 || strncmp(name, "scsi-", 5) == 0 || strncmp(name, "ata-", 4) == 0 ||
+		 strncmp(name, "nvme-", 5) == 0 || strncmp(name, "usb-", 4) == 0 || strncmp(name, "dm-uuid-", 8) == 0)
+		snprintf(m->path, sizeof(m->path), "/dev/disk/by-id/%s", name);
 	else
 		snprintf(m->path, sizeof(m->path), "/dev/%s", name);
 	return 0;

@@ -70,6 +70,13 @@ int main(void)
 
 	is_int(zfs_parse_status("no pools available\n", &l), -EINVAL, "no config section is an error");
 
+	static const char by_id_names[] = "  pool: p\nconfig:\n\n\tNAME  STATE\n\tp  ONLINE\n\t  scsi-36000c2-part1  ONLINE\n"
+					  "\t  sdf1  ONLINE\n\n";
+	is_int(zfs_parse_status(by_id_names, &l), 0, "names without -P parsed");
+	is_str(l.members[0].path, "/dev/disk/by-id/scsi-36000c2-part1", "a by-id name is read through /dev/disk/by-id");
+	is_str(l.members[1].path, "/dev/sdf1", "a kernel name through /dev");
+	pool_layout_release(&l);
+
 	ok(zfs_valid_pool_name("tank") && zfs_valid_pool_name("qs-596a6bb7-b2c7.x:y"), "valid pool names");
 	ok(!zfs_valid_pool_name("9tank") && !zfs_valid_pool_name("tank/ds") && !zfs_valid_pool_name("") &&
 		   !zfs_valid_pool_name("-o") && !zfs_valid_pool_name("a b"),
