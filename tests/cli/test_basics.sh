@@ -36,6 +36,10 @@ check "and says which option" -- grep -q "option '--size' needs a value" "$TMP/e
 ok $(($? == 0)) "an unwritable log file: non-zero exit"
 check "and a message naming it" -- grep -q "cannot open log file '/proc/iotriage/x.log'" "$TMP/err"
 
+"$IOTRIAGE" disks extra >/dev/null 2>"$TMP/err"
+ok $(($? != 2)) "disks with an operand is a usage error"
+check "and names it" -- grep -q "unexpected operand 'extra'" "$TMP/err"
+
 # A results database that is not ours is refused and left untouched.
 echo "not a database, keep me" >"$TMP/notadb"
 "$IOTRIAGE" readdisks --db "$TMP/notadb" --match nothing >/dev/null 2>"$TMP/err"

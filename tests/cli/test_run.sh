@@ -86,5 +86,8 @@ bad "--runtime 5y" "invalid --runtime" "$f" --runtime 5y
 bad "--direct 2" "invalid --direct" "$f" --direct 2
 bad "unknown engine" "unknown engine" "$f" --engine fast
 bad "character device" "neither a regular file nor a block device" /dev/null
+bad "--pin 2" "invalid --pin '2'" "$f" --pin 2
+bad "--io-size 0" "invalid --io-size '0'" "$f" --io-size 0
+bad "--pattern stripes" "unknown --pattern 'stripes'" "$f" --pattern stripes
 
 finish
