@@ -48,5 +48,12 @@ check "nothing is left after it" -- bash -c "! ls -d /sys/fs/cgroup/blkio/iotria
 "$IOTRIAGE" demo --count 9 >/dev/null 2>"$TMP/bad.err"
 ok $(($? != 2)) "--count 9 is a usage error"
 check "and says the range" -- grep -q "expected 2 to 8" "$TMP/bad.err"
+"$IOTRIAGE" demo --device-size 10Q >/dev/null 2>"$TMP/bad.err"
+ok $(($? != 2)) "--device-size 10Q is a usage error"
+check "and says what is expected" -- grep -q "invalid --device-size '10Q'" "$TMP/bad.err"
+"$IOTRIAGE" demo --slow-rate 10 >/dev/null 2>"$TMP/bad.err"
+ok $(($? != 2)) "--slow-rate below 1M is a usage error"
+check "and says the minimum" -- grep -q "expected at least 1M" "$TMP/bad.err"
+check "no loop device left by the refused runs" -- test "$(losetup -a | wc -l)" = "$loops_before"
 
 finish
