@@ -312,6 +312,7 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 		if (d->status == READTEST_OK)
 			json_double(j, "percent_of_median", d->pct_of_median);
 		json_verdict(j, d);
+		read_health_json(j, d);
 		if (d->vdev[0])
 			json_string(j, "vdev", d->vdev);
 		if (d->has_baseline) {
@@ -421,11 +422,13 @@ int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, s
 	if (!run_ctx_interrupted_status()) {
 		read_batch_load_baselines(b, rc->db_path);
 		read_batch_log_conclusion(b, read_batch_judge(b));
+		read_batch_check_health(b);
 	}
 	if (!rc->json && b->count) {
 		fputc('\n', stdout);
 		read_batch_print_table(b, stdout);
 		fputc('\n', stdout);
+		read_health_print(b, stdout);
 	}
 	int status = run_ctx_interrupted_status();
 	if (!status)

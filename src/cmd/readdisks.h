@@ -39,6 +39,13 @@ size_t read_batch_execute(struct read_batch *b);
 size_t read_batch_judge(struct read_batch *b);
 /* The closing log line: an outlier to replace, or "not a media anomaly". */
 void read_batch_log_conclusion(const struct read_batch *b, size_t flagged);
+/* The health cross-check (cmd/read_health.c): smartctl for each disk
+ * flagged slow (against its peers or its baseline), or that failed part way through its read. Logs one
+ * line per disk; returns how many were checked. */
+size_t read_batch_check_health(struct read_batch *b);
+void read_health_describe(const struct disk_read *d, char *buf, size_t len);
+void read_health_json(struct json *j, const struct disk_read *d); /* nothing if unchecked */
+void read_health_print(const struct read_batch *b, FILE *out);    /* nothing if none checked */
 void read_batch_print_table(const struct read_batch *b, FILE *out);
 
 /* The shared-path check (readdisks --mode both): reads every ok disk of B

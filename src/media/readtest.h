@@ -18,6 +18,7 @@
 
 #include "bench/job.h"
 #include "disk/enumerate.h"
+#include "disk/smart.h"
 #include "media/outlier.h"
 
 #define READTEST_DEFAULT_SIZE (1000ULL << 20)
@@ -57,6 +58,11 @@ struct disk_read {
 	double baseline_bw;
 	int64_t baseline_at;
 	unsigned baseline_flagged; /* reads below the regression limit */
+
+	/* The health cross-check of a flagged disk (smartctl). */
+	bool health_checked;
+	bool smartctl_missing;  /* checked, but smartctl is not installed */
+	struct smart_health health;
 
 	/* The parallel pass (readdisks --mode both): this disk read while all read. */
 	double parallel_bw;     /* 0 when not measured */

@@ -41,6 +41,19 @@ check "with a sentence that says how slow and against whom" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .sentence | test(\"^${b#/dev/} reads at [0-9]+% of the median of 3 same-model disks \\\\(3 of 3 reads out of line\\\\)\")"
 check "its identical siblings are ok" -- \
 	jtest "$TMP/rd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$c\") | .verdict] == [\"ok\", \"ok\"]"
+# The health cross-check: smartctl runs for the flagged disk only; a loop
+# device has no SMART data, and the document says so in smartctl's words.
+check "the flagged disk's health was checked with smartctl" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .health.smartctl_installed == true and .health.smart == \"unavailable\""
+check "its reason quotes smartctl and says it is a virtual disk" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .health.reason | test(\"smartctl: $b: Unable to detect device type\")"
+check "and the sentence points at the disk behind it" -- \
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .health.sentence | test(\"virtual disk has no SMART data\")"
+check "disks that were not flagged are not checked" -- \
+	jtest "$TMP/rd.json" "[.devices[] | select(.path != \"$b\") | has(\"health\")] | any | not"
+check "the table run printed the flagged disk's health below the table" -- \
+	grep -q "^  $b: no SMART data: smartctl: $b: Unable to detect device type" "$TMP/table"
+check "and logged it" -- grep -q "READ-DISK ($b): health: no SMART data" "$TMP/log"
 check "the skipped device's verdict is skipped" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$z\") | .verdict == \"skipped\""
 check "the log says a disk stands out" -- grep -q "read markedly differently from identical peers" "$TMP/log"
