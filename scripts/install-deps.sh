@@ -5,7 +5,7 @@ set -eu
 packages=(
 	build-essential meson ninja-build pkg-config
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
-	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs
+	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -27,6 +27,13 @@ check "confirmed by re-reads" -- jtest "$TMP/slow.json" '.devices[0].baseline.re
 check "the sentence gives the share of the baseline" -- \
 	jtest "$TMP/slow.json" '.devices[0].sentence | test("[0-9]+% of its baseline of [0-9.]+ MB/s from [0-9-]{10} \\(3 of 3 reads below it\\)")'
 check "and the log warns" -- grep -q "READ-DISK ($dev): slow: " "$TMP/slow.err"
+check "the regressed disk's health is cross-checked (no SMART data on a loop device)" -- \
+	jtest "$TMP/slow.json" '.devices[0].health.smart == "unavailable" and .devices[0].health.smartctl_installed'
+
+# Without smartctl on PATH the cross-check says so and how to install it.
+run_in_cgroup "$cg" env PATH=/nonexistent "$IOTRIAGE" readdisk "$dev" --size 32M --json >"$TMP/nosmart.json" 2>"$TMP/nosmart.err"
+check "without smartctl: health says it is not installed" -- \
+	jtest "$TMP/nosmart.json" '.devices[0].health.smartctl_installed == false and (.devices[0].health.sentence | test("smartctl is not installed \\(Debian: apt-get install smartmontools\\)"))'
 
 "$IOTRIAGE" disks >"$TMP/disks.txt" 2>/dev/null
 ok $? "disks exits 0"
