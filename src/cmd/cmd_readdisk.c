@@ -313,6 +313,7 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 			json_double(j, "percent_of_median", d->pct_of_median);
 		json_verdict(j, d);
 		read_health_json(j, d);
+		read_group_device_json(d, j);
 		if (d->vdev[0])
 			json_string(j, "vdev", d->vdev);
 		if (d->has_baseline) {
@@ -424,10 +425,17 @@ int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, s
 		read_batch_log_conclusion(b, read_batch_judge(b));
 		read_batch_check_health(b);
 	}
+	struct read_groups groups;
+	read_groups_build(b, &groups);
 	if (!rc->json && b->count) {
 		fputc('\n', stdout);
 		read_batch_print_table(b, stdout);
 		fputc('\n', stdout);
+		if (groups.count) {
+			printf("By %s:\n", read_group_by_name(groups.by));
+			read_groups_print(b, &groups, stdout);
+			fputc('\n', stdout);
+		}
 		read_health_print(b, stdout);
 	}
 	int status = run_ctx_interrupted_status();
@@ -437,6 +445,8 @@ int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, s
 	json_init(&j);
 	run_ctx_json_head(rc, &j);
 	read_batch_json(b, &j);
+	read_groups_json(b, &groups, &j);
+	read_groups_release(&groups);
 	if (shared)
 		shared_paths_json(shared, &j);
 	if (extra)
@@ -530,6 +540,7 @@ static const struct opt_def readdisks_opts[] = {
 	{ "mode", 0, "MODE", "serial (default), parallel, or both: alone, then all at once, showing each disk's "
 			       "rate together as a percentage of alone (finds a shared bottleneck)", OPT_MODE },
 	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH },
+	GROUP_BY_OPT_DEF,
 	OPT_END,
 };
 
@@ -564,6 +575,11 @@ static int handle_readdisks_option(int id, const char *arg, void *state)
 			return opts_usage_error("readdisks", "invalid --mode '%s': expected serial, parallel or both", arg);
 		s->parallel = strcmp(arg, "parallel") == 0;
 		s->both = strcmp(arg, "both") == 0;
+		return 0;
+	case OPT_GROUP_BY:
+		if (read_group_parse(arg, &s->batch.group_by) < 0)
+			return opts_usage_error("readdisks", "invalid --group-by '%s': expected vdev, controller, "
+							     "enclosure or none", arg);
 		return 0;
 	case OPT_MATCH:
 		if (s->nglobs == MAX_MATCH)
@@ -620,6 +636,8 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 		}
 	}
 	disk_list_free(&list);
+	if (b.group_by == READ_GROUP_VDEV)
+		read_batch_assign_pools(&b);
 
 	size_t errors = read_batch_execute(&b);
 	size_t ok = read_batch_count(&b, READTEST_OK);

@@ -11,6 +11,8 @@
 #include "media/readtest.h"
 #include "output/json.h"
 
+enum read_group_by { READ_GROUP_NONE, READ_GROUP_VDEV, READ_GROUP_CONTROLLER, READ_GROUP_ENCLOSURE };
+
 struct read_batch {
 	struct disk_read *reads;
 	size_t count;
@@ -20,7 +22,36 @@ struct read_batch {
 	size_t *order;   /* summary order, fastest first; set by read_batch_execute */
 	bool save_baseline;      /* store each ok disk's rate as its baseline */
 	double regression_pct;   /* flag a disk this many percent below its baseline */
+	enum read_group_by group_by;
 };
+
+/* Grouping (cmd/read_group.c): by vdev, controller or enclosure. */
+struct read_group {
+	char name[200];
+	size_t disks, ok, slow;
+	double median_bw;
+};
+struct read_groups {
+	enum read_group_by by;
+	struct read_group *groups;
+	size_t count;
+	size_t *member_of;       /* per batch entry: its group's index */
+};
+/* "none", "vdev", "controller" or "enclosure". Returns 0 or -1. */
+int read_group_parse(const char *arg, enum read_group_by *ret);
+const char *read_group_by_name(enum read_group_by by);
+/* The group a disk falls in: "tank/mirror-0", "pci 0000:00:1f.2 host0", ... */
+void read_group_label(const struct disk_read *d, enum read_group_by by, char *buf, size_t len);
+/* Fills each entry's pool and vdev from every pool on the system. */
+void read_batch_assign_pools(struct read_batch *b);
+void read_groups_build(const struct read_batch *b, struct read_groups *ret);
+/* One line per group: its name, then each member with its rate (and its
+ * verdict when not ok), in the batch's order. */
+void read_groups_print(const struct read_batch *b, const struct read_groups *groups, FILE *out);
+void read_groups_json(const struct read_batch *b, const struct read_groups *groups, struct json *j);
+/* The "groups" object of one device: pool, vdev, controller, enclosure. */
+void read_group_device_json(const struct disk_read *d, struct json *j);
+void read_groups_release(struct read_groups *g);
 
 /* Looks up each disk's baseline in the database at DB_PATH (a missing
  * database means no baselines). Returns 0 or -errno after logging. */
@@ -101,6 +132,14 @@ enum {
 enum { OPT_SAVE_BASELINE = OPT_COMMAND_BASE + 60, OPT_REGRESSION };
 
 #define DEFAULT_REGRESSION_PCT 20.0
+
+enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
+
+/* --group-by for readdisks and readpooldisks. */
+#define GROUP_BY_OPT_DEF                                                                           \
+	{ "group-by", 'g', "HOW", "vdev, controller, enclosure or none: show the disks by pool device " \
+				   "group, by controller (or shared backing), or by SES enclosure",   \
+	  OPT_GROUP_BY }
 
 /* Baseline options for readdisk and readdisks. */
 #define BASELINE_OPT_DEFS                                                                          \

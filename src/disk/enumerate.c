@@ -437,6 +437,36 @@ static void backing_device_of(const char *backing, char *buf, size_t len)
 	snprintf(buf, len, "backing device %u:%u", major(st.st_dev), minor(st.st_dev));
 }
 
+/* A disk in an enclosure (SES) has device/enclosure_device:SLOT, a link to
+ * .../enclosure/ENCLOSURE_ID/SLOT: the enclosure is the link's parent
+ * directory, the slot its last component. */
+static void enclosure_of(int disk_dfd, struct disk_info *d)
+{
+	_cleanup_close_ int dev_dfd = openat(disk_dfd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dev_dfd < 0)
+		return;
+	DIR *dir = fdopendir(dev_dfd);
+	if (!dir)
+		return;
+	dev_dfd = -1; /* the DIR owns it now */
+	static const char prefix[] = "enclosure_device:";
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		char target[PATH_MAX];
+		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0 ||
+		    read_link(dirfd(dir), de->d_name, target, sizeof(target)) < 0)
+			continue;
+		target_basename(target, d->enclosure_slot, sizeof(d->enclosure_slot));
+		char *slash = strrchr(target, '/');
+		if (slash) {
+			*slash = '\0';
+			target_basename(target, d->enclosure, sizeof(d->enclosure));
+		}
+		break;
+	}
+	closedir(dir);
+}
+
 static void shared_path_of(struct disk_info *d, const char *link)
 {
 	if (strncmp(d->kname, "zram", 4) == 0 || strncmp(d->kname, "ram", 3) == 0)
@@ -499,6 +529,7 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
 	copy_field(d.transport, sizeof(d.transport), transport_from(kname, link));
 
 	shared_path_of(&d, link);
+	enclosure_of(dfd, &d);
 	d.skip_reason = skip_reason_for(dfd, &d);
 
 	*ret = d;
@@ -691,6 +722,31 @@ int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned mino
 	copy_field(ret_kname, len, name);
 	if (ret_is_partition)
 		*ret_is_partition = is_partition;
+	return 0;
+}
+
+int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor, char *ret_kname,
+				 size_t len)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	bool partition = false;
+	int r = disk_kname_from_devnum(sysfs_root, major, minor, ret_kname, len, &partition);
+	if (r < 0 || !partition)
+		return r;
+	/* ".../block/sda/sda1": the whole disk is the partition's parent. */
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs_root, major, minor);
+	r = read_link(AT_FDCWD, path, target, sizeof(target));
+	if (r < 0)
+		return r;
+	char *slash = strrchr(target, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	char parent[NAME_MAX + 1];
+	target_basename(target, parent, sizeof(parent));
+	if (parent[0] == '\0' || strlen(parent) >= len)
+		return -EINVAL;
+	copy_field(ret_kname, len, parent);
 	return 0;
 }
 

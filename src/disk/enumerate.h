@@ -43,6 +43,8 @@ struct disk_info {
 	char path_group[160];   /* what the disk shares a data path with: its controller
 				 * ("pci 0000:00:1f.2 host0"), a loop device's backing
 				 * file system ("backing device 254:0"), or "memory" (zram) */
+	char enclosure[64];     /* the SES enclosure holding it ("2:0:20:0"), "" when sysfs has none */
+	char enclosure_slot[64];/* its slot in that enclosure ("Slot 07") */
 	uint64_t size_bytes;  /* size (in 512-byte sectors) * 512 */
 	unsigned major, minor;
 	unsigned logical_block_size;
@@ -71,6 +73,11 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
  * partition's own name and sets *ret_is_partition. Returns 0 or -errno. */
 int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor,
 			   char *ret_kname, size_t len, bool *ret_is_partition);
+
+/* Kernel name of the whole disk for a device number: the disk itself, or
+ * a partition's parent ("sda" for 8:1). Returns 0 or -errno. */
+int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor, char *ret_kname,
+				 size_t len);
 
 /* A stable key for the devices table: "wwn:<wwn>", else "serial:<model>:<serial>",
  * else "by-id:<path>", else for a loop device "loop:<backing_file>", else

@@ -51,7 +51,8 @@ struct disk_read {
 	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
 	unsigned reads_total;
 
-	char vdev[64];          /* readpooldisks: the pool's device group for this member */
+	char pool[128];         /* readdisks --group-by vdev: the pool it belongs to, "" if none */
+	char vdev[64];          /* the pool's device group for this member, "" if none */
 
 	/* Its baseline (readdisks --save-baseline on an earlier run). */
 	bool has_baseline;

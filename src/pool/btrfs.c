@@ -82,3 +82,16 @@ void btrfs_list_names(const char *text, struct strbuf *out)
 			strbuf_addf(out, "%s'%s' (%s)", out->len ? ", " : "", label[0] ? label : "no label", uuid);
 	}
 }
+
+size_t btrfs_list_uuids(const char *text, char (*ret)[64], size_t max)
+{
+	char line[1024];
+	size_t n = 0;
+	for (const char *at = text; at && *at && n < max;) {
+		at = take_line(at, line, sizeof(line));
+		char label[256];
+		if (parse_header(line, label, sizeof(label), ret[n], sizeof(ret[n])))
+			n++;
+	}
+	return n;
+}

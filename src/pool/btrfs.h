@@ -11,5 +11,8 @@
 int btrfs_parse_show(const char *text, const char *id, struct pool_layout *ret);
 /* Appends "'label' (uuid)" for every file system in TEXT, comma separated. */
 void btrfs_list_names(const char *text, struct strbuf *out);
+/* Copies the UUID of each file system in TEXT (at most MAX) into RET.
+ * Returns how many. */
+size_t btrfs_list_uuids(const char *text, char (*ret)[64], size_t max);
 
 #endif

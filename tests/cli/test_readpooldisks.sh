@@ -38,6 +38,39 @@ check "resolves to the same pool" -- jtest "$TMP/g.json" ".pool.name == \"$pool\
 "$IOTRIAGE" readpooldisks "$pool" --size 8M >"$TMP/h.txt" 2>/dev/null
 check "human output shows the members by vdev" -- grep -Eq "^mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s +${devs[1]#/dev/} [0-9]+ MB/s" "$TMP/h.txt"
 
+# readdisks --group-by: pools found by the tools themselves, each whole disk
+# placed in its pool's device group; a disk in no pool says so.
+m=()
+for d in "${devs[@]}" "$outsider"; do m+=(--match "${d#/dev/}"); done
+"$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by vdev --json >"$TMP/gv.json" 2>"$TMP/gv.err"
+ok $? "readdisks --group-by vdev exits 0"
+check "three groups: the mirror, the raidz, and not in a pool" -- \
+	jtest "$TMP/gv.json" "[.grouping.groups[].name] | sort == ([\"$pool/mirror-0\", \"$pool/raidz1-1\", \"not in a pool\"] | sort)"
+check "the mirror group holds exactly its two members" -- \
+	jtest "$TMP/gv.json" ".grouping.groups[] | select(.name == \"$pool/mirror-0\") | .devices == [\"${devs[0]}\", \"${devs[1]}\"] and .disks == 2 and .ok == 2 and .median_bw_bytes_per_s > 0"
+check "the outsider is in no pool" -- \
+	jtest "$TMP/gv.json" ".grouping.groups[] | select(.name == \"not in a pool\") | .devices == [\"$outsider\"]"
+check "each device names its pool and vdev" -- \
+	jtest "$TMP/gv.json" ".devices[] | select(.path == \"${devs[3]}\") | .groups.pool == \"$pool\" and .groups.vdev == \"raidz1-1\""
+"$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by vdev >"$TMP/gv.txt" 2>/dev/null
+check "the human view has one line per group" -- \
+	grep -Eq "^$pool/mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s +${devs[1]#/dev/} [0-9]+ MB/s\$" "$TMP/gv.txt"
+
+"$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by controller --json >"$TMP/gc.json" 2>/dev/null
+ok $? "readdisks --group-by controller exits 0"
+check "loop devices on one file system share one group: their backing device" -- \
+	jtest "$TMP/gc.json" '(.grouping.groups | length == 1) and (.grouping.groups[0].name | test("^backing device [0-9]+:[0-9]+$")) and .grouping.groups[0].disks == 6'
+"$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by enclosure --json >"$TMP/ge.json" 2>/dev/null
+check "no SES enclosure in sysfs for loop devices: said, not invented" -- \
+	jtest "$TMP/ge.json" '[.grouping.groups[].name] == ["no enclosure in sysfs"] and ([.devices[].groups.enclosure] | unique == [null])'
+"$IOTRIAGE" readpooldisks "$pool" --size 8M --group-by controller --json >"$TMP/pc.json" 2>/dev/null
+check "readpooldisks --group-by controller regroups the members" -- \
+	jtest "$TMP/pc.json" '.grouping.by == "controller" and (.grouping.groups | length == 1) and .grouping.groups[0].disks == 5'
+check "readpooldisks groups by vdev by default" -- jtest "$TMP/p.json" '.grouping.by == "vdev" and (.grouping.groups | length == 2)'
+"$IOTRIAGE" readdisks --group-by shelf >/dev/null 2>"$TMP/gb.err"
+ok $(($? != 2)) "an unknown --group-by is a usage error"
+check "naming the choices" -- grep -q "invalid --group-by 'shelf': expected vdev, controller, enclosure or none" "$TMP/gb.err"
+
 "$IOTRIAGE" readpooldisks no-such-pool >/dev/null 2>"$TMP/none.err"
 ok $(($? == 0)) "a pool that does not exist: non-zero exit"
 check "the error lists the pools that do" -- grep -q "no ZFS pool or btrfs file system named 'no-such-pool'; pools here: .*'$pool' (zfs)" "$TMP/none.err"
@@ -61,6 +94,9 @@ if command -v mkfs.btrfs >/dev/null; then
 	uuid=$(blkid -s UUID -o value "$b1")
 	"$IOTRIAGE" readpooldisks "$uuid" --size 8M --json >"$TMP/bu.json" 2>/dev/null
 	check "and by its UUID" -- jtest "$TMP/bu.json" '.devices | length == 2'
+	"$IOTRIAGE" readdisks --match "${b1#/dev/}" --match "${b2#/dev/}" --size 8M --group-by vdev --json >"$TMP/bg.json" 2>/dev/null
+	check "readdisks --group-by vdev finds btrfs members too" -- \
+		jtest "$TMP/bg.json" "[.grouping.groups[].name] == [\"$label/btrfs\"] and .grouping.groups[0].disks == 2"
 else
 	skip "btrfs members" "btrfs-progs is not installed (scripts/install-deps.sh installs it)"
 fi

@@ -191,6 +191,10 @@ static void build_main_tree(void)
 	block_dev(SDAA "/block/sdaa", "sdaa", "65:160", "7814037168", "0");
 	attr("sys/devices/" SDAA "/block/sdaa", "queue/rotational", "1");
 	attr("sys/devices/" SDAA "/block/sdaa", "queue/physical_block_size", "4096");
+	/* sdaa sits in slot 7 of an SES enclosure (the link's text is what counts). */
+	link_to("../../../2:0:0:0", "sys/devices/" SDAA "/block/sdaa/device");
+	link_to("../../../../expander-2:0/port-2:0:20/end_device-2:0:20/target2:0:20/2:0:20:0/enclosure/2:0:20:0/Slot 07",
+		"sys/devices/" SDAA "/enclosure_device:Slot 07");
 
 	/* vda: virtio-blk, serial directly on the disk. */
 	block_dev(VDA "/block/vda", "vda", "254:0", "536870912", "0");
@@ -373,7 +377,12 @@ static void test_main_tree(void)
 		ok(d->rotational, "sdaa rotational");
 		is_int(d->physical_block_size, 4096, "sdaa physical block size");
 		is_str(d->vendor, "", "sdaa vendor empty when attribute missing");
+		is_str(d->enclosure, "2:0:20:0", "sdaa enclosure from enclosure_device link");
+		is_str(d->enclosure_slot, "Slot 07", "sdaa enclosure slot");
+		is_str(d->path_group, "pci 0000:01:00.0 host2", "sdaa controller");
 	}
+	d = find(&l, "sda");
+	is_str(d ? d->enclosure : "x", "", "sda: no enclosure in sysfs, none invented");
 
 	d = find(&l, "vda");
 	is_str(d ? d->transport : "", "virtio", "vda transport virtio");
@@ -445,6 +454,11 @@ static void test_describe_and_devnum(void)
 	r = disk_kname_from_devnum(at("sys"), 7, 10, name, sizeof(name), NULL);
 	is_int(r, 0, "devnum 7:10 with NULL is_partition");
 	is_str(name, "loop10", "7:10 is loop10");
+
+	is_int(disk_whole_kname_from_devnum(at("sys"), 8, 1, name, sizeof(name)), 0, "whole disk of 8:1");
+	is_str(name, "sda", "8:1's whole disk is sda");
+	is_int(disk_whole_kname_from_devnum(at("sys"), 8, 0, name, sizeof(name)), 0, "whole disk of 8:0");
+	is_str(name, "sda", "8:0's whole disk is itself");
 
 	is_int(disk_kname_from_devnum(at("sys"), 1, 99, name, sizeof(name), &part), -ENOENT,
 	       "unknown devnum -> -ENOENT");

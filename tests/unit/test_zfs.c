@@ -103,5 +103,9 @@ int main(void)
 	btrfs_list_names(show, &names);
 	ok(strstr(names.buf, "'tbtr' (fb4df3db") && strstr(names.buf, "'no label' (0a1b2c3d"), "names listed for errors");
 	strbuf_release(&names);
+	char uuids[4][64];
+	is_int(btrfs_list_uuids(show, uuids, 4), 2, "two file systems' UUIDs");
+	is_str(uuids[1], "0a1b2c3d-0000-4000-8000-123456789abc", "in order");
+	is_int(btrfs_list_uuids(show, uuids, 1), 1, "no more than asked for");
 	return tap_done();
 }

@@ -1,0 +1,35 @@
+/* cmd/pool_lookup.h: pools as their own tools see them. ZFS pools from
+ * zpool (list, status), btrfs file systems from btrfs filesystem show;
+ * both run by argv (basic/spawn). A missing tool means "no pools of that
+ * kind", not an error. Errors are logged here (this is cmd/ code). */
+#ifndef IOTRIAGE_CMD_POOL_LOOKUP_H
+#define IOTRIAGE_CMD_POOL_LOOKUP_H
+
+#include <stddef.h>
+
+#include "pool/zfs.h"
+
+/* One pool by ZFS name or GUID, or btrfs label or UUID. Returns 0 with
+ * LAYOUT and *RET_FSTYPE ("zfs" or "btrfs"), or -ENOENT after logging
+ * which pools do exist, or another -errno after logging. */
+int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype);
+
+/* Which pool and device group each whole disk belongs to. */
+struct pool_disk {
+	char kname[64];      /* the whole disk ("sdb" for a member named sdb1) */
+	char pool[256];
+	char vdev[64];       /* "mirror-0", "raidz1-0", a single disk's own name, or "btrfs" */
+};
+struct pool_disks {
+	struct pool_disk *disks;
+	size_t count;
+};
+
+/* Every ZFS pool's and btrfs file system's members, mapped to their whole
+ * disks through their device numbers. Pools whose tool is missing or fails
+ * are left out (logged). */
+void pool_disks_collect(struct pool_disks *ret);
+const struct pool_disk *pool_disks_find(const struct pool_disks *p, const char *kname);
+void pool_disks_release(struct pool_disks *p);
+
+#endif
