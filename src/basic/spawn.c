@@ -1,4 +1,5 @@
 #include "basic/spawn.h"
+#include "basic/interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,13 +28,16 @@ static bool drain(int fd, struct strbuf *sb)
 	return n < 0 && (errno == EINTR || errno == EAGAIN);
 }
 
-static int start(const char *const *argv, int out_w, int err_w, pid_t *ret_pid)
+static int start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t *ret_pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	if (in_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in_fd, STDIN_FILENO);
+	else
+		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, out_w, STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, err_w, STDERR_FILENO);
 	/* Its own process group, so a timeout can kill everything it started. */
@@ -52,8 +56,27 @@ static int start(const char *const *argv, int out_w, int err_w, pid_t *ret_pid)
 	return -r;
 }
 
+/* Asks the child's group to stop, then insists. */
+static void stop_group(pid_t pid)
+{
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 40; i++) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return;
+		usleep(50 * 1000);
+	}
+	kill(-pid, SIGKILL);
+}
+
 int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
 {
+	struct spawn_opts o = { .timeout_ms = timeout_ms, .stdin_fd = -1 };
+	return spawn_run_opts(argv, &o, ret);
+}
+
+int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struct spawn_result *ret)
+{
+	int timeout_ms = opts->timeout_ms;
 	*ret = (struct spawn_result){ .out = STRBUF_INIT, .err = STRBUF_INIT };
 	int out[2], err[2];
 	if (pipe2(out, O_CLOEXEC) < 0)
@@ -64,7 +87,7 @@ int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
 		return -errno;
 	}
 	pid_t pid;
-	int r = start(argv, out[1], err[1], &pid);
+	int r = start(argv, opts->stdin_fd, out[1], err[1], &pid);
 	close(out[1]);
 	close(err[1]);
 	if (r < 0) {
@@ -75,7 +98,7 @@ int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
 
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
 	struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
-	bool open_out = true, open_err = true, timed_out = false;
+	bool open_out = true, open_err = true, timed_out = false, interrupted = false;
 	while (open_out || open_err) {
 		uint64_t now = now_ns();
 		if (now >= deadline) {
@@ -83,9 +106,16 @@ int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
 			kill(-pid, SIGKILL);
 			break;
 		}
+		if (opts->interruptible && interrupt_requested()) {
+			interrupted = true;
+			stop_group(pid);
+			break;
+		}
 		fds[0].fd = open_out ? out[0] : -1;
 		fds[1].fd = open_err ? err[0] : -1;
-		int n = poll(fds, 2, (int)((deadline - now) / 1000000ULL) + 1);
+		/* Wake at least every 200 ms to notice an interrupt. */
+		uint64_t wait_ms = (deadline - now) / 1000000ULL + 1;
+		int n = poll(fds, 2, (int)(opts->interruptible && wait_ms > 200 ? 200 : wait_ms));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (open_out && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -95,11 +125,13 @@ int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret)
 	}
 	close(out[0]);
 	close(err[0]);
-	int wstatus;
+	int wstatus = 0;
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	if (timed_out)
 		return -ETIMEDOUT;
+	if (interrupted)
+		return -EINTR;
 	/* posix_spawnp reports a missing program as exit status 127. */
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && ret->out.len == 0 && ret->err.len == 0)
 		return -ENOENT;

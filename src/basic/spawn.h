@@ -12,6 +12,8 @@
 #ifndef IOTRIAGE_BASIC_SPAWN_H
 #define IOTRIAGE_BASIC_SPAWN_H
 
+#include <stdbool.h>
+
 #include "basic/strbuf.h"
 
 struct spawn_result {
@@ -22,6 +24,14 @@ struct spawn_result {
 };
 
 int spawn_run(const char *const *argv, int timeout_ms, struct spawn_result *ret);
+
+struct spawn_opts {
+	int timeout_ms;
+	int stdin_fd;       /* the child's stdin; -1 for /dev/null */
+	bool interruptible; /* on SIGINT/SIGTERM/SIGHUP (basic/interrupt): stop the child's
+			     * group (TERM, then KILL after 2 s) and return -EINTR */
+};
+int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struct spawn_result *ret);
 void spawn_result_release(struct spawn_result *r);
 
 #endif
