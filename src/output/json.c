@@ -1,5 +1,7 @@
 #include "output/json.h"
 
+#include "basic/jsonread.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -147,4 +149,42 @@ void json_null(struct json *j, const char *key)
 {
 	begin_value(j, key);
 	strbuf_adds(&j->out, "null");
+}
+
+void json_value(struct json *j, const char *key, const struct jv *v)
+{
+	if (!v) {
+		json_null(j, key);
+		return;
+	}
+	switch (v->type) {
+	case JV_NULL:
+		json_null(j, key);
+		return;
+	case JV_BOOL:
+		json_bool(j, key, v->boolean);
+		return;
+	case JV_NUMBER:
+		if (v->number == (double)(int64_t)v->number && v->number < 9007199254740992.0 &&
+		    v->number > -9007199254740992.0)
+			json_int(j, key, (int64_t)v->number);
+		else
+			json_double(j, key, v->number);
+		return;
+	case JV_STRING:
+		json_string(j, key, v->string);
+		return;
+	case JV_ARRAY:
+		json_begin_array(j, key);
+		for (size_t i = 0; i < v->count; i++)
+			json_value(j, NULL, &v->items[i]);
+		json_end_array(j);
+		return;
+	case JV_OBJECT:
+		json_begin_object(j, key);
+		for (size_t i = 0; i < v->count; i++)
+			json_value(j, v->keys[i], &v->items[i]);
+		json_end_object(j);
+		return;
+	}
 }

@@ -42,6 +42,11 @@ void json_double(struct json *j, const char *key, double value);
 void json_bool(struct json *j, const char *key, bool value);
 void json_null(struct json *j, const char *key);
 
+struct jv;
+/* Writes a value read by basic/jsonread (another program's document, such
+ * as fio's) under KEY. Integral numbers up to 2^53 are written exactly. */
+void json_value(struct json *j, const char *key, const struct jv *v);
+
 /* Appends S as a quoted, escaped JSON string. */
 void json_quote(struct strbuf *sb, const char *s);
 

@@ -1,0 +1,118 @@
+/* poolbench/parse.c: fio JSON, dd's summary line, elbencho's table. */
+#include "poolbench/parse.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_direction(const struct jv *d, bool modern, struct fio_direction *sum)
+{
+	if (!d)
+		return;
+	double bytes, bw;
+	if (modern) {
+		bytes = jv_number(jv_get(d, "io_bytes"), 0);
+		bw = jv_number(jv_get(d, "bw_bytes"), 0);
+	} else {
+		/* fio 2.x: io_bytes (or io_kbytes) and bw are KiB and KiB/s. */
+		bytes = 1024.0 * jv_number(jv_get(d, "io_kbytes"), jv_number(jv_get(d, "io_bytes"), 0));
+		bw = 1024.0 * jv_number(jv_get(d, "bw"), 0);
+	}
+	sum->bytes += (uint64_t)bytes;
+	sum->bw_bytes_per_s += bw;
+	sum->iops += jv_number(jv_get(d, "iops"), 0);
+	double runtime = jv_number(jv_get(d, "runtime"), 0) / 1000.0;
+	if (runtime > sum->runtime_s)
+		sum->runtime_s = runtime;
+}
+
+int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv **ret_doc, char *err,
+	      size_t errlen)
+{
+	*ret = (struct fio_summary){ .jobs = 0 };
+	const char *start = memchr(text, '{', len);
+	if (!start) {
+		snprintf(err, errlen, "fio printed no JSON document");
+		return -EINVAL;
+	}
+	struct jv *doc;
+	if (jv_parse(start, len - (size_t)(start - text), &doc, err, errlen) < 0)
+		return -EINVAL;
+	const struct jv *jobs = jv_get(doc, "jobs");
+	if (!jobs || jobs->type != JV_ARRAY) {
+		snprintf(err, errlen, "fio's document has no jobs");
+		jv_free(doc);
+		return -EINVAL;
+	}
+	snprintf(ret->version, sizeof(ret->version), "%s", jv_string(jv_get(doc, "fio version"), "unknown"));
+	for (size_t i = 0; i < jobs->count; i++) {
+		const struct jv *job = &jobs->items[i];
+		const struct jv *rd = jv_get(job, "read"), *wr = jv_get(job, "write");
+		bool modern = jv_get(rd, "bw_bytes") || jv_get(wr, "bw_bytes");
+		add_direction(rd, modern, &ret->read);
+		add_direction(wr, modern, &ret->write);
+		int e = (int)jv_number(jv_get(job, "error"), 0);
+		if (e && !ret->error)
+			ret->error = e;
+		ret->jobs++;
+	}
+	if (ret_doc)
+		*ret_doc = doc;
+	else
+		jv_free(doc);
+	return 0;
+}
+
+int dd_parse_summary(const char *text, uint64_t *ret_bytes, double *ret_seconds)
+{
+	const char *found = NULL;
+	for (const char *p = strstr(text, " copied, "); p; p = strstr(p + 1, " copied, "))
+		found = p;
+	if (!found)
+		return -EINVAL;
+	const char *line = found;
+	while (line > text && line[-1] != '\n')
+		line--;
+	char *end;
+	unsigned long long bytes = strtoull(line, &end, 10);
+	if (end == line || strncmp(end, " bytes", 6) != 0)
+		return -EINVAL;
+	double seconds = strtod(found + strlen(" copied, "), &end);
+	if (strncmp(end, " s", 2) != 0)
+		return -EINVAL;
+	*ret_bytes = bytes;
+	*ret_seconds = seconds;
+	return 0;
+}
+
+int elbencho_parse_throughput(const char *text, const char *operation, double *ret_first_done,
+			      double *ret_last_done)
+{
+	/* "WRITE       Throughput MiB/s :         290         247": the
+	 * operation starts a block; its throughput row may be on that line or
+	 * a following one (without the operation name). */
+	bool in_block = false;
+	for (const char *line = text; line && *line;) {
+		const char *next = strchr(line, '\n');
+		size_t n = next ? (size_t)(next - line) : strlen(line);
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) ? n : sizeof(buf) - 1), line);
+		size_t oplen = strlen(operation);
+		if (strncmp(buf, operation, oplen) == 0 && (buf[oplen] == ' ' || buf[oplen] == '\t'))
+			in_block = true;
+		else if (buf[0] != ' ' && buf[0] != '\t' && buf[0] != '\0')
+			in_block = false;
+		const char *row = strstr(buf, "Throughput MiB/s");
+		const char *colon = row ? strchr(row, ':') : NULL;
+		double first, last;
+		if (in_block && colon && sscanf(colon + 1, "%lf %lf", &first, &last) == 2) {
+			*ret_first_done = first * 1048576.0;
+			*ret_last_done = last * 1048576.0;
+			return 0;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,43 @@
+/* poolbench/parse.h: the engines' output, read (pure functions, tested on
+ * captured output in tests/data). */
+#ifndef IOTRIAGE_POOLBENCH_PARSE_H
+#define IOTRIAGE_POOLBENCH_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "basic/jsonread.h"
+
+struct fio_direction {
+	uint64_t bytes;
+	double bw_bytes_per_s;
+	double iops;
+	double runtime_s;      /* the longest job's */
+};
+
+struct fio_summary {
+	char version[32];
+	unsigned jobs;
+	int error;             /* the first job's non-zero error, else 0 */
+	struct fio_direction read, write;
+};
+
+/* fio --output-format=json: sums every job's read and write. Tolerates
+ * text before the document (fio's warnings go to stdout too) and fio 2.x's
+ * schema (no bw_bytes: bw and io_bytes in KiB). Returns 0 with *RET_DOC
+ * (free with jv_free; may be NULL to not keep it), or -EINVAL with ERR. */
+int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv **ret_doc, char *err,
+	      size_t errlen);
+
+/* dd's closing line, "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.32 s, 202 MB/s"
+ * (the last one in TEXT). Returns 0 or -EINVAL. */
+int dd_parse_summary(const char *text, uint64_t *ret_bytes, double *ret_seconds);
+
+/* elbencho's result table: for OPERATION ("WRITE", "READ"), the
+ * "Throughput MiB/s" row's first-done and last-done values, in bytes/s.
+ * Returns 0 or -ENOENT. */
+int elbencho_parse_throughput(const char *text, const char *operation, double *ret_first_done,
+			      double *ret_last_done);
+
+#endif

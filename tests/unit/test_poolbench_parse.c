@@ -1,0 +1,93 @@
+/* The engines' output: fio 3.33 JSON captured on this machine, fio 2.x's
+ * older schema (composed: no fio 2 here), dd's summary line (coreutils
+ * 9.1), elbencho's table (the spec's worked example; elbencho is not
+ * packaged here) in both of its layouts. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "poolbench/parse.h"
+#include "poolbench/poolbench.h"
+#include "tap.h"
+
+static size_t read_data(const char *name, char *buf, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return n;
+}
+
+int main(void)
+{
+	static char buf[65536];
+	char err[128];
+	struct fio_summary s;
+	struct jv *doc = NULL;
+
+	size_t n = read_data("fio333_throughput_captured.json", buf, sizeof(buf));
+	is_int(fio_parse(buf, n, &s, &doc, err, sizeof(err)), 0, "fio 3.33 throughput pass parses");
+	is_str(s.version, "fio-3.33", "version");
+	is_int(s.jobs, 1, "one job");
+	is_int(s.read.bytes, 15728640, "read bytes exact");
+	is_int(s.write.bytes + s.read.bytes, 33554432, "read + write = the 32 MiB file");
+	ok(fabs(s.read.bw_bytes_per_s - 403298461) < 1, "read bw_bytes");
+	ok(fabs(s.read.runtime_s - 0.039) < 1e-9, "runtime in seconds");
+	ok(doc && jv_get(doc, "jobs"), "the parsed document is kept");
+	jv_free(doc);
+
+	n = read_data("fio333_random_captured.json", buf, sizeof(buf));
+	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "random pass (group_reporting) parses");
+	ok(s.write.iops > 1000 && s.read.iops > 1000, "IOPS both ways");
+
+	n = read_data("fio2_old_schema_composed.json", buf, sizeof(buf));
+	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "fio 2.x schema after a warning line parses");
+	is_int(s.jobs, 2, "two jobs summed");
+	is_int(s.read.bytes, 2 * 8192 * 1024, "KiB io_bytes scaled to bytes");
+	ok(s.read.bw_bytes_per_s == 2 * 4096 * 1024.0, "KiB/s bw scaled");
+	ok(s.read.runtime_s == 2.5, "the longest job's runtime");
+
+	is_int(fio_parse("fio: engine libaio not loadable", 31, &s, NULL, err, sizeof(err)), -EINVAL,
+	       "fio's error text is not a document");
+	ok(strstr(err, "no JSON") != NULL, "and says so");
+	is_int(fio_parse("{\"x\": 1}", 8, &s, NULL, err, sizeof(err)), -EINVAL, "a document without jobs refused");
+
+	uint64_t bytes;
+	double secs;
+	const char dd[] = "1024+0 records in\n1024+0 records out\n"
+			  "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.32025 s, 202 MB/s\n";
+	is_int(dd_parse_summary(dd, &bytes, &secs), 0, "dd summary parses");
+	ok(bytes == 1073741824ULL && fabs(secs - 5.32025) < 1e-9, "bytes and seconds");
+	const char dd_short[] = "0+1 records in\n0+1 records out\n512 bytes copied, 0.000119 s, 4.3 MB/s\n";
+	ok(dd_parse_summary(dd_short, &bytes, &secs) == 0 && bytes == 512, "dd's short form (no human size)");
+	ok(dd_parse_summary("dd: error writing 'x': No space left on device\n", &bytes, &secs) == -EINVAL,
+	   "dd's error is not a summary");
+
+	double first, last;
+	read_data("elbencho_spec_example.txt", buf, sizeof(buf));
+	is_int(elbencho_parse_throughput(buf, "WRITE", &first, &last), 0, "elbencho WRITE row");
+	ok(first == 290 * 1048576.0 && last == 247 * 1048576.0, "first and last done in bytes/s");
+	is_int(elbencho_parse_throughput(buf, "READ", &first, &last), 0, "elbencho READ row");
+	ok(first == 6215 * 1048576.0, "READ first done");
+	read_data("elbencho_multiline_composed.txt", buf, sizeof(buf));
+	ok(elbencho_parse_throughput(buf, "READ", &first, &last) == 0 && last == 5386 * 1048576.0,
+	   "multi-line layout: the READ block's throughput row, not WRITE's");
+	is_int(elbencho_parse_throughput(buf, "RMDIR", &first, &last), -ENOENT, "absent operation");
+
+	unsigned mask;
+	is_int(pb_tests_parse("all", &mask, err, sizeof(err)), 0, "--tests all");
+	is_int(mask, (1u << PB_NTESTS) - 1, "all five");
+	is_int(pb_tests_parse("dd,builtin", &mask, err, sizeof(err)), 0, "a list");
+	is_int(mask, (1u << PB_DD) | (1u << PB_BUILTIN), "dd and builtin");
+	is_int(pb_tests_parse("fio,bonnie", &mask, err, sizeof(err)), -EINVAL, "an unknown name refused");
+	ok(strstr(err, "bonnie") != NULL, "naming it");
+	is_int(pb_tests_parse("", &mask, err, sizeof(err)), -EINVAL, "an empty list refused");
+	is_int(pb_tests_parse("dd,,fio", &mask, err, sizeof(err)), -EINVAL, "an empty name refused");
+	return tap_done();
+}
