@@ -7,6 +7,7 @@ const struct command commands[] = {
 	{ "readdisk", "read-test one disk (O_DIRECT sequential read, 1000 MiB)", cmd_readdisk },
 	{ "readpooldisks", "read-test the members of one ZFS pool, by device group", cmd_readpooldisks },
 	{ "run", "run one fio-like workload on a file or device", cmd_run },
+	{ "benchpool", "benchmark a pool through its file system in temporary datasets (fio, dd, built-in...)", cmd_benchpool },
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },

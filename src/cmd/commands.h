@@ -23,6 +23,7 @@ int cmd_readdisk(int argc, char **argv, struct global_opts *g);
 int cmd_readdisks(int argc, char **argv, struct global_opts *g);
 int cmd_run(int argc, char **argv, struct global_opts *g);
 int cmd_demo(int argc, char **argv, struct global_opts *g);
+int cmd_benchpool(int argc, char **argv, struct global_opts *g);
 int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 

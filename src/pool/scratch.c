@@ -180,16 +180,18 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 int scratch_destroy(const struct scratch *s, struct strbuf *err)
 {
 	if (s->kind == SCRATCH_ZFS) {
-		/* zfs-fuse often answers "dataset is busy" to the first destroy
-		 * after files were written (it unmounts, then gives up); the next
-		 * attempt succeeds. OpenZFS succeeds at once. */
+		/* zfs-fuse often answers "dataset is busy" for a while after files
+		 * in it were written and removed (it unmounts, then gives up);
+		 * a later attempt succeeds. OpenZFS succeeds at once. */
+		static const unsigned backoff_ms[] = { 0, 250, 500, 1000, 1000, 2000, 2000, 3000, 3000, 3000 };
+		const size_t attempts = sizeof(backoff_ms) / sizeof(backoff_ms[0]);
 		const char *argv[] = { "zfs", "destroy", s->name, NULL };
 		const char *force[] = { "zfs", "destroy", "-f", s->name, NULL };
 		int r = -EBUSY;
-		for (int attempt = 0; attempt < 6 && r < 0; attempt++) {
-			if (attempt)
-				usleep(250 * 1000);
-			r = run_tool(attempt < 5 ? argv : force, attempt < 5 ? NULL : err, NULL);
+		for (size_t attempt = 0; attempt < attempts && r < 0; attempt++) {
+			usleep(backoff_ms[attempt] * 1000);
+			bool last = attempt == attempts - 1;
+			r = run_tool(last ? force : argv, last ? err : NULL, NULL);
 		}
 		return r;
 	}

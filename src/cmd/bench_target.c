@@ -1,0 +1,273 @@
+/* cmd/bench_target.c: a pool, a btrfs file system or a directory to write into. */
+#include "cmd/bench_target.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+
+#include "basic/log.h"
+#include "basic/spawn.h"
+#include "pool/btrfs.h"
+#include "pool/zfs.h"
+
+#define TOOL_TIMEOUT_MS 30000
+
+static int run_quiet(const char *const *argv, struct strbuf *out)
+{
+	struct spawn_result res;
+	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
+	if (r == 0 && res.status != 0)
+		r = -EIO;
+	if (r == 0 && out)
+		strbuf_adds(out, res.out.buf);
+	spawn_result_release(&res);
+	return r;
+}
+
+/* The mountinfo escapes (\040 for a space) undone in place. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r;) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
+		    r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+/* Where a btrfs file system with one of LAYOUT's devices is mounted
+ * (preferring its top-level subvolume, "/"), from /proc/self/mountinfo. */
+static int btrfs_mountpoint(const struct pool_layout *layout, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	char line[4096];
+	int found = -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		char root[1024], mnt[1024], fstype[64], source[1024];
+		const char *sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) != 2 ||
+		    sscanf(sep + 3, "%63s %1023s", fstype, source) != 2 || strcmp(fstype, "btrfs") != 0)
+			continue;
+		unescape_octal(mnt);
+		unescape_octal(source);
+		struct stat src;
+		if (stat(source, &src) < 0 || !S_ISBLK(src.st_mode))
+			continue;
+		for (size_t i = 0; i < layout->count; i++) {
+			struct stat member;
+			if (stat(layout->members[i].path, &member) == 0 && member.st_rdev == src.st_rdev &&
+			    (found < 0 || strcmp(root, "/") == 0)) {
+				snprintf(buf, len, "%s", mnt);
+				found = 0;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void fs_name_of(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct stat st;
+	buf[0] = '\0';
+	if (!f || stat(path, &st) < 0) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	char line[4096];
+	while (fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char fstype[32];
+		const char *sep = strstr(line, " - ");
+		if (sep && sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 && sscanf(sep + 3, "%31s", fstype) == 1 &&
+		    makedev(maj, min) == st.st_dev)
+			snprintf(buf, len, "%s", fstype);
+	}
+	fclose(f);
+}
+
+static int resolve_dir(const char *id, struct bench_target *t)
+{
+	struct stat st;
+	if (stat(id, &st) < 0) {
+		log_msg(LOG_ERR, "cannot use '%s': %s", id, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		log_msg(LOG_ERR, "'%s' is not a directory", id);
+		return -ENOTDIR;
+	}
+	t->kind = SCRATCH_DIR;
+	snprintf(t->fstype, sizeof(t->fstype), "dir");
+	snprintf(t->pool, sizeof(t->pool), "%s", id);
+	snprintf(t->parent, sizeof(t->parent), "%s", id);
+	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", id);
+	fs_name_of(id, t->fs_name, sizeof(t->fs_name));
+	return 0;
+}
+
+/* A ZFS pool by name or GUID. -ENOENT (quietly) when there is none. */
+static int resolve_zfs(const char *id, struct bench_target *t)
+{
+	if (!zfs_valid_pool_name(id) && strspn(id, "0123456789") != strlen(id))
+		return -ENOENT;
+	const char *list_argv[] = { "zpool", "list", "-H", "-o", "name,guid", NULL };
+	struct strbuf out = STRBUF_INIT;
+	char name[256];
+	int r = run_quiet(list_argv, &out);
+	if (r == 0)
+		r = zfs_find_pool(out.buf, id, name, sizeof(name));
+	strbuf_release(&out);
+	if (r < 0)
+		return -ENOENT;
+	t->kind = SCRATCH_ZFS;
+	snprintf(t->fstype, sizeof(t->fstype), "zfs");
+	snprintf(t->pool, sizeof(t->pool), "%s", name);
+	snprintf(t->parent, sizeof(t->parent), "%s", name);
+	if (scratch_zfs_get(name, "mountpoint", t->mountpoint, sizeof(t->mountpoint)) < 0 || t->mountpoint[0] != '/') {
+		log_msg(LOG_ERR, "pool '%s' is not mounted (mountpoint '%s'): nothing to write into", name,
+			t->mountpoint);
+		return -ENOTDIR;
+	}
+	fs_name_of(t->mountpoint, t->fs_name, sizeof(t->fs_name));
+	return 0;
+}
+
+/* A btrfs file system by label or UUID; it must be mounted. */
+static int resolve_btrfs(const char *id, struct bench_target *t)
+{
+	const char *show_argv[] = { "btrfs", "filesystem", "show", "--raw", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct pool_layout layout = { .count = 0 };
+	int r = run_quiet(show_argv, &out);
+	if (r == 0)
+		r = btrfs_parse_show(out.buf, id, &layout);
+	strbuf_release(&out);
+	if (r < 0)
+		return -ENOENT;
+	r = btrfs_mountpoint(&layout, t->mountpoint, sizeof(t->mountpoint));
+	if (r < 0)
+		log_msg(LOG_ERR, "btrfs file system '%s' is not mounted: mount it first", id);
+	else {
+		t->kind = SCRATCH_BTRFS;
+		snprintf(t->fstype, sizeof(t->fstype), "btrfs");
+		snprintf(t->pool, sizeof(t->pool), "%s", layout.pool);
+		snprintf(t->parent, sizeof(t->parent), "%s", t->mountpoint);
+		snprintf(t->fs_name, sizeof(t->fs_name), "btrfs");
+	}
+	pool_layout_release(&layout);
+	return r < 0 ? -ENOTDIR : 0;
+}
+
+int bench_target_resolve(const char *id, const char *fstype, struct bench_target *t)
+{
+	*t = (struct bench_target){ .kind = SCRATCH_DIR };
+	if (fstype && strcmp(fstype, "dir") == 0)
+		return resolve_dir(id, t);
+	if (fstype && strcmp(fstype, "btrfs") == 0 && id[0] == '/') {
+		/* A btrfs mount point given as a path: subvolumes go in it. */
+		int r = resolve_dir(id, t);
+		if (r == 0 && strcmp(t->fs_name, "btrfs") != 0) {
+			log_msg(LOG_ERR, "'%s' is on %s, not btrfs", id, t->fs_name[0] ? t->fs_name : "an unknown file system");
+			return -EINVAL;
+		}
+		if (r == 0) {
+			t->kind = SCRATCH_BTRFS;
+			snprintf(t->fstype, sizeof(t->fstype), "btrfs");
+		}
+		return r;
+	}
+	if (!fstype && id[0] == '/')
+		return resolve_dir(id, t);
+	int r = -ENOENT;
+	if (!fstype || strcmp(fstype, "zfs") == 0)
+		r = resolve_zfs(id, t);
+	if (r == -ENOENT && (!fstype || strcmp(fstype, "btrfs") == 0))
+		r = resolve_btrfs(id, t);
+	if (r == -ENOENT) {
+		if (fstype)
+			log_msg(LOG_ERR, "no %s pool named '%s'", fstype, id);
+		else
+			log_msg(LOG_ERR, "cannot tell what '%s' is: no ZFS pool, btrfs file system or directory by that name; "
+					 "pass --fstype zfs, btrfs or dir",
+				id);
+	}
+	return r;
+}
+
+size_t bench_target_list_all(struct bench_target **ret)
+{
+	size_t n = 0, cap = 8;
+	*ret = calloc(cap, sizeof(**ret));
+	if (!*ret)
+		abort();
+	const char *zfs_argv[] = { "zpool", "list", "-H", "-o", "name", NULL };
+	const char *btrfs_argv[] = { "btrfs", "filesystem", "show", "--raw", NULL };
+	struct strbuf zout = STRBUF_INIT, bout = STRBUF_INIT;
+	char names[64][256];
+	size_t count = 0;
+	if (run_quiet(zfs_argv, &zout) == 0)
+		for (char *line = strtok(zout.buf, "\n"); line && count < 64; line = strtok(NULL, "\n"))
+			snprintf(names[count++], sizeof(names[0]), "%s", line);
+	size_t nzfs = count;
+	if (run_quiet(btrfs_argv, &bout) == 0) {
+		char uuids[32][64];
+		size_t nb = btrfs_list_uuids(bout.buf, uuids, 32);
+		for (size_t i = 0; i < nb && count < 64; i++)
+			snprintf(names[count++], sizeof(names[0]), "%s", uuids[i]);
+	}
+	strbuf_release(&zout);
+	strbuf_release(&bout);
+	for (size_t i = 0; i < count; i++) {
+		if (n == cap) {
+			cap *= 2;
+			*ret = realloc(*ret, cap * sizeof(**ret));
+			if (!*ret)
+				abort();
+		}
+		struct bench_target t = { .kind = SCRATCH_DIR };
+		int r = i < nzfs ? resolve_zfs(names[i], &t) : resolve_btrfs(names[i], &t);
+		if (r == 0)
+			(*ret)[n++] = t;
+	}
+	return n;
+}
+
+void bench_target_status(const struct bench_target *t, struct strbuf *out)
+{
+	if (t->kind == SCRATCH_ZFS) {
+		const char *p_argv[] = { "zpool", "status", "-v", "-P", t->pool, NULL };
+		const char *argv[] = { "zpool", "status", "-v", t->pool, NULL };
+		strbuf_addf(out, "$ zpool status -v -P %s\n", t->pool);
+		if (run_quiet(p_argv, out) < 0) {
+			strbuf_addf(out, "(no -P here)\n$ zpool status -v %s\n", t->pool);
+			run_quiet(argv, out);
+		}
+	} else if (t->kind == SCRATCH_BTRFS) {
+		const char *show[] = { "btrfs", "filesystem", "show", t->mountpoint, NULL };
+		const char *usage[] = { "btrfs", "filesystem", "usage", t->mountpoint, NULL };
+		strbuf_addf(out, "$ btrfs filesystem show %s\n", t->mountpoint);
+		run_quiet(show, out);
+		strbuf_addf(out, "$ btrfs filesystem usage %s\n", t->mountpoint);
+		run_quiet(usage, out);
+	} else {
+		struct statfs sf;
+		if (statfs(t->mountpoint, &sf) == 0)
+			strbuf_addf(out, "%s on %s: %llu of %llu bytes free\n", t->mountpoint,
+				    t->fs_name[0] ? t->fs_name : "?", (unsigned long long)sf.f_bavail * sf.f_bsize,
+				    (unsigned long long)sf.f_blocks * sf.f_bsize);
+	}
+}
