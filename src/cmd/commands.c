@@ -8,6 +8,7 @@ const struct command commands[] = {
 	{ "readpooldisks", "read-test the members of one ZFS pool, by device group", cmd_readpooldisks },
 	{ "run", "run one fio-like workload on a file or device", cmd_run },
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
+	{ "volumes", "read throughput of every mounted file system and dataset, labelled media, pool or cache", cmd_volumes },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },
 };
