@@ -90,6 +90,13 @@ check "an ext4 row: device, mount, a rate, media" -- grep -Eq " $e +$M/ext +[0-9
 check "a ZFS row: dataset, mount, a rate, cache" -- grep -Eq " $pool/comp +$M/zfs/comp +[0-9.]+ [kMG]B/s +cache " "$TMP/t.txt"
 check "and why it is labelled cache" -- grep -q "^$M/zfs/comp: cache: the ZFS ARC may serve this read" "$TMP/t.txt"
 
+# A dataset that keeps no file data in the ARC: its figure is the pool's.
+zfs set primarycache=metadata "$pool/plain"
+"$IOTRIAGE" volumes --match "$M/zfs/plain" --size 8M --runtime 5s --json >"$TMP/pc.json" 2>/dev/null
+check "primarycache=metadata: labelled pool, with the reason" -- \
+	jtest "$TMP/pc.json" '.volumes[0].read_from == "pool" and (.volumes[0].read_from_reason | test("primarycache=metadata"))'
+zfs inherit primarycache "$pool/plain"
+
 # A run killed by SIGKILL leaves its named file; the next run removes it,
 # and leaves a look-alike without a tag alone.
 "$IOTRIAGE" volumes --match "$M/zfs/plain" --size 160M --runtime 60s --json >/dev/null 2>&1 &
