@@ -1,0 +1,182 @@
+/* fs/volfile: the tagged test file (O_TMPFILE and named) and the sweep of
+ * files left by a killed run, in a temporary directory. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fs/volfile.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/iotriage-test-volfile.XXXXXX";
+
+static size_t count_entries(void)
+{
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int write_file(const char *name, const char *content)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	ssize_t w = write(fd, content, strlen(content));
+	close(fd);
+	return w == (ssize_t)strlen(content) ? 0 : -1;
+}
+
+static bool exists(const char *name)
+{
+	char path[256];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) == 0;
+}
+
+static long dead_pid(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return (long)pid;
+}
+
+static void test_tag(void)
+{
+	char tag[128], id[32];
+	long pid;
+	unsigned long long start;
+	int n = volfile_format_tag(tag, sizeof(tag), "0123456789abcdef", 42, 777);
+	ok(n > 0 && tag[n - 1] == '\n', "tag is one line");
+	ok(volfile_parse_tag(tag, (size_t)n, id, sizeof(id), &pid, &start) == 0, "tag parses back");
+	is_str(id, "0123456789abcdef", "run id");
+	is_int(pid, 42, "pid");
+	is_int(start, 777, "start time");
+	const char *bad[] = {
+		"iotriage-volumes run=0123 pid=1 start=2\n",                /* short id */
+		"iotriage-volumes run=0123456789abcdef pid=1 start=2",      /* no newline */
+		"iotriage-volumes run=0123456789abcdef pid=1 start=2 x\n",  /* trailing text */
+		"iotriage-volumes run=0123456789ABCDEF pid=1 start=2\n",    /* not our hex */
+		"something else\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(volfile_parse_tag(bad[i], strlen(bad[i]), id, sizeof(id), &pid, &start) == -EINVAL, bad[i]);
+	unsigned long long self;
+	ok(volfile_process_starttime("/proc", (long)getpid(), &self) == 0 && self > 0, "own start time read");
+	ok(volfile_process_starttime("/proc", dead_pid(), &self) == -ENOENT, "a finished process has none");
+}
+
+static void test_tmpfile(void)
+{
+	struct volfile f = VOLFILE_INIT;
+	ok(volfile_create(dir, "00000000000000aa", false, &f) == 0, "O_TMPFILE test file created");
+	ok(!f.named, "unnamed");
+	is_int(count_entries(), 0, "nothing visible in the directory");
+	ok(volfile_fill(&f, 3 << 20, 1) == 0 && f.size == 3 << 20, "filled to 3 MiB");
+	struct stat st;
+	ok(fstat(f.fd, &st) == 0 && st.st_size == 3 << 20, "the file holds 3 MiB");
+	char path[64], head[128], id[32];
+	long pid;
+	unsigned long long start;
+	volfile_reopen_path(&f, path, sizeof(path));
+	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	ok(fd >= 0, "reopened with O_DIRECT through /proc/self/fd");
+	ssize_t n = pread(f.fd, head, sizeof(head), 0);
+	ok(n > 0 && volfile_parse_tag(head, (size_t)n, id, sizeof(id), &pid, &start) == 0 && pid == getpid(),
+	   "the file starts with this process's tag");
+	if (fd >= 0)
+		close(fd);
+	ok(volfile_remove(&f) == 0 && f.fd == -1 && f.dirfd == -1, "removed");
+	ok(volfile_remove(&f) == 0, "removing twice is harmless");
+	is_int(count_entries(), 0, "nothing left");
+}
+
+static void test_named(void)
+{
+	struct volfile f = VOLFILE_INIT;
+	ok(volfile_create(dir, "00000000000000bb", true, &f) == 0, "named test file created");
+	ok(f.named && exists(VOLFILE_PREFIX "00000000000000bb"), "under the tagged name");
+	struct volfile g = VOLFILE_INIT;
+	ok(volfile_create(dir, "00000000000000bb", true, &g) == -EEXIST, "never over an existing file");
+	ok(exists(VOLFILE_PREFIX "00000000000000bb"), "and the existing file is left alone");
+	size_t removed = 9;
+	ok(volfile_sweep_stale(dir, "/proc", &removed) == 0 && removed == 0, "a live run's file is not swept");
+	ok(exists(VOLFILE_PREFIX "00000000000000bb"), "it is still there");
+	ok(volfile_remove(&f) == 0 && !exists(VOLFILE_PREFIX "00000000000000bb"), "removed by name");
+	ok(volfile_create("/nonexistent-iotriage", "00000000000000bb", true, &f) == -ENOENT, "no such directory");
+	ok(volfile_create(dir, "../../etc/passwd", true, &f) == -EINVAL, "a run id that is not 16 hex digits");
+}
+
+static void test_sweep(void)
+{
+	char tag[128];
+	long gone = dead_pid();
+	volfile_format_tag(tag, sizeof(tag), "1111111111111111", gone, 5);
+	write_file(VOLFILE_PREFIX "1111111111111111", tag);
+	unsigned long long self;
+	volfile_process_starttime("/proc", (long)getpid(), &self);
+	volfile_format_tag(tag, sizeof(tag), "2222222222222222", (long)getpid(), self + 1);
+	write_file(VOLFILE_PREFIX "2222222222222222", tag);      /* our pid, another start: pid reused */
+	write_file(VOLFILE_PREFIX "3333333333333333", "user data\n");  /* look-alike, no tag */
+	volfile_format_tag(tag, sizeof(tag), "4444444444444444", gone, 5);
+	write_file(VOLFILE_PREFIX "5555555555555555", tag);      /* the tag names another run */
+	write_file(VOLFILE_PREFIX "66", tag);                    /* not 16 hex digits */
+	write_file("iotriage-volumes-4444444444444444", tag);    /* no leading dot */
+	volfile_format_tag(tag, sizeof(tag), "7777777777777777", gone, 5);
+	write_file("target", tag);
+	char link[256];
+	snprintf(link, sizeof(link), "%s/" VOLFILE_PREFIX "7777777777777777", dir);
+	ok(symlink("target", link) == 0, "a symlink with a tagged name");
+
+	size_t removed = 0;
+	ok(volfile_sweep_stale(dir, "/proc", &removed) == 0, "sweep runs");
+	is_int(removed, 2, "two stale files removed");
+	ok(!exists(VOLFILE_PREFIX "1111111111111111"), "the file of a finished run is gone");
+	ok(!exists(VOLFILE_PREFIX "2222222222222222"), "a reused pid does not keep a file alive");
+	ok(exists(VOLFILE_PREFIX "3333333333333333"), "a look-alike without a tag survives");
+	ok(exists(VOLFILE_PREFIX "5555555555555555"), "a tag naming another run survives");
+	ok(exists(VOLFILE_PREFIX "66"), "a name without 16 hex digits survives");
+	ok(exists("iotriage-volumes-4444444444444444"), "a name without the dot survives");
+	ok(exists(VOLFILE_PREFIX "7777777777777777") && exists("target"), "a symlink and its target survive");
+	size_t n = 0;
+	ok(volfile_sweep_stale("/nonexistent-iotriage", "/proc", &n) == -ENOENT, "a missing directory is an error");
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		printf("Bail out! cannot make a temporary directory\n");
+		return 1;
+	}
+	test_tag();
+	test_tmpfile();
+	test_named();
+	test_sweep();
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char path[256];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	return tap_done();
+}
