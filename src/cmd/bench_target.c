@@ -11,6 +11,7 @@
 
 #include "basic/log.h"
 #include "basic/spawn.h"
+#include "fs/mounts.h"
 #include "pool/btrfs.h"
 #include "pool/zfs.h"
 
@@ -28,75 +29,45 @@ static int run_quiet(const char *const *argv, struct strbuf *out)
 	return r;
 }
 
-/* The mountinfo escapes (\040 for a space) undone in place. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r;) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
-		    r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 4;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
-
 /* Where a btrfs file system with one of LAYOUT's devices is mounted
- * (preferring its top-level subvolume, "/"), from /proc/self/mountinfo. */
+ * (preferring its top-level subvolume, "/"). */
 static int btrfs_mountpoint(const struct pool_layout *layout, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	char line[4096];
+	struct mount_table mounts = { 0 };
+	int r = mounts_load(&mounts);
+	if (r < 0)
+		return r;
 	int found = -ENOENT;
-	while (fgets(line, sizeof(line), f)) {
-		char root[1024], mnt[1024], fstype[64], source[1024];
-		const char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) != 2 ||
-		    sscanf(sep + 3, "%63s %1023s", fstype, source) != 2 || strcmp(fstype, "btrfs") != 0)
-			continue;
-		unescape_octal(mnt);
-		unescape_octal(source);
+	for (size_t m = 0; m < mounts.count; m++) {
+		const struct mount_entry *e = &mounts.entries[m];
 		struct stat src;
-		if (stat(source, &src) < 0 || !S_ISBLK(src.st_mode))
+		if (!mount_is_btrfs(e) || stat(e->source, &src) < 0 || !S_ISBLK(src.st_mode))
 			continue;
 		for (size_t i = 0; i < layout->count; i++) {
 			struct stat member;
 			if (stat(layout->members[i].path, &member) == 0 && member.st_rdev == src.st_rdev &&
-			    (found < 0 || strcmp(root, "/") == 0)) {
-				snprintf(buf, len, "%s", mnt);
+			    (found < 0 || strcmp(e->root, "/") == 0)) {
+				snprintf(buf, len, "%s", e->mountpoint);
 				found = 0;
 			}
 		}
 	}
-	fclose(f);
+	mount_table_release(&mounts);
 	return found;
 }
 
+/* The kernel's name for the file system PATH is on ("ext4", "fuse.zfs"). */
 static void fs_name_of(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct mount_table mounts = { 0 };
 	struct stat st;
 	buf[0] = '\0';
-	if (!f || stat(path, &st) < 0) {
-		if (f)
-			fclose(f);
+	if (stat(path, &st) < 0 || mounts_load(&mounts) < 0)
 		return;
-	}
-	char line[4096];
-	while (fgets(line, sizeof(line), f)) {
-		unsigned maj, min;
-		char fstype[32];
-		const char *sep = strstr(line, " - ");
-		if (sep && sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 && sscanf(sep + 3, "%31s", fstype) == 1 &&
-		    makedev(maj, min) == st.st_dev)
-			snprintf(buf, len, "%s", fstype);
-	}
-	fclose(f);
+	for (size_t m = 0; m < mounts.count; m++)
+		if (makedev(mounts.entries[m].major, mounts.entries[m].minor) == st.st_dev)
+			snprintf(buf, len, "%s", mounts.entries[m].fstype);
+	mount_table_release(&mounts);
 }
 
 static int resolve_dir(const char *id, struct bench_target *t)

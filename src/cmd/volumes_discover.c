@@ -21,26 +21,6 @@
 
 #define ZFS_TIMEOUT_MS 30000
 
-static int read_mountinfo(struct strbuf *out)
-{
-	/* A proc file has no size: read until EOF. */
-	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	char buf[8192];
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return 0;
-		strbuf_add(out, buf, (size_t)n);
-	}
-}
-
 static bool matches(const struct mount_entry *m, const char *const *globs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -204,7 +184,7 @@ int volumes_discover(const char *const *globs, size_t nglobs, struct volume_list
 {
 	memset(list, 0, sizeof(*list));
 	struct strbuf text = STRBUF_INIT;
-	int r = read_mountinfo(&text);
+	int r = mounts_read_proc(&text);
 	size_t line = 0;
 	if (r < 0)
 		log_msg(LOG_ERR, "cannot read /proc/self/mountinfo: %s", strerror(-r));

@@ -2,6 +2,8 @@
 #include "fs/mounts.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,4 +196,34 @@ enum mount_class mount_classify(const struct mount_table *t, size_t i, size_t *r
 	if (strcmp(m->mountpoint, "/") == 0)
 		return MOUNT_ROOT;
 	return MOUNT_VOLUME;
+}
+
+int mounts_read_proc(struct strbuf *out)
+{
+	/* A proc file has no size: read until EOF. */
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	char buf[8192];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+int mounts_load(struct mount_table *ret)
+{
+	struct strbuf text = STRBUF_INIT;
+	int r = mounts_read_proc(&text);
+	if (r == 0)
+		r = mounts_parse(text.buf, ret, NULL);
+	strbuf_release(&text);
+	return r;
 }

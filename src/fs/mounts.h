@@ -38,6 +38,12 @@ struct mount_table {
 int mounts_parse(const char *text, struct mount_table *ret, size_t *ret_line);
 void mount_table_release(struct mount_table *t);
 
+struct strbuf;
+/* The only two functions here that read: /proc/self/mountinfo's text, and
+ * that text parsed. Return 0 or -errno. */
+int mounts_read_proc(struct strbuf *out);
+int mounts_load(struct mount_table *ret);
+
 enum mount_class {
 	MOUNT_VOLUME,           /* a file system to test */
 	MOUNT_PSEUDO,           /* no storage behind it, or a read-only system image */
