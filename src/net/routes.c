@@ -38,7 +38,9 @@ int routes_decode(const struct nlmsghdr *h, struct net_routes *ret)
 	const struct rtattr *tb[RTA_MAX + 1];
 	nl_parse_attrs(RTM_RTA(rtm), h->nlmsg_len - NLMSG_LENGTH(sizeof(*rtm)), tb, RTA_MAX);
 	uint32_t table = nl_attr_u32(tb[RTA_TABLE], rtm->rtm_table);
-	if (table != RT_TABLE_MAIN || rtm->rtm_type != RTN_UNICAST)
+	/* RTM_F_CLONED: a cached exception (a path MTU learnt from a router's
+	 * "fragmentation needed", a redirect), not a configured route. */
+	if (table != RT_TABLE_MAIN || rtm->rtm_type != RTN_UNICAST || (rtm->rtm_flags & RTM_F_CLONED))
 		return 0;
 	size_t alen = rtm->rtm_family == AF_INET ? 4 : 16;
 	struct net_route base = {

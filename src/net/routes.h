@@ -39,7 +39,8 @@ struct net_routes {
 
 /* Appends the route(s) of one RTM_NEWROUTE message to RET: one per next hop
  * (an RTA_MULTIPATH route gives several). Messages of other tables than
- * main, other types than unicast, and other families are skipped.
+ * main, other types than unicast, cached exceptions (RTM_F_CLONED) and other
+ * families are skipped.
  * Returns the number appended, or -EINVAL / -ENOMEM. */
 int routes_decode(const struct nlmsghdr *h, struct net_routes *ret);
 

@@ -96,6 +96,11 @@ static void test_decode(void)
 	h = route_msg(&m, AF_INET, 0, RT_TABLE_UNSPEC, RTN_UNICAST);
 	add_u32(h, RTA_TABLE, 200);
 	is_int(routes_decode(h, &t), 0, "a table above 255 (RTA_TABLE) other than main is skipped");
+	h = route_msg(&m, AF_INET, 32, RT_TABLE_MAIN, RTN_UNICAST);
+	((struct rtmsg *)NLMSG_DATA(h))->rtm_flags = RTM_F_CLONED;
+	add_v4(h, RTA_DST, "10.0.4.2");
+	add_v4(h, RTA_GATEWAY, "10.0.1.254");
+	is_int(routes_decode(h, &t), 0, "a cached exception (a learnt path MTU) is not a route");
 	h = route_msg(&m, AF_INET, 0, RT_TABLE_MAIN, RTN_UNREACHABLE);
 	is_int(routes_decode(h, &t), 0, "an unreachable-type route is skipped");
 	struct nlmsghdr bad = { .nlmsg_type = RTM_NEWLINK, .nlmsg_len = NLMSG_LENGTH(0) };
