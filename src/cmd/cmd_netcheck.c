@@ -269,6 +269,11 @@ static void probe_one(struct netcheck *nc, const struct nc_dest *d, struct nc_pr
 	if (r == 0)
 		log_msg(LOG_INFO, "NET-CHECK (%s): %s: %u sent, %u received, %.0f%% loss", p->port, d->addr,
 			p->rtt.sent, p->rtt.received, probe_loss_percent(&p->rtt));
+	else if (r != -EINTR) {
+		p->open_error = r;
+		nc->errors++;
+		log_msg(LOG_ERR, "NET-CHECK (%s): cannot probe %s: %s", p->port, d->addr, strerror(-r));
+	}
 	p->jumbo = p->mtu > NC_JUMBO_MIN_MTU ? JUMBO_NOT_TESTED : JUMBO_NOT_APPLICABLE;
 	if (r < 0 || p->jumbo == JUMBO_NOT_APPLICABLE || p->rtt.received == 0) {
 		probe_close(&sock);

@@ -32,7 +32,7 @@ struct nc_probe {
 	char via[46];            /* the route's gateway, "" when on-link */
 	uint32_t metric;
 	unsigned mtu;
-	int open_error;          /* -errno when no probe socket could be made */
+	int open_error;          /* -errno: no probe socket could be made, or probing failed */
 	struct probe_stats rtt;  /* small echo requests: loss and round-trip time */
 	enum nc_jumbo jumbo;
 	struct probe_stats full; /* the full-MTU don't-fragment probe */

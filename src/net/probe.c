@@ -136,10 +136,9 @@ static unsigned read_replies(struct probe_sock *p, uint64_t *sent_at, uint16_t f
 		ssize_t len = recv(p->fd, buf, sizeof(buf), MSG_DONTWAIT);
 		uint64_t now = now_ns();
 		if (len < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-				return n;
-			/* A pending ICMP error is also reported here once; the queue has it. */
-			continue;
+			/* A pending ICMP error is also reported here once (the error
+			 * queue has it); anything else ends this read too. */
+			return n;
 		}
 		const unsigned char *icmp_at = buf;
 		size_t icmp_len = (size_t)len;
