@@ -10,6 +10,7 @@ const struct command commands[] = {
 	{ "benchpool", "benchmark a pool through its file system in temporary datasets (fio, dd, built-in...)", cmd_benchpool },
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
 	{ "volumes", "read throughput of every mounted file system and dataset, labelled media, pool or cache", cmd_volumes },
+	{ "netcheck", "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", cmd_netcheck },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },
 };

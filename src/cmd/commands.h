@@ -27,5 +27,6 @@ int cmd_benchpool(int argc, char **argv, struct global_opts *g);
 int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
+int cmd_netcheck(int argc, char **argv, struct global_opts *g);
 
 #endif
