@@ -417,36 +417,55 @@ void read_batch_release(struct read_batch *b)
 
 /* Judges the batch, writes the human table (unless --json), the document
  * and the database rows. */
+void read_batch_conclude(struct read_batch *b, const char *db_path)
+{
+	if (run_ctx_interrupted_status())
+		return;
+	read_batch_load_baselines(b, db_path);
+	read_batch_log_conclusion(b, read_batch_judge(b));
+	read_batch_check_health(b);
+}
+
+void read_batch_present(const struct read_batch *b, FILE *out)
+{
+	if (!b->count)
+		return;
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	fputc('\n', out);
+	read_batch_print_table(b, out);
+	fputc('\n', out);
+	if (groups.count) {
+		fprintf(out, "By %s:\n", read_group_by_name(groups.by));
+		read_groups_print(b, &groups, out);
+		fputc('\n', out);
+	}
+	read_health_print(b, out);
+	read_groups_release(&groups);
+}
+
+void read_batch_document(const struct read_batch *b, struct json *j)
+{
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	read_batch_json(b, j);
+	read_groups_json(b, &groups, j);
+	read_groups_release(&groups);
+}
+
 int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
 		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg)
 {
-	if (!run_ctx_interrupted_status()) {
-		read_batch_load_baselines(b, rc->db_path);
-		read_batch_log_conclusion(b, read_batch_judge(b));
-		read_batch_check_health(b);
-	}
-	struct read_groups groups;
-	read_groups_build(b, &groups);
-	if (!rc->json && b->count) {
-		fputc('\n', stdout);
-		read_batch_print_table(b, stdout);
-		fputc('\n', stdout);
-		if (groups.count) {
-			printf("By %s:\n", read_group_by_name(groups.by));
-			read_groups_print(b, &groups, stdout);
-			fputc('\n', stdout);
-		}
-		read_health_print(b, stdout);
-	}
+	read_batch_conclude(b, rc->db_path);
+	if (!rc->json)
+		read_batch_present(b, stdout);
 	int status = run_ctx_interrupted_status();
 	if (!status)
 		status = (errors || ok == 0) ? 1 : 0;
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(rc, &j);
-	read_batch_json(b, &j);
-	read_groups_json(b, &groups, &j);
-	read_groups_release(&groups);
+	read_batch_document(b, &j);
 	if (shared)
 		shared_paths_json(shared, &j);
 	if (extra)

@@ -31,7 +31,7 @@ static int handle_option(int id, const char *arg, void *state)
 	return r == 1 ? readtest_parse_option("readpooldisks", id, arg, &b->opts) : r;
 }
 
-static void layout_json(struct json *j, void *arg)
+void pool_layout_json(struct json *j, void *arg)
 {
 	const struct pool_layout *l = arg;
 	json_begin_object(j, "pool");
@@ -47,6 +47,26 @@ static void layout_json(struct json *j, void *arg)
 	}
 	json_end_array(j);
 	json_end_object(j);
+}
+
+int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_layout *layout)
+{
+	const char *fstype;
+	int r = pool_find(id, layout, &fstype);
+	if (r == 0)
+		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout->pool, layout->count,
+			strcmp(fstype, "zfs") == 0 ? "zpool status" : "btrfs filesystem show");
+	b->count = layout->count;
+	b->reads = xcalloc(b->count ? b->count : 1, sizeof(*b->reads));
+	for (size_t i = 0; i < layout->count; i++) {
+		struct disk_read *d = &b->reads[i];
+		read_describe_path(layout->members[i].path, &d->info);
+		/* Named the way the pool names it (sde1, or a by-id path's last part). */
+		const char *slash = strrchr(layout->members[i].name, '/');
+		snprintf(d->info.kname, sizeof(d->info.kname), "%s", slash ? slash + 1 : layout->members[i].name);
+		snprintf(d->vdev, sizeof(d->vdev), "%s", layout->members[i].vdev);
+	}
+	return r;
 }
 
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
@@ -73,24 +93,10 @@ int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
 	if (run_ctx_begin(&rc, "readpooldisks", argc, argv, g))
 		return 1;
 	struct pool_layout layout = { .count = 0 };
-	const char *fstype;
-	int r = pool_find(id, &layout, &fstype);
-	if (r == 0)
-		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout.pool, layout.count,
-			strcmp(fstype, "zfs") == 0 ? "zpool status" : "btrfs filesystem show");
-	b.count = layout.count;
-	b.reads = xcalloc(b.count ? b.count : 1, sizeof(*b.reads));
-	for (size_t i = 0; i < layout.count; i++) {
-		struct disk_read *d = &b.reads[i];
-		read_describe_path(layout.members[i].path, &d->info);
-		/* Named the way the pool names it (sde1, or a by-id path's last part). */
-		const char *slash = strrchr(layout.members[i].name, '/');
-		snprintf(d->info.kname, sizeof(d->info.kname), "%s", slash ? slash + 1 : layout.members[i].name);
-		snprintf(d->vdev, sizeof(d->vdev), "%s", layout.members[i].vdev);
-	}
+	int r = pool_read_batch_prepare(id, &b, &layout);
 	size_t errors = read_batch_execute(&b);
 	size_t ok = read_batch_count(&b, READTEST_OK);
-	int status = read_batch_finish(&rc, &b, errors, ok, NULL, layout_json, &layout);
+	int status = read_batch_finish(&rc, &b, errors, ok, NULL, pool_layout_json, &layout);
 	if (r < 0 && status == 0)
 		status = 1;
 	read_batch_release(&b);

@@ -105,6 +105,13 @@ size_t read_batch_count(const struct read_batch *b, enum readtest_status s);
  * path is a whole disk, else just its name; dev_path stays as given. */
 void read_describe_path(const char *path, struct disk_info *info);
 
+/* The parts of read_batch_finish, for a command that reads several
+ * batches into one document (runall): judge (baselines, peers, health),
+ * print (table, groups, health), and write the batch's JSON members. */
+void read_batch_conclude(struct read_batch *b, const char *db_path);
+void read_batch_present(const struct read_batch *b, FILE *out);
+void read_batch_document(const struct read_batch *b, struct json *j);
+
 struct shared_paths;
 typedef void (*read_batch_json_fn)(struct json *j, void *arg);
 /* Judges the batch, prints the table (unless --json), writes the document
@@ -112,6 +119,14 @@ typedef void (*read_batch_json_fn)(struct json *j, void *arg);
  * exit status. */
 int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
 		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg);
+
+/* readpooldisks' first half, for runall too: finds pool ID (logging an
+ * error listing the pools that exist) and fills B with its members, named
+ * and grouped as the pool has them. Returns 0 or -errno. */
+struct pool_layout;
+int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_layout *layout);
+/* The document's "pool" object (name, fstype, members); ARG is the layout. */
+void pool_layout_json(struct json *j, void *arg);
 
 enum {
 	OPT_RT_SIZE = OPT_COMMAND_BASE + 50,
