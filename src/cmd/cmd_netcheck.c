@@ -299,6 +299,36 @@ static void probe_one(struct netcheck *nc, const struct nc_dest *d, struct nc_pr
 	probe_close(&sock);
 }
 
+void netcheck_gather(struct netcheck *nc)
+{
+	int r = links_read(&nc->links);
+	if (r < 0) {
+		log_msg(LOG_ERR, "NET-CHECK: cannot read the ports (rtnetlink): %s", strerror(-r));
+		nc->errors++;
+	} else {
+		log_msg(LOG_INFO, "NET-CHECK: %zu port(s); counting traffic for %.1f s", nc->links.n,
+			(double)nc->window_ns / 1e9);
+		r = sample_counters(nc);
+		if (r < 0) {
+			log_msg(LOG_ERR, "NET-CHECK: cannot read the ports' counters again: %s", strerror(-r));
+			nc->errors++;
+		}
+	}
+	r = routes_read(&nc->routes);
+	if (r < 0) {
+		log_msg(LOG_ERR, "NET-CHECK: cannot read the routes (rtnetlink): %s", strerror(-r));
+		nc->errors++;
+	}
+	read_bonds(nc);
+	if (!nc->dests_given)
+		gateways_as_dests(nc);
+	plan_probes(nc);
+	for (size_t i = 0; i < nc->ndests && !interrupt_requested(); i++)
+		for (size_t k = 0; k < nc->dests[i].nprobes && !interrupt_requested(); k++)
+			probe_one(nc, &nc->dests[i], &nc->dests[i].probes[k]);
+
+}
+
 int cmd_netcheck(int argc, char **argv, struct global_opts *g)
 {
 	static const struct command_doc doc = {
@@ -335,31 +365,7 @@ int cmd_netcheck(int argc, char **argv, struct global_opts *g)
 		free(nc);
 		return 1;
 	}
-	int r = links_read(&nc->links);
-	if (r < 0) {
-		log_msg(LOG_ERR, "NET-CHECK: cannot read the ports (rtnetlink): %s", strerror(-r));
-		nc->errors++;
-	} else {
-		log_msg(LOG_INFO, "NET-CHECK: %zu port(s); counting traffic for %.1f s", nc->links.n,
-			(double)nc->window_ns / 1e9);
-		r = sample_counters(nc);
-		if (r < 0) {
-			log_msg(LOG_ERR, "NET-CHECK: cannot read the ports' counters again: %s", strerror(-r));
-			nc->errors++;
-		}
-	}
-	r = routes_read(&nc->routes);
-	if (r < 0) {
-		log_msg(LOG_ERR, "NET-CHECK: cannot read the routes (rtnetlink): %s", strerror(-r));
-		nc->errors++;
-	}
-	read_bonds(nc);
-	if (!nc->dests_given)
-		gateways_as_dests(nc);
-	plan_probes(nc);
-	for (size_t i = 0; i < nc->ndests && !interrupt_requested(); i++)
-		for (size_t k = 0; k < nc->dests[i].nprobes && !interrupt_requested(); k++)
-			probe_one(nc, &nc->dests[i], &nc->dests[i].probes[k]);
+	netcheck_gather(nc);
 
 	int status = run_ctx_interrupted_status();
 	if (!status) {

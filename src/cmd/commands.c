@@ -14,6 +14,7 @@ const struct command commands[] = {
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
 	{ "volumes", "read throughput of every mounted file system and dataset, labelled media, pool or cache", cmd_volumes },
 	{ "netcheck", "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", cmd_netcheck },
+	{ "doctor", "the whole method: media, network, RAM twin, pool; ends with a verdict (--lab: a known fault)", cmd_doctor },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },
 };

@@ -74,6 +74,12 @@ struct netcheck {
 	unsigned errors;          /* checks that could not be made */
 };
 
+/* cmd_netcheck.c: reads the ports (counting traffic over window_ns), the
+ * routes and the bonds, picks destinations (the gateways unless dests
+ * were given) and probes them; a check that cannot be made counts in
+ * errors. For doctor too. */
+void netcheck_gather(struct netcheck *nc);
+
 /* netcheck_report.c */
 void netcheck_judge(struct netcheck *nc);
 void netcheck_print(const struct netcheck *nc);

@@ -26,8 +26,9 @@ static void describe(struct disk_read *d, double bw)
 		strbuf_addf(&sb, "%s has no peers to compare with (fewer than %d disks read)", name, OUTLIER_MIN_SET);
 	} else {
 		bool out = d->reads_flagged > 0;
-		strbuf_addf(&sb, "%s reads at %.0f%% of the median of %zu %sdisks (%u of %u reads %s)", name,
-			    100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
+		/* One decimal under 10%: "0%" would read as "did not read at all". */
+		strbuf_addf(&sb, "%s reads at %.*f%% of the median of %zu %sdisks (%u of %u reads %s)", name,
+			    f->ratio < 0.1 ? 1 : 0, 100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
 			    out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
 	}
 	if (d->has_baseline) {

@@ -89,6 +89,7 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 		.iodepth = opts->iodepth,
 		.numjobs = 1,
 		.size = size,
+		.runtime_ns = opts->runtime_ns,
 		.pattern = PATTERN_RANDOM,
 		.seed = 1,
 		.progress = opts->progress,

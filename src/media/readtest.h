@@ -29,6 +29,7 @@ struct readtest_opts {
 	uint32_t bs;
 	unsigned iodepth;
 	const char *engine;    /* "auto" or a name */
+	uint64_t runtime_ns;   /* a time cap on each read, 0 for none (doctor's budgets) */
 	bool progress;
 };
 

@@ -146,8 +146,11 @@ if command -v mkfs.btrfs >/dev/null; then
 	mkdir "$mnt" && mount "$b1" "$mnt"
 	ok $? "btrfs raid1 mounted"
 	undo "umount $mnt"
-	"$IOTRIAGE" benchpool "$label" 32M --tests dd,builtin --runtime 3 --json >"$TMP/b.json" 2>"$TMP/b.err"
-	ok $? "benchpool on a btrfs label"
+	"$IOTRIAGE" benchpool "$label" 32M --tests all --runtime 3 --json >"$TMP/b.json" 2>"$TMP/b.err"
+	ok $? "benchpool --tests all on a btrfs label"
+	check "fio, dd and builtin ran; elbencho and iozone skipped" -- \
+		jtest "$TMP/b.json" '[.results[] | .test + ":" + .status] == ["fio:ok", "elbencho:skipped", "dd:ok", "iozone:skipped", "builtin:ok"]'
+	check "in two subvolumes" -- jtest "$TMP/b.json" "[.areas[] | startswith(\"$mnt/iotriage-\")] == [true, true]"
 	check "fstype btrfs, found at its mount point" -- jtest "$TMP/b.json" ".fstype == \"btrfs\" and .mountpoint == \"$mnt\""
 	check "reads labelled pool (page cache dropped or bypassed)" -- \
 		jtest "$TMP/b.json" '[.results[] | .figures[] | select(.direction == "read") | .cache] | unique == ["pool"]'
@@ -165,10 +168,11 @@ mkdir "$emnt" && mount "$e" "$emnt"
 ok $? "ext4 mounted"
 undo "umount $emnt"
 mkdir "$emnt/iotriage-not-ours"
-"$IOTRIAGE" benchpool "$emnt" 32M --tests fio,dd,builtin --runtime 3 --json >"$TMP/e.json" 2>/dev/null
-ok $? "benchpool on an ext4 directory"
+"$IOTRIAGE" benchpool "$emnt" 32M --tests all --runtime 3 --json >"$TMP/e.json" 2>/dev/null
+ok $? "benchpool --tests all on an ext4 directory"
 check "fstype dir on ext4" -- jtest "$TMP/e.json" '.fstype == "dir" and .compression == "off"'
-check "fio, dd and builtin ran there" -- jtest "$TMP/e.json" '[.results[].status] == ["ok", "ok", "ok"]'
+check "fio, dd and builtin ran there; elbencho and iozone skipped" -- \
+	jtest "$TMP/e.json" '[.results[] | .test + ":" + .status] == ["fio:ok", "elbencho:skipped", "dd:ok", "iozone:skipped", "builtin:ok"]'
 check "only what was there before is left" -- test "$(ls -A "$emnt" | sort | tr '\n' ' ')" = "iotriage-not-ours lost+found "
 
 finish

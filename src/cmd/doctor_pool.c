@@ -1,0 +1,222 @@
+/* doctor's pool steps: a RAM twin of the pool (the media factored out) and
+ * the same short workload on the twin and on the real pool. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/log.h"
+#include "basic/spawn.h"
+#include "cmd/doctor.h"
+#include "cmd/poolbench_cmd.h"
+
+#define TOOL_TIMEOUT_MS 120000
+#define RAM_DIR "/dev/shm" /* tmpfs: files here are memory */
+
+static int run_tool(const char *const *argv, struct strbuf *out)
+{
+	struct spawn_result res;
+	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
+	if (r == 0 && res.status != 0) {
+		log_msg(LOG_ERR, "%s %s failed: %.*s", argv[0], argv[1], (int)strcspn(res.err.buf, "\n"), res.err.buf);
+		r = -EIO;
+	} else if (r < 0) {
+		log_msg(LOG_ERR, "cannot run %s: %s", argv[0], r == -ENOENT ? "not installed" : strerror(-r));
+	}
+	if (r == 0 && out)
+		strbuf_adds(out, res.out.buf);
+	spawn_result_release(&res);
+	return r;
+}
+
+/* "mirror", "raidz", "raidz2", "raidz3" for a vdev named "mirror-0",
+ * "raidz1-0"...; NULL for a disk striped straight into the pool. */
+static const char *vdev_type(const char *vdev, const char *pool)
+{
+	if (strcmp(vdev, pool) == 0)
+		return NULL;
+	if (strncmp(vdev, "mirror", 6) == 0)
+		return "mirror";
+	if (strncmp(vdev, "raidz3", 6) == 0)
+		return "raidz3";
+	if (strncmp(vdev, "raidz2", 6) == 0)
+		return "raidz2";
+	if (strncmp(vdev, "raidz", 5) == 0)
+		return "raidz";
+	return ""; /* a support class (logs, cache...): not part of the data path */
+}
+
+static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct pool_twin *t)
+{
+	char name[64], owner[256], tag[200];
+	snprintf(name, sizeof(name), "iotriage-twin-%s", run_id);
+	scratch_owner_tag(run_id, tag, sizeof(tag));
+	snprintf(owner, sizeof(owner), "%s=%s", SCRATCH_OWNER_PROPERTY, tag);
+	const char *argv[8 + 2 * DOCTOR_MAX_MEMBERS];
+	size_t n = 0;
+	argv[n++] = "zpool";
+	argv[n++] = "create";
+	argv[n++] = "-f";
+	argv[n++] = "-O";
+	argv[n++] = owner;
+	argv[n++] = name;
+	const char *last_vdev = NULL;
+	size_t used = 0;
+	for (size_t i = 0; i < layout->count && used < t->nloops; i++) {
+		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
+		if (type && !*type)
+			continue;
+		if (type && (!last_vdev || strcmp(last_vdev, layout->members[i].vdev) != 0))
+			argv[n++] = type;
+		last_vdev = layout->members[i].vdev;
+		argv[n++] = t->loops[used++].path;
+	}
+	argv[n] = NULL;
+	int r = run_tool(argv, NULL);
+	if (r < 0)
+		return r;
+	t->pool_made = true;
+	return bench_target_resolve(name, "zfs", &t->target);
+}
+
+/* btrfs's data and metadata profiles ("raid1", "single", "dup") from
+ * `btrfs filesystem df`: "Data, RAID1: total=..., used=...". */
+static void btrfs_profile(const char *text, const char *kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "single");
+	const char *p = strstr(text, kind);
+	if (!p || !(p = strstr(p, ", ")))
+		return;
+	p += 2;
+	size_t n = strcspn(p, ":");
+	if (n >= len)
+		return;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] - 'A' + 'a' : p[i]);
+	buf[n] = '\0';
+}
+
+static int btrfs_twin(const struct bench_target *real, const char *run_id, struct pool_twin *t)
+{
+	const char *df_argv[] = { "btrfs", "filesystem", "df", real->mountpoint, NULL };
+	struct strbuf df = STRBUF_INIT;
+	char data[16], meta[16], label[64];
+	int r = run_tool(df_argv, &df);
+	btrfs_profile(df.buf, "Data,", data, sizeof(data));
+	btrfs_profile(df.buf, "Metadata,", meta, sizeof(meta));
+	strbuf_release(&df);
+	if (r < 0)
+		return r;
+	snprintf(label, sizeof(label), "iotriage-twin-%s", run_id);
+	const char *argv[12 + DOCTOR_MAX_MEMBERS] = { "mkfs.btrfs", "-q", "-f", "-L", label, "-d", data, "-m", meta };
+	size_t n = 9;
+	for (size_t i = 0; i < t->nloops; i++)
+		argv[n++] = t->loops[i].path;
+	argv[n] = NULL;
+	if ((r = run_tool(argv, NULL)) < 0)
+		return r;
+	snprintf(t->mnt, sizeof(t->mnt), "/run/%s", label);
+	if (mkdir(t->mnt, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (mount(t->loops[0].path, t->mnt, "btrfs", 0, NULL) < 0) {
+		r = -errno;
+		log_msg(LOG_ERR, "cannot mount the RAM twin: %s", strerror(errno));
+		rmdir(t->mnt);
+		t->mnt[0] = '\0';
+		return r;
+	}
+	t->pool_made = true;
+	char tag[200], path[PATH_MAX + 32], line[256];
+	scratch_owner_tag(run_id, tag, sizeof(tag));
+	snprintf(path, sizeof(path), "%s/%s", t->mnt, SCRATCH_OWNER_FILE);
+	int len = snprintf(line, sizeof(line), "%s\n", tag);
+	FILE *f = fopen(path, "we");
+	if (f) {
+		fwrite(line, 1, (size_t)len, f);
+		fclose(f);
+	}
+	return bench_target_resolve(t->mnt, "btrfs", &t->target);
+}
+
+int twin_build(const struct bench_target *real, const struct pool_layout *layout, const char *run_id,
+	       uint64_t member_size, struct pool_twin *t)
+{
+	*t = (struct pool_twin){ .nloops = 0 };
+	for (size_t i = 0; i < DOCTOR_MAX_MEMBERS; i++)
+		t->loops[i] = (struct loopdev)LOOPDEV_INIT;
+	size_t want = 0;
+	for (size_t i = 0; i < layout->count; i++) {
+		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
+		want += !(type && !*type);
+	}
+	if (want == 0 || want > DOCTOR_MAX_MEMBERS) {
+		log_msg(LOG_ERR, "DOCTOR: cannot build a RAM twin of a pool with %zu data members", want);
+		return -EINVAL;
+	}
+	int r = 0;
+	for (; t->nloops < want && r == 0; t->nloops++)
+		r = loopdev_create(RAM_DIR, member_size, 512, &t->loops[t->nloops]);
+	if (r < 0)
+		log_msg(LOG_ERR, "DOCTOR: cannot make RAM-backed loop devices in %s: %s", RAM_DIR, strerror(-r));
+	else
+		r = real->kind == SCRATCH_ZFS ? zfs_twin(layout, run_id, t) : btrfs_twin(real, run_id, t);
+	if (r < 0)
+		twin_destroy(t);
+	return r;
+}
+
+/* zfs-fuse answers "pool is busy" for a moment after I/O: retry. */
+int zpool_destroy_retrying(const char *pool)
+{
+	const char *argv[] = { "zpool", "destroy", "-f", pool, NULL };
+	int r = -EBUSY;
+	for (int i = 0; i < 15 && r < 0; i++) {
+		if (i)
+			usleep(500 * 1000);
+		struct spawn_result res;
+		r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
+		if (r == 0 && res.status != 0)
+			r = -EBUSY;
+		spawn_result_release(&res);
+	}
+	return r;
+}
+
+void twin_destroy(struct pool_twin *t)
+{
+	if (t->pool_made && t->target.kind == SCRATCH_ZFS) {
+		if (zpool_destroy_retrying(t->target.pool) < 0)
+			log_msg(LOG_ERR, "DOCTOR: cannot destroy the RAM twin pool %s", t->target.pool);
+	} else if (t->pool_made && t->mnt[0]) {
+		if (umount2(t->mnt, 0) < 0 && umount2(t->mnt, MNT_DETACH) < 0)
+			log_msg(LOG_ERR, "DOCTOR: cannot unmount %s: %s", t->mnt, strerror(errno));
+	}
+	if (t->mnt[0])
+		rmdir(t->mnt);
+	for (size_t i = 0; i < t->nloops; i++)
+		loopdev_destroy(&t->loops[i]);
+	t->nloops = 0;
+	t->pool_made = false;
+}
+
+int doctor_pool_workload(const struct bench_target *t, const char *run_id, const char *suffix, uint64_t size,
+			 unsigned runtime_s, struct pb_outcome *o)
+{
+	struct scratch area;
+	if (pool_area_create(t, run_id, suffix, "1M", &area, "DOCTOR") < 0)
+		return -EIO;
+	struct pb_context c = {
+		.throughput_dir = area.path,
+		.size = size,
+		.runtime_s = runtime_s,
+		.pattern = PATTERN_RANDOM,
+		.direct_ok = pb_direct_supported(area.path),
+		.arc_data_cached = false, /* the area is made with primarycache=metadata */
+	};
+	int r = pb_write_then_read(&c, area.path, "iotriage-doctor.dat", o);
+	pool_areas_destroy(&area, 1, t->pool, "DOCTOR");
+	return r;
+}
