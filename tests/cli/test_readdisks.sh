@@ -38,7 +38,7 @@ check "the slowed device reads at well under the median" -- \
 check "the slowed device's verdict is slow, confirmed by re-reads" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3"
 check "with a sentence that says how slow and against whom" -- \
-	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .sentence | test(\"^${b#/dev/} reads at [0-9]+% of the median of 3 same-model disks \\\\(3 of 3 reads out of line\\\\)\")"
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .sentence | test(\"^${b#/dev/} reads at [0-9.]+% of the median of 3 same-model disks \\\\(3 of 3 reads out of line\\\\)\")"
 check "its identical siblings are ok" -- \
 	jtest "$TMP/rd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$c\") | .verdict] == [\"ok\", \"ok\"]"
 # The health cross-check: smartctl runs for the flagged disk only; a loop

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# doctor on real fixtures: the lab (a zfs-fuse raidz on loop devices, one
+# member slowed by a cgroup blkio rule, or none), a pool the test builds,
+# and a network namespace with two default routes of equal metric. It names
+# the right layer and member, and leaves nothing behind, also when
+# interrupted or killed.
+. "$(dirname "$0")/lib.sh"
+
+if ! need_root; then skip "doctor" "needs root for loop devices, cgroups, zfs-fuse and namespaces"; exit 0; fi
+if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
+	skip "doctor" "zfs-fuse is not running (scripts/start-services.sh starts it)"
+	exit 0
+fi
+
+ours() { # what doctor could leave: lab and twin pools, iotriage cgroups, twin mounts
+	zpool list -H -o name 2>/dev/null | grep -E '^iotriage-(lab|twin)-' || true
+	ls -d /sys/fs/cgroup/blkio/iotriage-* 2>/dev/null | grep -v "iotriage-test-" || true
+	grep -E ' /run/iotriage-(lab|twin)-' /proc/self/mountinfo || true
+}
+# gone DOC: every loop device DOC's devices[] named is detached again
+gone() {
+	local d
+	for d in $(jq -r '.devices[].path' "$1"); do
+		[ -e "/sys/block/${d#/dev/}/loop/backing_file" ] && return 1
+	done
+	return 0
+}
+
+# The lab with its fault: the slowed member, and only it, named in the media layer.
+"$IOTRIAGE" doctor --lab --json >"$TMP/lab.json" 2>"$TMP/lab.err"
+ok $? "doctor --lab exits 0"
+check "the verdict is the media layer" -- jtest "$TMP/lab.json" '.doctor.verdict.layer == "media"'
+check "naming the slowed member" -- jtest "$TMP/lab.json" '.doctor.verdict.subject == .lab.slowed_device and (.lab.slowed_device | startswith("/dev/loop"))'
+check "and only it is slow" -- \
+	jtest "$TMP/lab.json" '[.devices[] | select(.verdict == "slow") | .path] == [.lab.slowed_device]'
+check "how sure: three of three reads" -- jtest "$TMP/lab.json" '.doctor.verdict.confidence | test("3 of 3 reads out of line")'
+check "with its health cross-checked" -- jtest "$TMP/lab.json" '.doctor.verdict.confidence | test("health: no SMART data")'
+check "the next thing to do names the disk" -- \
+	jtest "$TMP/lab.json" '.doctor.verdict.next | test("replace or re-test /dev/loop[0-9]+")'
+check "it stopped after the media step" -- \
+	jtest "$TMP/lab.json" '[.doctor.steps[] | .state] == ["ran", "not run", "not run", "not run"] and .doctor.steps[0].explains'
+check "it said how long it could take before starting" -- grep -q "DOCTOR: a quick run on iotriage-lab-.*: at most about" "$IOTRIAGE_STATE_DIR/iotriage.log"
+check "the lab is gone: no pool, cgroup or mount" -- test -z "$(ours)"
+check "and its loop devices are detached" -- gone "$TMP/lab.json"
+
+# The lab without a fault: no layer stands out, every step ran or was skipped for a reason.
+"$IOTRIAGE" doctor --lab --fault none --json >"$TMP/clean.json" 2>/dev/null
+ok $? "doctor --lab --fault none exits 0"
+check "no layer stands out" -- jtest "$TMP/clean.json" '.doctor.verdict.layer == "none" and .lab.slowed_device == null'
+check "media ran, network skipped (local), RAM twin and pool ran" -- \
+	jtest "$TMP/clean.json" '[.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]'
+check "the pool was measured against its RAM twin" -- \
+	jtest "$TMP/clean.json" '.doctor.figures.twin_read_bw_bytes_per_s > 0 and .doctor.figures.pool_read_bw_bytes_per_s > 0'
+check "nothing left behind" -- test -z "$(ours)"
+check "no loop device left" -- gone "$TMP/clean.json"
+
+# SIGINT part way: exit 130, everything removed.
+"$IOTRIAGE" doctor --lab --json >"$TMP/int.json" 2>/dev/null &
+pid=$!
+sleep 4
+kill -INT "$pid"
+wait "$pid"
+ok $(($? != 130)) "doctor --lab interrupted: exit 130"
+check "nothing left after the interrupt" -- test -z "$(ours)"
+check "its loop devices detached" -- gone "$TMP/int.json"
+
+# SIGKILL: the lab pool (its loop devices held by zfs-fuse) survives; the next run removes it.
+"$IOTRIAGE" doctor --lab >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do zpool list -H -o name | grep -q '^iotriage-lab-' && break; sleep 0.1; done
+sleep 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+left=$(zpool list -H -o name | grep '^iotriage-lab-' || true)
+check "after SIGKILL the lab pool is still there" -- test -n "$left"
+"$IOTRIAGE" doctor --lab --fault none >/dev/null 2>"$TMP/after.err"
+ok $? "the next run succeeds"
+check "and removed the killed run's pool" -- grep -q "removed pool $left left by an interrupted run" "$IOTRIAGE_STATE_DIR/iotriage.log"
+check "nothing left at all" -- test -z "$(ours)"
+check "and the killed run's cgroup went too" -- test -z "$(ls -d /sys/fs/cgroup/blkio/iotriage-* 2>/dev/null | grep -v iotriage-test-)"
+# The killed run's loop devices go when zfs-fuse lets go of them (autoclear).
+killed_loops() { losetup -a | grep -c '/var/tmp/#' || true; }
+for _ in $(seq 1 20); do [ "$(killed_loops)" -eq 0 ] && break; sleep 0.5; done
+check "and its loop devices were cleared by the kernel" -- test "$(killed_loops)" -eq 0
+
+# A pool the test builds, named by the user: all four steps, --no-network.
+devs=()
+for i in 1 2 3; do devs+=("$(make_loop 160M)"); done
+pool=iotriage-dr-$$
+zpool create -f "$pool" raidz "${devs[@]}" >/dev/null 2>&1
+ok $? "zpool create raidz on three loop devices"
+undo "destroy_pool $pool"
+"$IOTRIAGE" doctor "$pool" --quick --no-network --json >"$TMP/pool.json" 2>/dev/null
+ok $? "doctor POOL --quick"
+check "its members were read" -- \
+	jtest "$TMP/pool.json" "([.devices[].path] | sort) == ([\"${devs[0]}\", \"${devs[1]}\", \"${devs[2]}\"] | sort)"
+check "no layer stands out on a healthy pool" -- jtest "$TMP/pool.json" '.doctor.verdict.layer == "none"'
+check "steps: media, network skipped, twin, pool" -- \
+	jtest "$TMP/pool.json" '[.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]'
+check "no temporary dataset left in the pool" -- test -z "$(zfs list -H -r -o name "$pool" | grep "^$pool/iotriage-")"
+
+# The network step, in a namespace with two default routes of equal metric
+# on different ports: doctor stops at the network layer and names the fix.
+ns_a=iotdr$$-a ns_r=iotdr$$-r
+ip netns add "$ns_a" && undo "ip netns del $ns_a"
+ip netns add "$ns_r" && undo "ip netns del $ns_r"
+ip -n "$ns_a" link set lo up
+ip -n "$ns_r" link set lo up
+ip -n "$ns_a" link add e0 type veth peer name r0 netns "$ns_r"
+ip -n "$ns_a" link add e1 type veth peer name r1 netns "$ns_r"
+for l in e0 e1; do ip -n "$ns_a" link set "$l" up; done
+for l in r0 r1; do ip -n "$ns_r" link set "$l" up; done
+ip -n "$ns_a" addr add 10.98.1.1/24 dev e0
+ip -n "$ns_a" addr add 10.98.2.1/24 dev e1
+ip -n "$ns_r" addr add 10.98.1.254/24 dev r0
+ip -n "$ns_r" addr add 10.98.2.254/24 dev r1
+ip -n "$ns_a" route add default via 10.98.1.254 dev e0 metric 100
+ip -n "$ns_a" route append default via 10.98.2.254 dev e1 metric 100
+ip netns exec "$ns_a" "$IOTRIAGE" doctor "$pool" --quick --json >"$TMP/net.json" 2>/dev/null
+ok $? "doctor POOL in a namespace with two gateways"
+check "the verdict is the network layer" -- jtest "$TMP/net.json" '.doctor.verdict.layer == "network"'
+check "with the competing gateways as evidence" -- \
+	jtest "$TMP/net.json" '.doctor.verdict.evidence | test("10.98.1.254") and test("10.98.2.254")'
+check "and the fix" -- jtest "$TMP/net.json" '.doctor.verdict.next | test("one")'
+check "after the media step found nothing" -- \
+	jtest "$TMP/net.json" '[.doctor.steps[] | .state] == ["ran", "ran", "not run", "not run"]'
+
+"$IOTRIAGE" doctor no-such-pool-$$ >/dev/null 2>"$TMP/nf.err"
+ok $(($? != 1)) "doctor on a pool that does not exist: exit 1"
+"$IOTRIAGE" doctor --lab "$pool" >/dev/null 2>&1
+ok $(($? != 2)) "--lab with a POOL is a usage error"
+"$IOTRIAGE" doctor --lab --fault gremlins >/dev/null 2>&1
+ok $(($? != 2)) "an unknown --fault is a usage error"
+check "nothing of doctor's is left at the end" -- test -z "$(ours)"
+
+finish
