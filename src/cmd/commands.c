@@ -15,6 +15,7 @@ const struct command commands[] = {
 	{ "volumes", "read throughput of every mounted file system and dataset, labelled media, pool or cache", cmd_volumes },
 	{ "netcheck", "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", cmd_netcheck },
 	{ "doctor", "the whole method: media, network, RAM twin, pool; ends with a verdict (--lab: a known fault)", cmd_doctor },
+	{ "interactive", "the guided chooser: pick a pool or disk and a test (needs a terminal)", cmd_interactive },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },
 };

@@ -28,6 +28,7 @@ int cmd_rwpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpools(int argc, char **argv, struct global_opts *g);
 int cmd_runall(int argc, char **argv, struct global_opts *g);
 int cmd_doctor(int argc, char **argv, struct global_opts *g);
+int cmd_interactive(int argc, char **argv, struct global_opts *g);
 int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
