@@ -18,7 +18,7 @@ if ! command -v tmux >/dev/null; then skip "interactive in tmux" "tmux is not in
 dev=$(make_loop 64M)
 session=iotriage-it-$$
 undo "tmux kill-session -t $session"
-screen() { tmux capture-pane -p -t "$session" -S -200; }
+screen() { tmux capture-pane -p -t "$session" -S -200 2>/dev/null; }
 wait_for() { # wait_for REGEX: until the pane shows it (60 s)
 	local i
 	for i in $(seq 1 600); do screen | grep -Eq "$1" && return 0; sleep 0.1; done
@@ -28,16 +28,17 @@ wait_for() { # wait_for REGEX: until the pane shows it (60 s)
 # No command on a terminal is interactive too; the state dir keeps the log in $TMP.
 tmux new-session -d -s "$session" -x 200 -y 60 \
 	env IOTRIAGE_STATE_DIR="$IOTRIAGE_STATE_DIR" "$IOTRIAGE"
-check "the chooser starts with no command on a terminal" -- wait_for '^Test \(1-[0-9]+\): '
+tmux set-option -t "$session" remain-on-exit on >/dev/null # keep the last screen to read
+check "the chooser starts with no command on a terminal" -- wait_for '^Test \(1-[0-9]+\):'
 check "it lists the disks, our loop device among them" -- wait_for "^ +[0-9]+\) $dev "
 check "and the tests" -- bash -c "tmux capture-pane -p -t $session | grep -Eq '^ +1\) readdisk +read one disk'"
 tmux send-keys -t "$session" "x" Enter
 check "a bad answer is asked again" -- wait_for "'x' is not a number from 1 to"
 tmux send-keys -t "$session" "1" Enter
-check "readdisk asks for the disk" -- wait_for '^Disk \(1-[0-9]+\): '
+check "readdisk asks for the disk" -- wait_for '^Disk \(1-[0-9]+\):'
 n=$(screen | sed -nE "s|^ +([0-9]+)\) $dev .*|\1|p" | head -n 1)
 tmux send-keys -t "$session" "$n" Enter
-check "then the size, with a default" -- wait_for '^Size to read \[1000M\]: '
+check "then the size, with a default" -- wait_for '^Size to read \[1000M\]:'
 tmux send-keys -t "$session" "16M" Enter
 check "it shows the command it stands for" -- wait_for "^Running: iotriage readdisk $dev --size 16M$"
 tmux send-keys -t "$session" "y" Enter
