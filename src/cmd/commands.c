@@ -9,6 +9,7 @@ const struct command commands[] = {
 	{ "run", "run one fio-like workload on a file or device", cmd_run },
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
+	{ "ramdisk", "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", cmd_ramdisk },
 	{ NULL, NULL, NULL },
 };
 

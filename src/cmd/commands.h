@@ -25,5 +25,6 @@ int cmd_run(int argc, char **argv, struct global_opts *g);
 int cmd_demo(int argc, char **argv, struct global_opts *g);
 int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 
 #endif
