@@ -129,7 +129,7 @@ static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct po
 	}
 	struct job_spec spec = {
 		.random = true, .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .size = t.size,
-		.io_limit = UINT64_MAX / 2, .runtime_ns = s->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
+		.io_limit = 1ULL << 50, /* a time cap, not a size cap */ .runtime_ns = s->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
 		.progress = false,
 	};
 	char reason[160];
