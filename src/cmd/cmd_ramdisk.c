@@ -114,6 +114,7 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 {
 	struct ramdisk_entry *all = NULL;
 	size_t n = 0, live = 0;
+	int reaped = 0;
 	int r = ramdisk_registry_scan(&ramdisk_default_paths, &all, &n);
 	if (r < 0)
 		return r;
@@ -133,9 +134,23 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 				ramdisk_default_paths.dev, all[i].dev.index, all[i].stale_why);
 		}
 	}
+	if (clean_stale && live == 0) {
+		char why[400];
+		int (*const reapers[])(const struct ramdisk_paths *, char *, size_t) = { ramdisk_scsi_debug_reap,
+											 ramdisk_null_blk_reap };
+		for (size_t i = 0; i < sizeof(reapers) / sizeof(reapers[0]); i++) {
+			int k = reapers[i](&ramdisk_default_paths, why, sizeof(why));
+			if (k > 0) {
+				log_msg(LOG_WARN, "RAMDISK: %s", why);
+				reaped++;
+			} else if (k < 0) {
+				log_msg(LOG_ERR, "RAMDISK: cannot remove what an earlier run left: %s", why);
+			}
+		}
+	}
 	*ret = all;
 	*ret_n = live;
-	return 0;
+	return reaped;
 }
 
 int ramdisk_check_budget(uint64_t total)
@@ -270,6 +285,10 @@ int ramdisk_batch_destroy(struct ramdisk_dev *devs, size_t n, bool force)
 	for (size_t i = 0; i < n; i++)
 		if (devs[i].removed)
 			ramdisk_registry_remove(p, &devs[i]);
+	if (r > 0) {
+		log_msg(LOG_WARN, "RAMDISK: %s", why);
+		r = 0;
+	}
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: failed to remove the %s devices: %s", b->name, why);
 		/* Links of devices that are still there stay, so list shows them. */
@@ -615,13 +634,19 @@ static int ramdisk_destroy(int argc, char **argv, struct global_opts *g)
 		return 1;
 	struct ramdisk_entry *live = NULL;
 	size_t n = 0;
-	ramdisk_scan_live(true, &live, &n);
+	int reaped = ramdisk_scan_live(true, &live, &n);
 	struct listed *l = examine(live, n);
 	int status = 1;
 	bool destroyed = false;
 	uint64_t before = ramdisk_mem_available(), after = 0;
 	size_t busy = 0;
 	const char *reason = NULL;
+	if (n == 0 && reaped > 0) {
+		status = 0;
+		destroyed = true;
+		after = ramdisk_mem_available();
+		goto out;
+	}
 	if (n == 0) {
 		log_msg(LOG_ERR, "RAMDISK: no RAM disks exist; nothing to destroy");
 		reason = "no RAM disks exist";

@@ -19,8 +19,9 @@ int ramdisk_parse_size_arg(const char *s, uint64_t *ret, char *why, size_t len);
 const struct ramdisk_backend *ramdisk_choose_backend(const char *name, const struct ramdisk_spec *spec,
 						     char *why, size_t len);
 
-/* Removes stale records and links (logging each); returns the live
- * entries (malloc'd) in *RET. Refuses nothing. */
+/* With CLEAN_STALE removes stale records and links, and when no live entry
+ * is left, what earlier runs left without records (logging each); returns
+ * the live entries (malloc'd) in *RET, and how many leftovers it removed. */
 int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_n);
 
 /* Checks the memory budget for TOTAL bytes; logs the numbers and the ARC

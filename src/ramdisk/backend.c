@@ -145,7 +145,7 @@ static int run_modprobe(const char *const *argv, const char *what, char *why, si
 	struct spawn_result res;
 	int r = spawn_run(argv, 60000, &res);
 	if (r == -ENOENT)
-		snprintf(why, len, "modprobe is not installed (kmod)");
+		snprintf(why, len, "%s is not installed (kmod)", argv[0]);
 	else if (r < 0)
 		snprintf(why, len, "cannot run %s: %s", what, strerror(-r));
 	else if (res.status != 0) {
@@ -172,9 +172,11 @@ int ramdisk_modprobe(const char *name, const char *const *params, char *why, siz
 
 int ramdisk_modprobe_remove(const char *name, char *why, size_t len)
 {
-	const char *argv[] = { "modprobe", "-r", name, NULL };
+	/* rmmod, not modprobe -r: only this module, never its dependencies
+	 * (busybox's modprobe -r fails when a dependency is still in use). */
+	const char *argv[] = { "rmmod", name, NULL };
 	char what[64];
-	snprintf(what, sizeof(what), "modprobe -r %s", name);
+	snprintf(what, sizeof(what), "rmmod %s", name);
 	return run_modprobe(argv, what, why, len);
 }
 

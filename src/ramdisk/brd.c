@@ -16,7 +16,7 @@ static enum ramdisk_avail brd_probe(const struct ramdisk_paths *p, char *why, si
 	if (ramdisk_module_loaded(p, "brd")) {
 		snprintf(why, len,
 			 "brd is already loaded (not by this batch): its device count and size are fixed at load "
-			 "time; remove it with 'modprobe -r brd' or choose another --backend");
+			 "time; remove it with 'rmmod brd' or choose another --backend");
 		return RAMDISK_BUSY;
 	}
 	int r = ramdisk_module_present(p, "brd");

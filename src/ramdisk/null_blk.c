@@ -41,10 +41,15 @@ static enum ramdisk_avail null_blk_probe(const struct ramdisk_paths *p, char *wh
 	return RAMDISK_ABSENT;
 }
 
+/* The configfs directory's name; 6.1 and later name the disk after it
+ * (older kernels: nullb<index>). Never "iotriage-ramdiskN": that is the
+ * friendly link's name in /dev. */
+#define NULLB_DIR_PREFIX "iotriage-nullb"
+
 static bool null_blk_owns(const struct ramdisk_paths *p, const char *kname)
 {
 	char path[256];
-	if (strncmp(kname, "nullb", 5) != 0)
+	if (strncmp(kname, "nullb", 5) != 0 && strncmp(kname, NULLB_DIR_PREFIX, strlen(NULLB_DIR_PREFIX)) != 0)
 		return false;
 	snprintf(path, sizeof(path), "%s/class/block/%s", p->sysfs, kname);
 	return access(path, F_OK) == 0;
@@ -79,7 +84,7 @@ static size_t count_nullb(const struct ramdisk_paths *p)
 	size_t n = 0;
 	struct dirent *de;
 	while ((de = readdir(d)))
-		if (strncmp(de->d_name, "nullb", 5) == 0)
+		if (strncmp(de->d_name, "nullb", 5) == 0 || strncmp(de->d_name, NULLB_DIR_PREFIX, strlen(NULLB_DIR_PREFIX)) == 0)
 			n++;
 	closedir(d);
 	return n;
@@ -112,7 +117,7 @@ static int null_blk_create(const struct ramdisk_paths *p, const struct ramdisk_s
 	for (; made < spec->count; made++) {
 		struct ramdisk_dev *d = &devs[made];
 		char val[32];
-		snprintf(d->configfs, sizeof(d->configfs), "%s/" RAMDISK_LINK_PREFIX "%u", base, d->index);
+		snprintf(d->configfs, sizeof(d->configfs), "%s/" NULLB_DIR_PREFIX "%u", base, d->index);
 		if (mkdir(d->configfs, 0755) < 0) {
 			r = -errno;
 			snprintf(why, len, "cannot make '%s': %s", d->configfs, strerror(errno));
@@ -136,13 +141,12 @@ static int null_blk_create(const struct ramdisk_paths *p, const struct ramdisk_s
 			made++;
 			goto undo;
 		}
-		/* 6.1 names the disk nullb<index>; later kernels may use the directory name. */
-		char path[300], idx[32], kname[32] = "";
+		/* The disk is named after the directory, or nullb<index> on older kernels. */
+		char path[300], idx[32], kname[32];
+		snprintf(kname, sizeof(kname), NULLB_DIR_PREFIX "%u", d->index);
 		snprintf(path, sizeof(path), "%s/index", d->configfs);
-		if (read_small_file(path, idx, sizeof(idx)) > 0)
+		if (!null_blk_owns(p, kname) && read_small_file(path, idx, sizeof(idx)) > 0)
 			snprintf(kname, sizeof(kname), "nullb%s", idx);
-		if (!kname[0] || !null_blk_owns(p, kname))
-			snprintf(kname, sizeof(kname), RAMDISK_LINK_PREFIX "%u", d->index);
 		snprintf(d->backend, sizeof(d->backend), "null_blk");
 		d->ndelay_ns = spec->ndelay_ns;
 		d->module_loaded = loaded_now;
@@ -192,6 +196,30 @@ static int null_blk_destroy(const struct ramdisk_paths *p, struct ramdisk_dev *d
 	if (unload && count_nullb(p) == 0 && ramdisk_module_loaded(p, "null_blk"))
 		return ramdisk_modprobe_remove("null_blk", why, len);
 	return 0;
+}
+
+int ramdisk_null_blk_reap(const struct ramdisk_paths *p, char *why, size_t len)
+{
+	char base[256];
+	nullb_dir(p, base, sizeof(base));
+	DIR *d = opendir(base);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, NULLB_DIR_PREFIX, strlen(NULLB_DIR_PREFIX)) != 0)
+			continue;
+		char dir[600];
+		snprintf(dir, sizeof(dir), "%s/%s", base, de->d_name);
+		remove_one(dir);
+		n++;
+	}
+	closedir(d);
+	if (n)
+		snprintf(why, len, "removed %d null_blk device(s) left by an earlier run (%s/" NULLB_DIR_PREFIX "*)", n,
+			 base);
+	return n > 0;
 }
 
 const struct ramdisk_backend ramdisk_null_blk = {

@@ -96,7 +96,8 @@ struct ramdisk_backend {
 		      char *why, size_t len);
 	/* Removes the batch (all of DEVS, which are this backend's). FORCE
 	 * removes devices that are still open where the kernel allows it.
-	 * Returns 0, or -errno with WHY set (then nothing more was removed). */
+	 * Returns 0; 1 when done with a caveat in WHY; or -errno with WHY set
+	 * (devices removed so far are marked removed). */
 	int (*destroy)(const struct ramdisk_paths *p, struct ramdisk_dev *devs, size_t n, bool force, char *why,
 		       size_t len);
 	/* Is KNAME a device of this backend (sysfs)? */
@@ -128,7 +129,7 @@ bool ramdisk_modules_dep_has(const char *modules_dep_text, const char *name);
 /* modprobe NAME ARGS... (spawned, argv, no shell). -errno or -EIO with the
  * program's stderr in WHY. */
 int ramdisk_modprobe(const char *name, const char *const *params, char *why, size_t len);
-/* modprobe -r NAME. Same returns. */
+/* rmmod NAME (this module only). Same returns. */
 int ramdisk_modprobe_remove(const char *name, char *why, size_t len);
 
 /* --- sysfs helpers shared by the backends (backend.c) --- */
@@ -137,6 +138,14 @@ int ramdisk_modprobe_remove(const char *name, char *why, size_t len);
 int ramdisk_dev_fill(const struct ramdisk_paths *p, const char *kname, struct ramdisk_dev *d);
 /* Waits up to TIMEOUT_MS for /dev/KNAME to exist as a block device. */
 int ramdisk_wait_node(const struct ramdisk_paths *p, const char *kname, int timeout_ms);
+
+/* Removes what an earlier run left without records (killed, or a forced
+ * destroy of an open device): scsi_debug loaded with iotriage's INQUIRY
+ * vendor; null_blk configfs directories named iotriage-nullb*. Call only
+ * when no live entry exists. 1 with WHY saying what was removed, 0 when
+ * nothing was there, -errno (WHY) when it could not be removed. */
+int ramdisk_scsi_debug_reap(const struct ramdisk_paths *p, char *why, size_t len);
+int ramdisk_null_blk_reap(const struct ramdisk_paths *p, char *why, size_t len);
 
 /* --- registry.c: records and friendly links --- */
 

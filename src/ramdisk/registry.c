@@ -104,6 +104,10 @@ int ramdisk_registry_link(const struct ramdisk_paths *p, struct ramdisk_dev *d)
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
 	link_path(p, d->index, path, sizeof(path));
 	snprintf(d->link, sizeof(d->link), "%s", path);
+	/* Never replace anything but a link (a device node, a file). */
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode))
+		return -EEXIST;
 	/* A new link under a temporary name, renamed over any old one. */
 	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
 	unlink(tmp);

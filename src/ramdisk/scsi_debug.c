@@ -47,12 +47,38 @@ static bool scsi_debug_owns(const struct ramdisk_paths *p, const char *kname)
 	return ours;
 }
 
+/* scsi_debug loaded with our INQUIRY vendor: left by a killed run or by a
+ * forced destroy whose devices were still open. */
+static bool loaded_by_us(const struct ramdisk_paths *p)
+{
+	char path[256], buf[64];
+	snprintf(path, sizeof(path), "%s/module/scsi_debug/parameters/inq_vendor", p->sysfs);
+	return read_small_file(path, buf, sizeof(buf)) > 0 && strcmp(buf, SD_VENDOR) == 0;
+}
+
+int ramdisk_scsi_debug_reap(const struct ramdisk_paths *p, char *why, size_t len)
+{
+	if (!ramdisk_module_loaded(p, "scsi_debug") || !loaded_by_us(p))
+		return 0;
+	int r = ramdisk_modprobe_remove("scsi_debug", why, len);
+	if (r < 0)
+		return r;
+	snprintf(why, len, "unloaded scsi_debug, left loaded (vendor " SD_VENDOR ") by an earlier run");
+	return 1;
+}
+
 static enum ramdisk_avail scsi_debug_probe(const struct ramdisk_paths *p, char *why, size_t len)
 {
+	if (ramdisk_module_loaded(p, "scsi_debug") && loaded_by_us(p)) {
+		snprintf(why, len,
+			 "scsi_debug is still loaded by an earlier iotriage run (a device of it is still open?); "
+			 "close it and run 'iotriage ramdisk destroy'");
+		return RAMDISK_BUSY;
+	}
 	if (ramdisk_module_loaded(p, "scsi_debug")) {
 		snprintf(why, len,
 			 "scsi_debug is already loaded (not by this batch): its size, sector size and stores are "
-			 "fixed at load time; remove it with 'modprobe -r scsi_debug' or choose another --backend");
+			 "fixed at load time; remove it with 'rmmod scsi_debug' or choose another --backend");
 		return RAMDISK_BUSY;
 	}
 	int r = ramdisk_module_present(p, "scsi_debug");
@@ -178,11 +204,24 @@ static int scsi_debug_destroy(const struct ramdisk_paths *p, struct ramdisk_dev 
 		}
 	}
 	int r = 0;
-	if (ramdisk_module_loaded(p, "scsi_debug"))
+	/* After deleting devices the module's references drop a moment later. */
+	const struct timespec tick = { 0, 200 * 1000 * 1000 };
+	for (int attempt = 0; attempt < (force ? 10 : 1) && ramdisk_module_loaded(p, "scsi_debug"); attempt++) {
+		if (attempt)
+			nanosleep(&tick, NULL);
 		r = ramdisk_modprobe_remove("scsi_debug", why, len);
-	if (r == 0)
+	}
+	if (r == 0 || force)
 		for (size_t i = 0; i < n; i++)
 			devs[i].removed = true;
+	if (r < 0 && force) {
+		/* The devices are gone; the kernel keeps the module (and its stores)
+		 * while a deleted device is still held open. */
+		snprintf(why, len,
+			 "the devices are deleted, but the kernel keeps scsi_debug (and its memory) loaded while a "
+			 "deleted device is still held open; once it is closed, 'iotriage ramdisk destroy' unloads it");
+		return 1;
+	}
 	return r;
 }
 
