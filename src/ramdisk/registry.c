@@ -132,6 +132,16 @@ int ramdisk_registry_remove(const struct ramdisk_paths *p, const struct ramdisk_
 	record_path(p, d->index, path, sizeof(path));
 	if (unlink(path) < 0 && errno != ENOENT && r == 0)
 		r = -errno;
+	/* The state directory goes with its last record (and /run/iotriage, when empty). */
+	if (rmdir(p->state) == 0) {
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%s", p->state);
+		char *slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = '\0';
+			rmdir(parent);
+		}
+	}
 	return r;
 }
 

@@ -168,15 +168,8 @@ int main(void)
 	ok(n == 1 && e[0].state == RAMDISK_STALE && strstr(e[0].stale_why, "no longer exists"),
 	   "a record whose device is gone is stale");
 	free(e);
-	struct ramdisk_dev zero;
-	memset(&zero, 0, sizeof(zero));
-	snprintf(zero.kname, sizeof(zero.kname), "zram0");
 	ok(!ramdisk_zram.owns(&p, "zram0"), "zram0 is never iotriage's");
 
-	const char *const rmargv[] = { "rm", "-rf", root, NULL };
-	(void)rmargv;
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "%s", root);
 	/* Tidy the tree (files we made, nothing else). */
 	snprintf(path, sizeof(path), "%s/" RAMDISK_LINK_PREFIX "0", devdir);
 	unlink(path);
