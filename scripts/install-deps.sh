@@ -6,6 +6,7 @@ packages=(
 	build-essential meson ninja-build pkg-config
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs
+	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod
 )
 missing=()
 for p in "${packages[@]}"; do
