@@ -156,6 +156,7 @@ struct ramdisk_entry {
 	enum ramdisk_entry_state state;
 	char stale_why[200];   /* why it is stale */
 	bool has_record, has_link;
+	char record_file[300]; /* the record, or the temporary a killed write left */
 };
 
 /* Every index that has a record or a friendly link, sorted by index; live

@@ -121,8 +121,31 @@ int ramdisk_registry_link(const struct ramdisk_paths *p, struct ramdisk_dev *d)
 	return 0;
 }
 
+static bool parse_index(const char *name, unsigned *ret, bool *ret_tmp);
+
+/* Removes "iotriage-ramdiskN.tmp*" in DIR: the temporaries of a killed write. */
+static void remove_temporaries(const char *dir, unsigned index)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		unsigned i;
+		bool tmp;
+		if (parse_index(de->d_name, &i, &tmp) && tmp && i == index) {
+			char path[PATH_MAX];
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
+
 int ramdisk_registry_remove(const struct ramdisk_paths *p, const struct ramdisk_dev *d)
 {
+	remove_temporaries(p->state, d->index);
+	remove_temporaries(p->dev, d->index);
 	char path[PATH_MAX];
 	int r = 0;
 	link_path(p, d->index, path, sizeof(path));
@@ -150,19 +173,24 @@ int ramdisk_registry_forget(const struct ramdisk_paths *p, const struct ramdisk_
 	return ramdisk_registry_remove(p, &e->dev);
 }
 
-/* Parses "iotriage-ramdiskN" (exactly). */
-static bool parse_index(const char *name, unsigned *ret)
+/* Parses "iotriage-ramdiskN", or "iotriage-ramdiskN.tmp..." (a temporary
+ * of write_file_atomic or of the link's rename) with *RET_TMP set. */
+static bool parse_index(const char *name, unsigned *ret, bool *ret_tmp)
 {
 	size_t plen = strlen(RAMDISK_LINK_PREFIX);
-	if (strncmp(name, RAMDISK_LINK_PREFIX, plen) != 0 || !name[plen])
+	if (strncmp(name, RAMDISK_LINK_PREFIX, plen) != 0 || name[plen] < '0' || name[plen] > '9')
 		return false;
 	unsigned v = 0;
-	for (const char *c = name + plen; *c; c++) {
-		if (*c < '0' || *c > '9' || v > 100000)
+	const char *c = name + plen;
+	for (; *c >= '0' && *c <= '9'; c++) {
+		if (v > 100000)
 			return false;
 		v = v * 10 + (unsigned)(*c - '0');
 	}
+	if (*c && strncmp(c, ".tmp", 4) != 0)
+		return false;
 	*ret = v;
+	*ret_tmp = *c != '\0';
 	return true;
 }
 
@@ -192,7 +220,8 @@ static void collect(const char *dir, bool links, struct ramdisk_entry **list, si
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		unsigned index;
-		if (!parse_index(de->d_name, &index))
+		bool tmp;
+		if (!parse_index(de->d_name, &index, &tmp) || (tmp && links))
 			continue;
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -204,10 +233,14 @@ static void collect(const char *dir, bool links, struct ramdisk_entry **list, si
 		if (!links && !S_ISREG(st.st_mode))
 			continue;
 		struct ramdisk_entry *e = entry_for(list, n, cap, index);
-		if (links)
+		if (links) {
 			e->has_link = true;
-		else
+		} else if (!tmp || !e->has_record) {
+			/* A run killed between writing a record and renaming it into
+			 * place left the whole record in the temporary: use it. */
 			e->has_record = true;
+			snprintf(e->record_file, sizeof(e->record_file), "%s", path);
+		}
 	}
 	closedir(d);
 }
@@ -229,7 +262,7 @@ static void verify(const struct ramdisk_paths *p, struct ramdisk_entry *e)
 			 "link to '%.60s' without a record (left by a killed run); the device is not touched", target);
 		return;
 	}
-	record_path(p, index, path, sizeof(path));
+	snprintf(path, sizeof(path), "%s", e->record_file);
 	int r = read_small_file(path, text, sizeof(text));
 	struct ramdisk_dev rec;
 	if (r < 0 || ramdisk_record_parse(text, &rec) < 0 || rec.index != index) {

@@ -189,6 +189,29 @@ ok $(($? == 0)) "destroy with only a stale record is an error (nothing to destro
 check "after removing the stale record and link, and saying why" -- grep -q "removed stale /dev/iotriage-ramdisk0: its device $k (zram) no longer exists" "$TMP/stale2.out"
 no_links; ok $? "the stale link is gone"
 
+# --- SIGKILL in the middle of a create: what it made is found and destroyed ---
+"$IOTRIAGE" ramdisk create 16M --count 32 -y >/dev/null 2>&1 &
+pid=$!
+sleep 0.05
+kill -KILL $pid
+wait $pid 2>/dev/null
+made=$(sed -n 's/^kname=//p' /run/iotriage/ramdisk/iotriage-ramdisk* 2>/dev/null | tr '\n' ' ')
+diag "SIGKILL left records for: ${made:-nothing}"
+"$IOTRIAGE" ramdisk list >"$TMP/killed.out" 2>&1
+ok $? "list after a killed create exits 0"
+"$IOTRIAGE" ramdisk destroy >"$TMP/killed.err" 2>&1
+st=$?
+if [ -n "$made" ]; then
+	ok $st "destroy after a killed create removes what it made"
+else
+	ok $((st != 1)) "destroy after a create killed before it made anything finds nothing"
+fi
+no_links; ok $? "no link is left after it"
+check "no record is left after it" -- bash -c "! ls /run/iotriage/ramdisk/iotriage-ramdisk* 2>/dev/null"
+gone=0
+for k in $made; do [ -e "/sys/block/$k" ] && gone=1; done
+ok $gone "every zram device the killed run recorded is gone"
+
 # --- sweep on zram: 0 measured, latency values refused with the reason ---
 "$IOTRIAGE" ramdisk sweep --ndelay 0,50000 --size 64M --runtime 1s --json >"$TMP/sweep.json" 2>"$TMP/sweep.err"
 ok $(($? != 1)) "a sweep with --ndelay values zram cannot inject exits 1"

@@ -162,6 +162,19 @@ int main(void)
 	is_int(ramdisk_registry_scan(&p, &e, &n), 0, "scan again");
 	ok(n == 1 && e[0].dev.index == 0, "only the live one is left");
 	free(e);
+	/* A run killed between writing a record and renaming it into place. */
+	d.index = 4;
+	d.diskseq = 40;
+	ramdisk_record_format(&d, text, sizeof(text));
+	snprintf(path, sizeof(path), "%s/" RAMDISK_LINK_PREFIX "4.tmp.Ab12Cd", state);
+	write_text(path, text);
+	is_int(ramdisk_registry_scan(&p, &e, &n), 0, "scan with a temporary record");
+	ok(n == 2 && e[1].dev.index == 4 && e[1].state == RAMDISK_LIVE && e[1].has_record && !e[1].has_link,
+	   "the temporary counts as the record: its device is found");
+	if (n == 2)
+		ramdisk_registry_remove(&p, &e[1].dev);
+	free(e);
+	ok(access(path, F_OK) != 0, "removing the entry removes the temporary");
 	snprintf(path, sizeof(path), "%s/block/zram5/comp_algorithm", sys);
 	unlink(path);
 	is_int(ramdisk_registry_scan(&p, &e, &n), 0, "scan after the device went");
