@@ -21,10 +21,10 @@ const struct command *command_find(const char *name);
 
 int cmd_readdisk(int argc, char **argv, struct global_opts *g);
 int cmd_readdisks(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 int cmd_run(int argc, char **argv, struct global_opts *g);
 int cmd_demo(int argc, char **argv, struct global_opts *g);
 int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 
 #endif
