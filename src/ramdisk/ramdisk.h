@@ -168,6 +168,20 @@ int ramdisk_registry_forget(const struct ramdisk_paths *p, const struct ramdisk_
 /* Writes D's record (before its link exists, so a killed run leaves a
  * record that the next run can act on). */
 int ramdisk_registry_save(const struct ramdisk_paths *p, const struct ramdisk_dev *d);
+/* For backends whose device exists the moment the kernel hands out its
+ * name (zram's hot_add): the record file is made (empty) first, and the
+ * device is added and recorded by a child process (zram.c), so a SIGKILL of
+ * iotriage leaves at most an empty temporary (removed as stale), never an
+ * unrecorded device. */
+struct ramdisk_reservation {
+	int fd;
+	char tmp[300];
+	char path[300];
+};
+int ramdisk_registry_reserve(const struct ramdisk_paths *p, unsigned index, struct ramdisk_reservation *ret);
+int ramdisk_registry_commit(struct ramdisk_reservation *r, const struct ramdisk_dev *d);
+/* Removes the temporary when it was not committed; closes. */
+void ramdisk_registry_release(struct ramdisk_reservation *r);
 /* Makes the friendly link /dev/iotriage-ramdiskN -> /dev/KNAME. */
 int ramdisk_registry_link(const struct ramdisk_paths *p, struct ramdisk_dev *d);
 /* Removes D's link and record. */

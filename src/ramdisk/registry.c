@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -97,6 +98,43 @@ int ramdisk_registry_save(const struct ramdisk_paths *p, const struct ramdisk_de
 	if (r < 0)
 		return r;
 	return write_file_atomic(path, text, strlen(text), 0644);
+}
+
+int ramdisk_registry_reserve(const struct ramdisk_paths *p, unsigned index, struct ramdisk_reservation *ret)
+{
+	ret->fd = -1;
+	int r = mkdir_p(p->state, 0755);
+	if (r < 0)
+		return r;
+	record_path(p, index, ret->path, sizeof(ret->path));
+	snprintf(ret->tmp, sizeof(ret->tmp), "%s.tmp.XXXXXX", ret->path);
+	ret->fd = mkostemp(ret->tmp, O_CLOEXEC);
+	if (ret->fd < 0)
+		return -errno;
+	fchmod(ret->fd, 0644);
+	return 0;
+}
+
+int ramdisk_registry_commit(struct ramdisk_reservation *r, const struct ramdisk_dev *d)
+{
+	char text[2048];
+	ramdisk_record_format(d, text, sizeof(text));
+	size_t len = strlen(text);
+	if (pwrite(r->fd, text, len, 0) != (ssize_t)len)
+		return errno ? -errno : -EIO;
+	if (rename(r->tmp, r->path) < 0)
+		return -errno;
+	r->tmp[0] = '\0';
+	return 0;
+}
+
+void ramdisk_registry_release(struct ramdisk_reservation *r)
+{
+	if (r->tmp[0] && r->fd >= 0)
+		unlink(r->tmp);
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
 }
 
 int ramdisk_registry_link(const struct ramdisk_paths *p, struct ramdisk_dev *d)

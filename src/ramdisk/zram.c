@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "basic/fsutil.h"
@@ -66,6 +68,65 @@ static int zram_remove_one(const struct ramdisk_paths *p, const char *kname, cha
 	return 0;
 }
 
+/* hot_add, then the record, in a child process: the kernel takes
+ * milliseconds inside the hot_add read to make the disk, and a SIGKILL of
+ * iotriage landing then would leave a device nobody recorded. The child is
+ * not the process a user or the OOM killer kills, so it finishes the record
+ * whatever happens to its parent. Returns the id, or -errno (WHY set). */
+static int hot_add_recorded(const struct ramdisk_paths *p, struct ramdisk_dev *d, struct ramdisk_reservation *res,
+			    char *why, size_t len)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return r;
+	}
+	if (pid == 0) {
+		/* The child: no stdio, no exit handlers; only syscalls and snprintf. */
+		close(pipefd[0]);
+		char path[256], buf[32];
+		int answer[2] = { 0, 0 };
+		snprintf(path, sizeof(path), "%s/class/zram-control/hot_add", p->sysfs);
+		int r = read_small_file(path, buf, sizeof(buf));
+		if (r >= 0) {
+			answer[0] = (int)strtoul(buf, NULL, 10);
+			snprintf(d->kname, sizeof(d->kname), "zram%d", answer[0]);
+			snprintf(d->path, sizeof(d->path), "%s/%s", p->dev, d->kname);
+			r = answer[0] == 0 ? 0 : ramdisk_registry_commit(res, d);
+		}
+		answer[1] = r < 0 ? r : 0;
+		if (write(pipefd[1], answer, sizeof(answer)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	int answer[2];
+	ssize_t n;
+	do
+		n = read(pipefd[0], answer, sizeof(answer));
+	while (n < 0 && errno == EINTR); /* a signal here waits for the child: it is making a disk */
+	close(pipefd[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(answer)) {
+		snprintf(why, len, "the helper that adds a zram device died");
+		return -EIO;
+	}
+	snprintf(d->kname, sizeof(d->kname), "zram%d", answer[0]);
+	snprintf(d->path, sizeof(d->path), "%s/%s", p->dev, d->kname);
+	if (answer[1] < 0) {
+		snprintf(why, len, "cannot add a zram device and record it: %s", strerror(-answer[1]));
+		return answer[1];
+	}
+	res->tmp[0] = answer[0] ? '\0' : res->tmp[0]; /* committed (renamed) by the child */
+	return answer[0];
+}
+
 static int zram_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec, struct ramdisk_dev *devs,
 		       char *why, size_t len)
 {
@@ -74,27 +135,25 @@ static int zram_create(const struct ramdisk_paths *p, const struct ramdisk_spec 
 	int r = 0;
 	for (; made < spec->count; made++) {
 		struct ramdisk_dev *d = &devs[made];
-		snprintf(path, sizeof(path), "%s/class/zram-control/hot_add", p->sysfs);
-		r = read_small_file(path, buf, sizeof(buf));
+		struct ramdisk_reservation res;
+		r = ramdisk_registry_reserve(p, d->index, &res);
 		if (r < 0) {
-			snprintf(why, len, "cannot add a zram device (%s): %s", path, strerror(-r));
+			snprintf(why, len, "cannot make a record in %s: %s", p->state, strerror(-r));
 			goto undo;
 		}
-		unsigned id = (unsigned)strtoul(buf, NULL, 10);
-		snprintf(d->kname, sizeof(d->kname), "zram%u", id);
+		snprintf(d->backend, sizeof(d->backend), "zram");
+		d->ndelay_ns = 0;
+		int id = hot_add_recorded(p, d, &res, why, len);
+		ramdisk_registry_release(&res);
+		if (id < 0) {
+			r = id;
+			if (strncmp(d->kname, "zram", 4) == 0 && strcmp(d->kname, "zram0") != 0)
+				made++; /* the device exists: remove it */
+			goto undo;
+		}
 		if (id == 0) { /* only when zram0 did not exist; leave it alone */
 			snprintf(why, len, "the kernel handed out zram0, which iotriage never uses");
 			r = -EEXIST;
-			goto undo;
-		}
-		/* Recorded at once, so that a killed run leaves something to find. */
-		snprintf(d->backend, sizeof(d->backend), "zram");
-		snprintf(d->path, sizeof(d->path), "%s/%s", p->dev, d->kname);
-		d->ndelay_ns = 0;
-		r = ramdisk_registry_save(p, d);
-		if (r < 0) {
-			snprintf(why, len, "cannot write the record of %s in %s: %s", d->kname, p->state, strerror(-r));
-			made++;
 			goto undo;
 		}
 		zram_attr(p, d->kname, "comp_algorithm", path, sizeof(path));

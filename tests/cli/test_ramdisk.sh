@@ -135,8 +135,13 @@ check "ramdisk0 returns exactly what was written to it" -- cmp -s "$TMP/w0.sum" 
 check "ramdisk1 returns exactly what was written to it" -- cmp -s "$TMP/w1.sum" "$TMP/r1.sum"
 check "and the two hold different data" -- bash -c "! cmp -s '$TMP/r0.sum' '$TMP/r1.sum'"
 taken=$((before - during))
-diag "MemAvailable before $((before >> 20)) MiB, with 512 MiB written $((during >> 20)) MiB (taken $((taken >> 20)) MiB)"
-check "the written data holds real memory (at least 400 MiB)" -- test "$taken" -gt $((400 << 20))
+diag "MemAvailable before $((before >> 20)) MiB, with 512 MiB written $((during >> 20)) MiB (other tests move it too)"
+# What the devices hold, from zram's own accounting (mm_stat's mem_used_total):
+# random data does not compress, so 512 MiB written is about 512 MiB held.
+held=0
+for d in "$d0" "$d1"; do held=$((held + $(awk '{ print $3 }' "/sys/block/${d#/dev/}/mm_stat"))); done
+diag "zram mem_used_total of the two devices: $((held >> 20)) MiB"
+check "the written data holds real memory (at least 500 MiB by zram's accounting)" -- test "$held" -gt $((500 << 20))
 
 # --- destroy refuses while one is mounted, and while one is open ---
 mkdir -p "$TMP/mnt"
@@ -168,11 +173,12 @@ after=$(mem_avail)
 diag "MemAvailable after destroy $((after >> 20)) MiB"
 check "destroy shows the memory released" -- grep -Eq "RAM disks destroyed and memory released: MemAvailable [0-9]+MB before, [0-9]+MB after \(\+[0-9]+MB\)" "$log"
 grep -h "memory released" "$log" | sed 's/^/# /'
-# MemAvailable is an estimate and other tests on this machine move it by tens
-# of MB while this runs; destroy's own before/after (0.2 s apart) must show at
-# least half of the 512 MiB written coming back (seen: +330 to +515 MB).
-check "JSON: destroy gave back at least 256 MiB (MemAvailable after minus before)" -- \
-	jtest "$TMP/destroy.json" '.ramdisk.destroyed and (.ramdisk.mem_available_after_bytes - .ramdisk.mem_available_before_bytes) > 256 * 1048576'
+# MemAvailable is an estimate, and other tests on this machine move it by
+# hundreds of MB while this runs (destroy has shown +203 to +515 MB for the
+# 512 MiB held), so the release itself is judged by zram's accounting above
+# (512 MiB held) and the devices being gone below; the figures are shown.
+check "JSON: destroyed, with MemAvailable before and after" -- \
+	jtest "$TMP/destroy.json" '.ramdisk.destroyed and .ramdisk.mem_available_before_bytes > 0 and .ramdisk.mem_available_after_bytes > 0'
 check "memory is back within 5% of before" -- \
 	awk -v b="$before" -v a="$after" 'BEGIN { d = (a - b) / b; exit !(d > -0.05 && d < 0.05) }'
 no_links; ok $? "no friendly link is left"
@@ -190,6 +196,8 @@ check "after removing the stale record and link, and saying why" -- grep -q "rem
 no_links; ok $? "the stale link is gone"
 
 # --- SIGKILL in the middle of a create: what it made is found and destroyed ---
+zrams() { ls /sys/block | grep '^zram' | sort; }
+zrams >"$TMP/zram.before"
 "$IOTRIAGE" ramdisk create 16M --count 32 -y >/dev/null 2>&1 &
 pid=$!
 sleep 0.05
@@ -211,6 +219,14 @@ check "no record is left after it" -- bash -c "! ls /run/iotriage/ramdisk/iotria
 gone=0
 for k in $made; do [ -e "/sys/block/$k" ] && gone=1; done
 ok $gone "every zram device the killed run recorded is gone"
+# And none it made without a record (a kill inside the kernel's hot_add).
+# Other tests on this machine add zram devices too: theirs go away soon.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	new=$(comm -13 "$TMP/zram.before" <(zrams) | tr '\n' ' ')
+	[ -z "$new" ] && break
+	sleep 1
+done
+check "no zram device is left that the killed run made without a record${new:+ (left: $new)}" -- test -z "$new"
 
 # --- sweep on zram: 0 measured, latency values refused with the reason ---
 "$IOTRIAGE" ramdisk sweep --ndelay 0,50000 --size 64M --runtime 1s --json >"$TMP/sweep.json" 2>"$TMP/sweep.err"
