@@ -3,6 +3,7 @@
 # Debian 12. Idempotent: does nothing when everything is present.
 set -eu
 packages=(
+	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod
 	build-essential meson ninja-build pkg-config
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools

@@ -17,6 +17,7 @@ const struct command commands[] = {
 	{ "doctor", "the whole method: media, network, RAM twin, pool; ends with a verdict (--lab: a known fault)", cmd_doctor },
 	{ "interactive", "the guided chooser: pick a pool or disk and a test (needs a terminal)", cmd_interactive },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
+	{ "ramdisk", "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", cmd_ramdisk },
 	{ NULL, NULL, NULL },
 };
 

@@ -21,6 +21,7 @@ const struct command *command_find(const char *name);
 
 int cmd_readdisk(int argc, char **argv, struct global_opts *g);
 int cmd_readdisks(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 int cmd_run(int argc, char **argv, struct global_opts *g);
 int cmd_demo(int argc, char **argv, struct global_opts *g);
 int cmd_benchpool(int argc, char **argv, struct global_opts *g);

@@ -1,0 +1,112 @@
+/* ramdisk/membudget.c: how much memory a batch may take. The backing store
+ * is kernel memory that cannot be swapped, so the budget is two thirds of
+ * MemAvailable. A ZFS ARC (kernel ZFS's arcstats, or a zfs-fuse daemon)
+ * would cache a pool built on the RAM disk a second time. */
+#include "ramdisk/ramdisk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/fsutil.h"
+
+static int meminfo_field(const char *text, const char *key, uint64_t *ret)
+{
+	size_t klen = strlen(key);
+	for (const char *line = text; line && *line;) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			char *end;
+			unsigned long long kib = strtoull(line + klen + 1, &end, 10);
+			if (end == line + klen + 1)
+				return -EINVAL;
+			*ret = (uint64_t)kib * 1024;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -ENOENT;
+}
+
+int ramdisk_parse_meminfo(const char *text, uint64_t *ret_available, uint64_t *ret_total)
+{
+	int r = meminfo_field(text, "MemAvailable", ret_available);
+	if (r == 0)
+		r = meminfo_field(text, "MemTotal", ret_total);
+	return r;
+}
+
+uint64_t ramdisk_parse_arc_max(const char *text)
+{
+	/* "c_max                           4    5692997632" */
+	for (const char *line = text; line && *line;) {
+		unsigned type;
+		unsigned long long v;
+		if (strncmp(line, "c_max ", 6) == 0 && sscanf(line + 6, "%u %llu", &type, &v) == 2)
+			return v;
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (int)n;
+}
+
+static bool zfs_fuse_running(void)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *de;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		char path[300], comm[64];
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (read_small_file(path, comm, sizeof(comm)) > 0 && strcmp(comm, "zfs-fuse") == 0)
+			found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+int ramdisk_mem_read(struct ramdisk_mem *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	char buf[16384];
+	int r = read_file("/proc/meminfo", buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	r = ramdisk_parse_meminfo(buf, &ret->mem_available, &ret->mem_total);
+	if (r < 0)
+		return r;
+	ret->budget = ret->mem_available / 3 * 2;
+	if (read_file("/proc/spl/kstat/zfs/arcstats", buf, sizeof(buf)) > 0)
+		ret->arc_max = ramdisk_parse_arc_max(buf);
+	ret->zfs_fuse = zfs_fuse_running();
+	return 0;
+}
+
+uint64_t ramdisk_mem_available(void)
+{
+	struct ramdisk_mem m;
+	char buf[16384];
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+	    ramdisk_parse_meminfo(buf, &m.mem_available, &m.mem_total) < 0)
+		return 0;
+	return m.mem_available;
+}

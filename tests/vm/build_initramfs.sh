@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tests/vm/build_initramfs.sh KVER IOTRIAGE SCENARIO OUT.cpio.gz
+# An initramfs for the RAM-disk VM test: busybox-static, the kernel modules
+# the scenario needs (with their dependencies from modules.dep, decompressed
+# when the kernel ships them compressed), the iotriage binary with every
+# library ldd lists, an init that mounts what the scenario needs, runs it on
+# the serial console and powers off. Builds in a temporary directory that
+# is removed on success, failure and signals.
+set -eu
+kver=${1:?kernel version} iotriage=${2:?iotriage binary} scenario=${3:?scenario script} out=${4:?output}
+here=$(cd "$(dirname "$0")" && pwd)
+moddir=/lib/modules/$kver
+[ -f "$moddir/modules.dep" ] || { echo "no $moddir/modules.dep" >&2; exit 1; }
+busybox=$(command -v busybox)
+file -L "$busybox" | grep -q 'statically linked' || { echo "busybox is not static (install busybox-static)" >&2; exit 1; }
+
+root=$(mktemp -d /tmp/iotriage-initramfs.XXXXXX)
+trap 'rm -rf "$root"' EXIT
+trap 'exit 130' INT TERM HUP
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,etc,mnt} "$root$moddir"
+
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# Modules and everything they depend on, in modules.dep's own paths.
+want="scsi_debug sd_mod null_blk configfs brd"
+declare -A seen=()
+add_module() { # add_module PATH-IN-MODULES.DEP
+	local rel=$1 dep
+	[ -n "${seen[$rel]:-}" ] && return 0
+	seen[$rel]=1
+	for dep in $(awk -F': *' -v m="$rel" '$1 == m { print $2 }' "$moddir/modules.dep"); do
+		add_module "$dep"
+	done
+}
+for m in $want; do
+	rel=$(awk -F: -v m="$m" '{ n = $1; sub(/.*\//, "", n); sub(/\.ko(\.(xz|zst|gz))?$/, "", n); gsub(/-/, "_", n) } n == m { print $1; exit }' "$moddir/modules.dep")
+	[ -n "$rel" ] || { echo "module $m is not in $moddir/modules.dep" >&2; exit 1; }
+	add_module "$rel"
+done
+for rel in "${!seen[@]}"; do
+	plain=${rel%.xz}; plain=${plain%.zst}; plain=${plain%.gz}
+	mkdir -p "$(dirname "$root$moddir/$plain")"
+	case $rel in
+	*.xz) xz -dc "$moddir/$rel" >"$root$moddir/$plain" ;;
+	*.zst) zstd -qdc "$moddir/$rel" >"$root$moddir/$plain" ;;
+	*.gz) gzip -dc "$moddir/$rel" >"$root$moddir/$plain" ;;
+	*) cp "$moddir/$rel" "$root$moddir/$plain" ;;
+	esac
+done
+# modules.dep for the copied modules, with the decompressed names.
+for rel in "${!seen[@]}"; do
+	grep -E "^${rel//./\\.}:" "$moddir/modules.dep"
+done | sed -E 's/\.ko\.(xz|zst|gz)/.ko/g' >"$root$moddir/modules.dep"
+: >"$root$moddir/modules.builtin"
+[ -f "$moddir/modules.builtin" ] && cp "$moddir/modules.builtin" "$root$moddir/modules.builtin"
+
+# iotriage and its libraries (and the dynamic loader) at their own paths.
+cp "$iotriage" "$root/bin/iotriage"
+for lib in $(ldd "$iotriage" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+	[ -f "$lib" ] || continue
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+cp "$scenario" "$root/scenario.sh"
+cp "$here/init" "$root/init"
+chmod 755 "$root/init" "$root/scenario.sh"
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$root/etc/passwd"
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
