@@ -14,6 +14,11 @@ const struct command commands[] = {
 	{ "disks", "list known disks with their last read and baseline, from the database", cmd_disks },
 	{ "volumes", "read throughput of every mounted file system and dataset, labelled media, pool or cache", cmd_volumes },
 	{ "netcheck", "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", cmd_netcheck },
+	{ "matrix", "one suite over several targets (paths, or ZFS datasets it creates with property combinations), compared", cmd_matrix },
+	{ "history", "list stored runs, filtered by command, device, pool or date", cmd_history },
+	{ "show", "show one stored run again (table, or its JSON document)", cmd_show },
+	{ "compare", "stored runs side by side, changes judged against the runs' own noise", cmd_compare },
+	{ "report", "stored runs as a self-contained HTML report, a CSV file or a Prometheus text file", cmd_report },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
 	{ NULL, NULL, NULL },
 };
