@@ -204,7 +204,10 @@ static void from_matrix(struct run_doc *d)
 		struct strbuf params = STRBUF_INIT;
 		params_text(find_named(jv_get(d->doc, "tests"), "name", test), &params);
 		params_text(find_named(jv_get(d->doc, "targets"), "label", target), &params);
-		params_text(r, &params); /* what actually ran: tool, direct */
+		/* What actually ran: the tool, and whether O_DIRECT was taken. */
+		strbuf_addf(&params, ", tool=%s", jv_string(jv_get(r, "tool"), "?"));
+		if (jv_get(r, "direct"))
+			strbuf_addf(&params, ", direct=%s", jv_bool(jv_get(r, "direct"), false) ? "true" : "false");
 		const struct jv *noise = jv_get(r, "noise");
 		struct mspec s = {
 			.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
