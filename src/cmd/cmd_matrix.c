@@ -507,8 +507,10 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 	if (spec.sample_ns > 1000000000ULL)
 		spec.sample_ns = 1000000000ULL;
 	struct target tg = TARGET_INIT;
-	bool create = t->kind != MX_DEVICE;
-	int rc = target_open(t->file, x->write, t->direct, create, &tg);
+	/* The test file is ours: opened read-write so a read test can lay it out first.
+	 * A device is only ever read. */
+	bool ours = t->kind != MX_DEVICE;
+	int rc = target_open(t->file, ours, t->direct, ours, &tg);
 	if (rc == 0 && tg.kind == TARGET_REGULAR_FILE && tg.size < m->size)
 		rc = target_layout_file(&tg, m->size, PATTERN_RANDOM);
 	if (rc == 0 && tg.kind == TARGET_BLOCK_DEVICE && tg.size < spec.size)
