@@ -41,7 +41,8 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 		"Shows the same tests of stored runs side by side: every later run against the\n"
 		"first, with the change in percent. A change within the runs' own noise (twice\n"
 		"the combined standard deviation of their bandwidth samples, and at least 3%;\n"
-		"10% when neither run has samples) is \"not significant\", never a win or loss.\n"
+		"10% when neither run has samples) is \"not significant\", never a win or loss;\n"
+		"a latency without samples of its own is \"not judged\".\n"
 		"Runs are ids or unique prefixes (see 'iotriage history').",
 		compare_opts,
 	};
@@ -92,7 +93,7 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	}
 	json_end_array(&j);
 	json_begin_array(&j, "comparisons");
-	size_t counts[4] = { 0 };
+	size_t counts[SIG_NVERDICTS] = { 0 };
 	for (size_t k = 1; k < n; k++) {
 		struct table t;
 		char head_a[40], head_b[40];
@@ -160,13 +161,16 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	json_uint(&j, "worse", counts[SIG_WORSE]);
 	json_uint(&j, "not_significant", counts[SIG_NOT_SIGNIFICANT]);
 	json_uint(&j, "no_data", counts[SIG_NO_DATA]);
+	json_uint(&j, "not_judged", counts[SIG_NOT_JUDGED]);
 	json_end_object(&j);
 	json_end_object(&j);
 	if (g->json)
 		fputs(j.out.buf, stdout);
 	else
-		printf("\n%zu better, %zu worse, %zu not significant (within the runs' noise), %zu without data\n",
-		       counts[SIG_BETTER], counts[SIG_WORSE], counts[SIG_NOT_SIGNIFICANT], counts[SIG_NO_DATA]);
+		printf("\n%zu better, %zu worse, %zu not significant (within the runs' noise), %zu without data, "
+		       "%zu not judged (a latency without samples)\n",
+		       counts[SIG_BETTER], counts[SIG_WORSE], counts[SIG_NOT_SIGNIFICANT], counts[SIG_NO_DATA],
+		       counts[SIG_NOT_JUDGED]);
 	json_release(&j);
 	stored_release_runs(runs, n);
 	free(runs);

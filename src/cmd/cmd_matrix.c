@@ -98,7 +98,7 @@ struct mx_result {
 	bool direct;
 	uint64_t bytes;
 	double seconds, bw, iops, lat_p99_ns, lat_max_ns;
-	double noise_sd;
+	double noise_sd, noise_min, noise_max;
 	unsigned noise_n;
 	const char *noise_basis;
 };
@@ -488,6 +488,8 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 			r->noise_n = (unsigned)jv_number(jv_get(dir, "bw_samples"), 0);
 			r->noise_sd = jv_number(jv_get(dir, "bw_dev"), NAN) * 1024.0;
 			r->noise_basis = "fio bandwidth samples";
+			r->noise_min = jv_number(jv_get(dir, "bw_min"), NAN) * 1024.0;
+			r->noise_max = jv_number(jv_get(dir, "bw_max"), NAN) * 1024.0;
 			if (sum.error)
 				fail(r, "failed", "fio reported error %s", strerror(sum.error));
 		}
@@ -560,6 +562,12 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 		r->noise_n = res->nr_samples;
 		r->noise_sd = res->nr_samples > 1 ? sqrt(var / (res->nr_samples - 1)) : NAN;
 		r->noise_basis = "per-interval samples";
+		for (unsigned i = 0; i < res->nr_samples; i++) {
+			if (i == 0 || res->samples_bw[i] < r->noise_min)
+				r->noise_min = res->samples_bw[i];
+			if (i == 0 || res->samples_bw[i] > r->noise_max)
+				r->noise_max = res->samples_bw[i];
+		}
 	}
 	free(res);
 }
@@ -626,7 +634,7 @@ static const char *tool_name(enum mx_tool t)
 static void run_one(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
 		    struct mx_result *r)
 {
-	*r = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .direct = t->direct };
+	*r = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .noise_min = NAN, .noise_max = NAN, .direct = t->direct };
 	if (t->failed) {
 		fail(r, "skipped", "the target could not be set up: %s", t->reason);
 		return;
@@ -727,6 +735,8 @@ static void write_json(struct json *j, const struct matrix *m, bool use_fio)
 			json_string(j, "basis", r->noise_basis);
 			json_uint(j, "samples", r->noise_n);
 			json_double(j, "stddev_bw_bytes_per_s", r->noise_sd);
+			json_double(j, "min_bw_bytes_per_s", r->noise_min);
+			json_double(j, "max_bw_bytes_per_s", r->noise_max);
 			json_end_object(j);
 			json_end_object(j);
 		}
@@ -925,7 +935,7 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 		for (size_t k = 0; k < m->ntests; k++) {
 			struct mx_result *res = &m->results[i][k];
 			if (interrupt_requested()) {
-				*res = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN };
+				*res = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .noise_min = NAN, .noise_max = NAN };
 				fail(res, "interrupted", "%s", "not run: interrupted");
 				continue;
 			}

@@ -75,7 +75,7 @@ struct mspec {
 	const char *test, *metric, *target, *status, *reason, *params;
 	enum measure_unit unit;
 	bool higher_is_better, outlier, per_disk;
-	double value, noise_sd;
+	double value, noise_sd, noise_min, noise_max;
 	unsigned noise_n;
 	const char *noise_basis;
 };
@@ -97,6 +97,8 @@ static void add(struct run_doc *d, const struct mspec *s)
 		.value = s->value,
 		.noise_sd = s->noise_n >= 3 ? s->noise_sd : NAN,
 		.noise_n = s->noise_n,
+		.noise_min = s->noise_n >= 3 ? s->noise_min : NAN,
+		.noise_max = s->noise_n >= 3 ? s->noise_max : NAN,
 		.noise_basis = s->noise_n >= 3 ? s->noise_basis : NULL,
 		.status = xstrdup(s->status ? s->status : "ok"),
 		.reason = dup_or_null(s->reason),
@@ -143,7 +145,16 @@ static void from_run(struct run_doc *d)
 		.noise_sd = jv_number(jv_get(samples, "stddev_bw_bytes_per_s"), NAN),
 		.noise_n = (unsigned)jv_number(jv_get(samples, "count"), 0),
 		.noise_basis = "per-interval samples",
+		.noise_min = NAN, .noise_max = NAN,
 	};
+	const struct jv *list = jv_get(samples, "bw_bytes_per_s");
+	for (size_t i = 0; list && i < list->count; i++) {
+		double v = jv_number(jv_at(list, i), NAN);
+		if (isfinite(v) && !(v >= s.noise_min))
+			s.noise_min = v;
+		if (isfinite(v) && !(v <= s.noise_max))
+			s.noise_max = v;
+	}
 	add(d, &s);
 	const struct jv *dir = jv_number(jv_path(res, "read.ios"), 0) > 0 ? jv_get(res, "read") : jv_get(res, "write");
 	struct mspec l = s;
@@ -219,6 +230,8 @@ static void from_matrix(struct run_doc *d)
 			.noise_sd = jv_number(jv_get(noise, "stddev_bw_bytes_per_s"), NAN),
 			.noise_n = (unsigned)jv_number(jv_get(noise, "samples"), 0),
 			.noise_basis = jv_string(jv_get(noise, "basis"), NULL),
+			.noise_min = jv_number(jv_get(noise, "min_bw_bytes_per_s"), NAN),
+			.noise_max = jv_number(jv_get(noise, "max_bw_bytes_per_s"), NAN),
 		};
 		add(d, &s);
 		strbuf_release(&params);

@@ -27,6 +27,7 @@ struct measure {
 	double value;            /* NAN when not measured */
 	double noise_sd;         /* standard deviation of the samples; NAN when unknown */
 	unsigned noise_n;        /* how many samples */
+	double noise_min, noise_max; /* the lowest and highest sample; NAN when unknown */
 	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", or NULL */
 	char *status;            /* "ok", "error", "skipped", ... */
 	char *reason;            /* NULL or why */

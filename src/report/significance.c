@@ -13,6 +13,8 @@ const char *sig_verdict_name(enum sig_verdict v)
 		return "worse";
 	case SIG_NOT_SIGNIFICANT:
 		return "not significant";
+	case SIG_NOT_JUDGED:
+		return "not judged";
 	default:
 		return "no data";
 	}
@@ -38,11 +40,20 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 			ret->threshold_pct = SIG_FLOOR_PCT;
 		ret->basis = "noise";
 	} else {
-		bool latency = a->unit == MU_NS;
-		ret->threshold_pct = latency ? SIG_NO_NOISE_LATENCY_PCT : SIG_NO_NOISE_PCT;
-		ret->basis = latency ? "no noise measure (latency: 100% rule)" : "no noise measure (10% rule)";
+		if (a->unit == MU_NS) {
+			ret->verdict = SIG_NOT_JUDGED;
+			ret->basis = "a latency without samples of its own is not judged";
+			return;
+		}
+		ret->threshold_pct = SIG_NO_NOISE_PCT;
+		ret->basis = "no noise measure (10% rule)";
 	}
-	if (fabs(ret->change_pct) <= ret->threshold_pct)
+	/* Samples that do not overlap at all: whatever the spread, the two runs differ. */
+	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&
+			isfinite(b->noise_max) && (b->noise_max < a->noise_min || b->noise_min > a->noise_max);
+	if (disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT)
+		ret->basis = "noise (the runs' samples do not overlap)";
+	if (fabs(ret->change_pct) <= ret->threshold_pct && !(disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT))
 		ret->verdict = SIG_NOT_SIGNIFICANT;
 	else
 		ret->verdict = (ret->change_pct > 0) == a->higher_is_better ? SIG_BETTER : SIG_WORSE;

@@ -5,9 +5,11 @@
  * the built-in engine, fio's bandwidth samples; at least 3). With noise on
  * at least one side (a side without takes the other's relative noise), a
  * change is significant when it exceeds twice the combined spread,
- * 2 * sqrt(sd_a^2 + sd_b^2), and at least SIG_FLOOR_PCT percent. With no
- * noise on either side it must exceed SIG_NO_NOISE_PCT percent (a latency:
- * SIG_NO_NOISE_LATENCY_PCT). Anything
+ * 2 * sqrt(sd_a^2 + sd_b^2), and at least SIG_FLOOR_PCT percent, or when
+ * the two runs' samples do not overlap at all (every sample of one below
+ * every sample of the other: a wide spread in one run cannot hide that). With no
+ * noise on either side it must exceed SIG_NO_NOISE_PCT percent; a latency
+ * without noise is "not judged". Anything
  * less is "not significant": never a win or a loss.
  */
 #ifndef IOTRIAGE_REPORT_SIGNIFICANCE_H
@@ -17,11 +19,10 @@
 
 #define SIG_FLOOR_PCT 3.0
 #define SIG_NO_NOISE_PCT 10.0
-/* Tail latency of identical short runs moves by tens of percent; without
- * samples of its own, only a doubling (or halving) of it counts. */
-#define SIG_NO_NOISE_LATENCY_PCT 100.0
+/* A latency with no samples of its own is not judged: the p99 of identical
+ * short runs differed by up to 2.8x (bench/compare_noise.sh). */
 
-enum sig_verdict { SIG_BETTER, SIG_WORSE, SIG_NOT_SIGNIFICANT, SIG_NO_DATA };
+enum sig_verdict { SIG_BETTER, SIG_WORSE, SIG_NOT_SIGNIFICANT, SIG_NO_DATA, SIG_NOT_JUDGED, SIG_NVERDICTS };
 
 struct sig_judgement {
 	enum sig_verdict verdict;
@@ -32,7 +33,7 @@ struct sig_judgement {
 
 /* B against A (the baseline). */
 void sig_judge(const struct measure *a, const struct measure *b, struct sig_judgement *ret);
-/* "better", "worse", "not significant", "no data". */
+/* "better", "worse", "not significant", "no data", "not judged". */
 const char *sig_verdict_name(enum sig_verdict v);
 
 #endif

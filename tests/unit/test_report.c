@@ -19,6 +19,7 @@ static const char run_doc[] =
 static struct measure mk(double v, double sd, unsigned n)
 {
 	return (struct measure){ .test = (char *)"t", .metric = "bandwidth", .target = (char *)"x", .value = v,
+				 .noise_min = NAN, .noise_max = NAN,
 				 .noise_sd = sd, .noise_n = n, .status = (char *)"ok", .higher_is_better = true };
 }
 
@@ -47,8 +48,21 @@ int main(void)
 	ok(j.verdict == SIG_BETTER, "no noise: +20% counts");
 	struct measure la = mk(1000, NAN, 0), lb = mk(2500, NAN, 0);
 	la.higher_is_better = lb.higher_is_better = false;
+	la.unit = lb.unit = MU_NS;
 	sig_judge(&la, &lb, &j);
-	ok(j.verdict == SIG_WORSE, "latency 2.5 times as long is worse");
+	ok(j.verdict == SIG_NOT_JUDGED, "a latency without samples is not judged, even at 2.5 times");
+	la.noise_sd = lb.noise_sd = 50;
+	la.noise_n = lb.noise_n = 5;
+	sig_judge(&la, &lb, &j);
+	ok(j.verdict == SIG_WORSE, "a latency with samples 2.5 times as long is worse");
+	/* Noisy runs whose samples do not overlap at all: a real change. */
+	struct measure na = mk(400, 250, 11), nb = mk(8, 1, 11);
+	na.noise_min = 60, na.noise_max = 700, nb.noise_min = 7, nb.noise_max = 9;
+	sig_judge(&na, &nb, &j);
+	ok(j.verdict == SIG_WORSE, "disjoint sample ranges count even when the spread is wide");
+	nb.noise_max = 61;
+	sig_judge(&na, &nb, &j);
+	ok(j.verdict == SIG_NOT_SIGNIFICANT, "overlapping ranges fall back to the spread rule");
 	struct measure failed = mk(1000, 1, 5);
 	failed.status = (char *)"failed";
 	sig_judge(&a, &failed, &j);
