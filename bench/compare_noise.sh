@@ -40,7 +40,7 @@ for i in $(seq 2 "$runs"); do
 	l=$(jq -r '.comparisons[] | select(.metric == "p99 latency") | "\(.verdict) (\(.change_percent | floor)%)"' "$work/c$i.json")
 	echo "run 1 vs run $i: bandwidth $v; p99 latency $l"
 	case $v in "not significant"*) ;; *) alarms=$((alarms + 1)) ;; esac
-	case $l in "not significant"*) ;; *) lat_alarms=$((lat_alarms + 1)) ;; esac
+	case $l in "not significant"*|"not judged"*) ;; *) lat_alarms=$((lat_alarms + 1)) ;; esac
 done
 "$iotriage" compare "${ids[0]}" "$(jq -r .run_id "$work/slow.json")" --json >"$work/cs.json"
 drop=$(jq -r '.comparisons[] | select(.metric == "bandwidth") | "\(.verdict) (\(.change_percent | floor)%)"' "$work/cs.json")
