@@ -8,6 +8,7 @@ packages=(
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
 	iproute2 iptables
+	chromium dbench qemu-utils prometheus
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -16,6 +17,9 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# chromium: the report's browser test; dbench, qemu-utils: matrix's suite;
+	# prometheus: for promtool only (where policy-rc.d forbids service starts,
+	# as in containers, its daemon is not started; elsewhere it is).
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -426,14 +426,24 @@ static void print_progress(const struct job_spec *spec, uint64_t done, uint64_t 
 /* The main thread waits for the workers, drawing the progress line on a
  * terminal about once a second. */
 static void wait_for_workers(const struct job_spec *spec, struct worker *workers, unsigned n,
-			     atomic_uint *finished, uint64_t total)
+			     atomic_uint *finished, uint64_t total, struct job_result *res)
 {
-	const struct timespec tick = { 0, 50 * 1000 * 1000 };
-	uint64_t start = now_ns(), last_print = start;
+	/* A shorter tick when sampling, so sample edges land within 2% of the interval. */
+	long tick_ns = 50 * 1000 * 1000;
+	if (spec->sample_ns && spec->sample_ns / 50 < (uint64_t)tick_ns)
+		tick_ns = (long)(spec->sample_ns / 50 ? spec->sample_ns / 50 : 1000000);
+	const struct timespec tick = { 0, tick_ns };
+	uint64_t start = now_ns(), last_print = start, last_sample = start, sampled_bytes = 0;
 	bool printed = false;
 	while (atomic_load(finished) < n) {
 		nanosleep(&tick, NULL);
 		uint64_t now = now_ns();
+		if (spec->sample_ns && now - last_sample >= spec->sample_ns && res->nr_samples < JOB_MAX_SAMPLES) {
+			uint64_t done = progress_bytes(workers, n);
+			res->samples_bw[res->nr_samples++] = (double)(done - sampled_bytes) * 1e9 / (double)(now - last_sample);
+			sampled_bytes = done;
+			last_sample = now;
+		}
 		if (spec->progress && now - last_print >= 1000000000ULL) {
 			print_progress(spec, progress_bytes(workers, n), total, now - start);
 			last_print = now;
@@ -535,7 +545,8 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 			pthread_join(threads[i], NULL);
 	} else {
 		gate_open(&gate, 1);
-		wait_for_workers(spec, workers, n, &finished, workers[0].limit * n);
+		wait_for_workers(spec, workers, n, &finished, workers[0].limit * n, res);
+		res->sample_seconds = (double)spec->sample_ns / 1e9;
 		for (unsigned i = 0; i < n; i++)
 			pthread_join(threads[i], NULL);
 		collect_results(workers, n, res);

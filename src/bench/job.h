@@ -20,6 +20,7 @@
 
 #define JOB_MAX_THREADS 256
 #define JOB_MAX_IODEPTH 4096
+#define JOB_MAX_SAMPLES 1024     /* bandwidth samples kept; later intervals are not sampled */
 
 struct job_spec {
 	bool random;
@@ -35,6 +36,7 @@ struct job_spec {
 	bool progress;           /* print a live line on stderr (callers pass isatty(2)) */
 	bool no_pin;             /* leave workers unpinned (by default each runs on one CPU) */
 	const char *progress_label;
+	uint64_t sample_ns;      /* bandwidth sample interval (compare's noise); 0 = none */
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
@@ -60,6 +62,11 @@ struct job_result {
 	uint64_t error_offset;
 	unsigned nr_workers;
 	struct job_worker_result workers[JOB_MAX_THREADS];
+	/* Bytes per second over each whole SAMPLE_NS interval from the start
+	 * (a last, partial interval is not kept): the run's own noise. */
+	unsigned nr_samples;
+	double sample_seconds;
+	double samples_bw[JOB_MAX_SAMPLES];
 };
 
 /* Checks a spec against a target (alignment, sizes); on failure writes a

@@ -1,6 +1,7 @@
 /* run TARGET: one fio-like workload with the built-in engine. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ enum {
 	OPT_IO_SIZE,
 	OPT_FORCE,
 	OPT_PIN,
+	OPT_SAMPLE_INTERVAL,
 };
 
 static const struct opt_def run_opts[] = {
@@ -48,6 +50,7 @@ static const struct opt_def run_opts[] = {
 	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE },
 	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (default 1)", OPT_PIN },
 	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN },
+	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (default 1s; 10ms to 1h)", OPT_SAMPLE_INTERVAL },
 	OPT_END,
 };
 
@@ -141,6 +144,11 @@ static int parse_run_option(int id, const char *arg, void *state)
 		return 0;
 	case OPT_FORCE:
 		s->force = arg;
+		return 0;
+	case OPT_SAMPLE_INTERVAL:
+		if (parse_duration_ns(arg, &v) < 0 || v < 10000000ULL || v > 3600000000000ULL)
+			return opts_usage_error("run", "invalid --sample-interval '%s': expected 10ms to 1h, e.g. 1s or 250ms", arg);
+		s->spec.sample_ns = v;
 		return 0;
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") == 0)
@@ -250,6 +258,7 @@ static void write_parameters(struct json *j, const struct run_settings *s, const
 	json_bool(j, "direct", s->direct);
 	json_string(j, "pattern", pattern_name(s->spec.pattern));
 	json_bool(j, "pin", !s->spec.no_pin);
+	json_double(j, "sample_interval_seconds", (double)s->spec.sample_ns / 1e9);
 	json_end_object(j);
 }
 
@@ -281,6 +290,25 @@ static void write_result(struct json *j, const struct job_result *r, const char 
 		json_end_object(j);
 	}
 	json_end_array(j);
+	/* The run's own noise: bandwidth over each whole interval (compare). */
+	double mean = 0, var = 0;
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		mean += r->samples_bw[i] / r->nr_samples;
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		var += (r->samples_bw[i] - mean) * (r->samples_bw[i] - mean);
+	json_begin_object(j, "samples");
+	json_double(j, "interval_seconds", r->sample_seconds);
+	json_uint(j, "count", r->nr_samples);
+	json_double(j, "mean_bw_bytes_per_s", r->nr_samples ? mean : 0);
+	if (r->nr_samples > 1)
+		json_double(j, "stddev_bw_bytes_per_s", sqrt(var / (r->nr_samples - 1)));
+	else
+		json_null(j, "stddev_bw_bytes_per_s");
+	json_begin_array(j, "bw_bytes_per_s");
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		json_double(j, NULL, r->samples_bw[i]);
+	json_end_array(j);
+	json_end_object(j);
 	json_end_object(j);
 }
 
@@ -384,7 +412,8 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	};
 	struct run_settings s = {
 		.spec = { .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .seed = 1,
-			  .pattern = PATTERN_RANDOM, .progress = isatty(STDERR_FILENO), .progress_label = "run" },
+			  .pattern = PATTERN_RANDOM, .progress = isatty(STDERR_FILENO), .progress_label = "run",
+			  .sample_ns = 1000000000ULL },
 		.rw = "read",
 		.engine = "auto",
 		.direct = true,

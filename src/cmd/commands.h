@@ -34,5 +34,10 @@ int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
+int cmd_history(int argc, char **argv, struct global_opts *g);
+int cmd_show(int argc, char **argv, struct global_opts *g);
+int cmd_compare(int argc, char **argv, struct global_opts *g);
+int cmd_report(int argc, char **argv, struct global_opts *g);
+int cmd_matrix(int argc, char **argv, struct global_opts *g);
 
 #endif

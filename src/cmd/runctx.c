@@ -94,6 +94,21 @@ int run_ctx_begin(struct run_ctx *rc, const char *command, int argc, char **argv
 	return 0;
 }
 
+int run_ctx_paths(struct run_ctx *rc, const struct global_opts *g)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->json = g->json;
+	return resolve_paths(rc, g);
+}
+
+const char *run_ctx_store_error(int r)
+{
+	return r == -EPROTO   ? "it was written by a newer iotriage (schema version too new); it is left as it is"
+	       : r == -EBADMSG ? "the file is not an iotriage database or is corrupt; it is left as it is"
+	       : r == -EBUSY   ? "the database is locked by another process (waited 5 s)"
+				: strerror(-r);
+}
+
 void run_ctx_json_head(struct run_ctx *rc, struct json *j)
 {
 	char when[32], host[256] = "";
@@ -116,11 +131,7 @@ static int save_to_store(struct run_ctx *rc, const char *document, int exit_stat
 	struct store *s = NULL;
 	int r = store_open(rc->db_path, &s);
 	if (r < 0) {
-		log_msg(LOG_ERR, "cannot open results database '%s': %s", rc->db_path,
-			r == -EPROTO ? "it was written by a newer iotriage (schema version too new)"
-			: r == -EBADMSG ? "the file is not an iotriage database or is corrupt"
-			: r == -EBUSY	? "the database is locked by another process"
-					: strerror(-r));
+		log_msg(LOG_ERR, "cannot open results database '%s': %s", rc->db_path, run_ctx_store_error(r));
 		return r;
 	}
 	struct store_run run = {

@@ -35,6 +35,14 @@ struct run_ctx {
 int run_ctx_begin(struct run_ctx *rc, const char *command, int argc, char **argv,
 		  const struct global_opts *g);
 
+/* Only resolves the paths (log, results directory, database) the way
+ * run_ctx_begin() does, for commands that read stored runs and record
+ * nothing (history, show, compare, report). Returns 0 or -ENAMETOOLONG. */
+int run_ctx_paths(struct run_ctx *rc, const struct global_opts *g);
+
+/* A sentence for store_open()'s errors (newer schema, corrupt, locked). */
+const char *run_ctx_store_error(int r);
+
 /* Opens the document's top-level object and writes the fields every
  * command has: schema_version, iotriage_version, command, run_id, host,
  * started_at, argv, results_file. */

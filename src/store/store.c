@@ -89,6 +89,8 @@ enum store_stmt_id {
 	STMT_SET_BASELINE,
 	STMT_GET_BASELINE,
 	STMT_LIST_DISKS,
+	STMT_LIST_RUNS,
+	STMT_GET_RUN,
 	STMT_COUNT,
 };
 
@@ -128,6 +130,22 @@ static const char *const stmt_sql[STMT_COUNT] = {
 		"   AND r.status = 'ok' AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
 		"  b.bw_bytes_per_s, b.saved_at "
 		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id ORDER BY d.kname",
+	/* NULL parameters switch their filter off. json_tree is SQLite's JSON1
+	 * (built in since 3.38); a document that is not JSON matches no pool. */
+	[STMT_LIST_RUNS] =
+		"SELECT ru.id, ru.command, ru.argv, ru.started_at, ru.finished_at, ru.exit_status, "
+		"  (SELECT count(*) FROM results r WHERE r.run_id = ru.id) "
+		"FROM runs ru WHERE (?1 IS NULL OR ru.command = ?1) "
+		" AND (?2 IS NULL OR EXISTS (SELECT 1 FROM results r LEFT JOIN devices d ON d.id = r.device_id "
+		"      WHERE r.run_id = ru.id AND (d.identity_key = ?2 OR d.kname = ?2 OR r.path = ?2))) "
+		" AND (?3 IS NULL OR (json_valid(ru.document) AND EXISTS (SELECT 1 FROM json_tree(ru.document) t "
+		"      WHERE t.type = 'text' AND t.atom = ?3 AND (t.key = 'pool' OR "
+		"      (t.key = 'name' AND t.path LIKE '%.pool'))))) "
+		" AND (?4 IS NULL OR ru.started_at >= ?4) AND (?5 IS NULL OR ru.started_at <= ?5) "
+		"ORDER BY ru.started_at DESC, ru.rowid DESC",
+	[STMT_GET_RUN] =
+		"SELECT id, document FROM runs WHERE id = ?1 OR (length(?1) >= 4 AND substr(id, 1, length(?1)) = ?1) "
+		"ORDER BY id = ?1 DESC LIMIT 2",
 	[STMT_ADD_RESULT] =
 		"INSERT INTO results(run_id, device_id, test, path, status, reason,"
 		"                    bytes, seconds, bw_bytes_per_s, iops, params)"
@@ -596,4 +614,65 @@ int store_list_disks(struct store *s, store_disk_fn fn, void *arg)
 		fn(&row, arg);
 	}
 	return rc == SQLITE_DONE ? 0 : store_errno(s->db, rc);
+}
+
+int store_list_runs(struct store *s, const struct store_run_filter *f, store_run_fn fn, void *arg)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_LIST_RUNS, &st);
+	if (r < 0)
+		return r;
+	int rc;
+	if ((rc = bind_text(st, 1, f->command, true)) != SQLITE_OK ||
+	    (rc = bind_text(st, 2, f->device, true)) != SQLITE_OK ||
+	    (rc = bind_text(st, 3, f->pool, true)) != SQLITE_OK ||
+	    (rc = f->since ? sqlite3_bind_int64(st, 4, f->since) : sqlite3_bind_null(st, 4)) != SQLITE_OK ||
+	    (rc = f->until ? sqlite3_bind_int64(st, 5, f->until) : sqlite3_bind_null(st, 5)) != SQLITE_OK)
+		return store_errno(s->db, rc);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_run_row row = {
+			.id = column_text(st, 0),
+			.command = column_text(st, 1),
+			.argv = column_text(st, 2),
+			.started_at = sqlite3_column_int64(st, 3),
+			.finished_at = sqlite3_column_int64(st, 4),
+			.exit_status = sqlite3_column_int(st, 5),
+			.results = sqlite3_column_int64(st, 6),
+		};
+		fn(&row, arg);
+	}
+	return rc == SQLITE_DONE ? 0 : store_errno(s->db, rc);
+}
+
+int store_get_run(struct store *s, const char *id_or_prefix, char **ret_id, char **ret_document)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	if (!s || !id_or_prefix || !id_or_prefix[0])
+		return -EINVAL;
+	int r = store_stmt(s, STMT_GET_RUN, &st);
+	if (r < 0)
+		return r;
+	int rc = bind_text(st, 1, id_or_prefix, false);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return -ENOENT;
+	if (rc != SQLITE_ROW)
+		return store_errno(s->db, rc);
+	bool exact = strcmp(column_text(st, 0), id_or_prefix) == 0;
+	_cleanup_free_ char *id = strdup(column_text(st, 0));
+	_cleanup_free_ char *doc = strdup(column_text(st, 1));
+	if (!id || !doc)
+		return -ENOMEM;
+	if (!exact) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			return -EEXIST;
+		if (rc != SQLITE_DONE)
+			return store_errno(s->db, rc);
+	}
+	*ret_id = TAKE_PTR(id);
+	*ret_document = TAKE_PTR(doc);
+	return 0;
 }

@@ -101,6 +101,29 @@ struct store_disk_row {
 typedef void (*store_disk_fn)(const struct store_disk_row *row, void *arg);
 int store_list_disks(struct store *s, store_disk_fn fn, void *arg);
 
+/* Stored runs, newest first, for history. Every filter is optional (NULL
+ * or 0): COMMAND exact; DEVICE a device's identity key, kernel name or a
+ * result's path; POOL any member named "pool" (or a "pool" object's
+ * "name") in the run's document; SINCE/UNTIL unix seconds, inclusive.
+ * Strings live only for the callback. */
+struct store_run_filter {
+	const char *command, *device, *pool;
+	int64_t since, until;
+};
+struct store_run_row {
+	const char *id, *command, *argv;
+	int64_t started_at, finished_at;
+	int exit_status;
+	int64_t results;          /* rows in results for this run */
+};
+typedef void (*store_run_fn)(const struct store_run_row *row, void *arg);
+int store_list_runs(struct store *s, const struct store_run_filter *f, store_run_fn fn, void *arg);
+
+/* One run's document by id or unique id prefix (at least 4 characters):
+ * *RET_ID and *RET_DOCUMENT are malloc'd. -ENOENT when none matches,
+ * -EEXIST when the prefix names more than one run. */
+int store_get_run(struct store *s, const char *id_or_prefix, char **ret_id, char **ret_document);
+
 /* The schema version this build writes. */
 int store_schema_version(void);
 

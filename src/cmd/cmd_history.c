@@ -1,0 +1,227 @@
+/* history and show: stored runs listed and shown again, from the database.
+ * Both only read: they record no run of their own and never create the
+ * database. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "basic/timeutil.h"
+#include "cmd/commands.h"
+#include "cmd/stored_runs.h"
+#include "output/json.h"
+#include "output/table.h"
+
+enum { OPT_COMMAND = OPT_COMMAND_BASE, OPT_DEVICE, OPT_POOL, OPT_SINCE, OPT_UNTIL };
+
+static const struct opt_def history_opts[] = {
+	{ "command", 0, "NAME", "only runs of this command (readdisks, run, matrix, ...)", OPT_COMMAND },
+	{ "device", 0, "IDENTITY", "only runs that measured this device: identity key (wwn:..., serial:...), kernel name or path", OPT_DEVICE },
+	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL },
+	{ "since", 0, "DATE", "runs started at or after DATE: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC", OPT_SINCE },
+	{ "until", 0, "DATE", "runs started at or before DATE (a bare day includes the whole day)", OPT_UNTIL },
+	OPT_END,
+};
+
+/* YYYY-MM-DD (the day's start, or with END_OF_DAY its last second) or
+ * YYYY-MM-DDTHH:MM[:SS][Z], UTC. */
+static int parse_date(const char *s, bool end_of_day, int64_t *ret)
+{
+	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%MZ",
+						"%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d" };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		struct tm tm = { 0 };
+		const char *end = strptime(s, formats[i], &tm);
+		if (!end || *end)
+			continue;
+		time_t t = timegm(&tm);
+		if (t == (time_t)-1)
+			return -EINVAL;
+		*ret = (int64_t)t + (end_of_day && i == sizeof(formats) / sizeof(formats[0]) - 1 ? 86399 : 0);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse_history_option(int id, const char *arg, void *state)
+{
+	struct store_run_filter *f = state;
+	switch (id) {
+	case OPT_COMMAND:
+		if (!command_find(arg))
+			return opts_usage_error("history", "unknown command '%s' for --command", arg);
+		f->command = arg;
+		return 0;
+	case OPT_DEVICE:
+		f->device = arg;
+		return 0;
+	case OPT_POOL:
+		f->pool = arg;
+		return 0;
+	case OPT_SINCE:
+	case OPT_UNTIL:
+		if (parse_date(arg, id == OPT_UNTIL, id == OPT_SINCE ? &f->since : &f->until) < 0)
+			return opts_usage_error("history", "invalid %s '%s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)",
+						id == OPT_SINCE ? "--since" : "--until", arg);
+		return 0;
+	}
+	return 2;
+}
+
+struct listing {
+	struct table table;
+	struct json json;
+	size_t rows;
+};
+
+static void add_run_row(const struct store_run_row *row, void *arg)
+{
+	struct listing *l = arg;
+	char started[32], exit_text[16], results[24];
+	time_format_iso8601((time_t)row->started_at, started, sizeof(started));
+	snprintf(exit_text, sizeof(exit_text), "%d", row->exit_status);
+	snprintf(results, sizeof(results), "%lld", (long long)row->results);
+	const char *cells[] = { row->id, row->command, started, exit_text, results, row->argv };
+	table_add_row(&l->table, cells);
+	l->rows++;
+	json_begin_object(&l->json, NULL);
+	json_string(&l->json, "run_id", row->id);
+	json_string(&l->json, "command", row->command);
+	json_string(&l->json, "started_at", started);
+	json_int(&l->json, "started_at_unix", row->started_at);
+	json_int(&l->json, "finished_at_unix", row->finished_at);
+	json_int(&l->json, "exit_status", row->exit_status);
+	json_int(&l->json, "results", row->results);
+	json_string(&l->json, "argv", row->argv);
+	json_end_object(&l->json);
+}
+
+int cmd_history(int argc, char **argv, struct global_opts *g)
+{
+	static const struct command_doc doc = {
+		"history", "history [options]",
+		"Lists the runs in the results database, newest first, with their ids (for show,\n"
+		"compare and report). Reads the database only; records nothing.",
+		history_opts,
+	};
+	struct store_run_filter f = { 0 };
+	int first = opts_parse_command(&doc, argc, argv, g, parse_history_option, &f);
+	if (first < 0)
+		return opts_command_status(first);
+	if (first < argc)
+		return opts_usage_error("history", "unexpected operand '%s'", argv[first]);
+	if (f.since && f.until && f.since > f.until)
+		return opts_usage_error("history", "--since is after --until");
+
+	struct store *s = NULL;
+	char db[4096];
+	int r = stored_open("history", g, &s, db, sizeof(db));
+	if (r < 0)
+		return 1;
+	struct listing l = { .rows = 0 };
+	static const char *const headers[] = { "RUN", "COMMAND", "STARTED", "EXIT", "RESULTS", "COMMAND LINE" };
+	table_init(&l.table, 6, headers, "lllrrl");
+	json_init(&l.json);
+	json_begin_object(&l.json, NULL);
+	json_uint(&l.json, "schema_version", 1);
+	json_string(&l.json, "command", "history");
+	json_string(&l.json, "database", db);
+	json_begin_array(&l.json, "runs");
+	int status = 0;
+	if (s) {
+		r = store_list_runs(s, &f, add_run_row, &l);
+		if (r < 0) {
+			fprintf(stderr, "iotriage history: cannot read '%s': %s\n", db, store_errmsg(s));
+			status = 1;
+		}
+		store_close(s);
+	}
+	json_end_array(&l.json);
+	json_end_object(&l.json);
+	if (g->json)
+		fputs(l.json.out.buf, stdout);
+	else if (l.rows)
+		table_print(&l.table, stdout);
+	else if (status == 0)
+		printf("No runs%s in '%s'.\n", f.command || f.device || f.pool || f.since || f.until ? " match" : " recorded yet", db);
+	table_release(&l.table);
+	json_release(&l.json);
+	return status;
+}
+
+static const struct opt_def show_opts[] = { OPT_END };
+
+int cmd_show(int argc, char **argv, struct global_opts *g)
+{
+	static const struct command_doc doc = {
+		"show", "show [--json] RUN",
+		"Shows one stored run again: its command line and every figure it measured, as a\n"
+		"table; with --json, the run's JSON document exactly as it was stored. RUN is a\n"
+		"run id or a unique prefix of one (at least 4 characters).",
+		show_opts,
+	};
+	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
+	if (first < 0)
+		return opts_command_status(first);
+	if (argc - first != 1)
+		return opts_usage_error("show", "expected exactly one run id (see 'iotriage history')");
+	struct store *s = NULL;
+	char db[4096];
+	int r = stored_open("show", g, &s, db, sizeof(db));
+	if (r < 0)
+		return 1;
+	if (r == 1) {
+		fprintf(stderr, "iotriage show: no run '%s': there is no database at '%s' yet\n", argv[first], db);
+		return 1;
+	}
+	char *id = NULL, *text = NULL;
+	r = store_get_run(s, argv[first], &id, &text);
+	if (r < 0) {
+		if (r == -ENOENT || r == -EEXIST || r == -EINVAL)
+			fprintf(stderr, "iotriage show: %s '%s'%s\n", r == -EEXIST ? "more than one run starts with" : "no run",
+				argv[first], r == -EEXIST ? "; give more of the id" : " in the database (see 'iotriage history')");
+		else
+			fprintf(stderr, "iotriage show: cannot read '%s': %s\n", db, store_errmsg(s));
+		store_close(s);
+		return 1;
+	}
+	store_close(s);
+	int status = 0;
+	if (g->json) {
+		fputs(text, stdout);
+	} else {
+		struct run_doc d;
+		char err[160];
+		if (run_doc_load(text, strlen(text), &d, err, sizeof(err)) < 0) {
+			fprintf(stderr, "iotriage show: run '%s' has an unreadable document: %s\n", id, err);
+			status = 1;
+		} else {
+			printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d.id, d.command, d.host, d.started_at,
+			       d.exit_status, d.argv);
+			if (d.n) {
+				struct table t;
+				static const char *const headers[] = { "TEST", "METRIC", "TARGET", "VALUE", "NOISE (SD)", "STATUS" };
+				table_init(&t, 6, headers, "lllrrl");
+				for (size_t i = 0; i < d.n; i++) {
+					const struct measure *m = &d.m[i];
+					char v[48], sd[48] = "-";
+					measure_format(m->unit, m->value, v, sizeof(v));
+					if (isfinite(m->noise_sd))
+						measure_format(m->unit, m->noise_sd, sd, sizeof(sd));
+					const char *cells[] = { m->test, m->metric, m->target, v, sd, m->status };
+					table_add_row(&t, cells);
+				}
+				table_print(&t, stdout);
+				table_release(&t);
+			} else {
+				printf("  (no figures to show for a %s run; --json prints its whole document)\n", d.command);
+			}
+			run_doc_release(&d);
+		}
+	}
+	free(id);
+	free(text);
+	return status;
+}

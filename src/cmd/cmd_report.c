@@ -1,0 +1,119 @@
+/* report: stored runs as a self-contained HTML page, a CSV file and a
+ * Prometheus text file (report/). Every file is written to a temporary
+ * name and renamed, so node_exporter's textfile collector never reads a
+ * half-written file. Reads the database only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "basic/fsutil.h"
+#include "basic/timeutil.h"
+#include "cmd/commands.h"
+#include "cmd/stored_runs.h"
+#include "report/export.h"
+#include "report/html.h"
+
+enum { OPT_HTML = OPT_COMMAND_BASE, OPT_CSV, OPT_PROM };
+
+static const struct opt_def report_opts[] = {
+	{ "html", 0, "FILE", "one self-contained HTML page: summary, a bar chart per test, tables, parameters", OPT_HTML },
+	{ "csv", 0, "FILE", "one CSV row per measurement", OPT_CSV },
+	{ "prom", 0, "FILE", "Prometheus text format, for node_exporter's textfile collector (*.prom)", OPT_PROM },
+	OPT_END,
+};
+
+struct report_files {
+	const char *html, *csv, *prom;
+};
+
+static int parse_report_option(int id, const char *arg, void *state)
+{
+	struct report_files *f = state;
+	if (!arg[0])
+		return opts_usage_error("report", "an empty file name");
+	if (id == OPT_HTML)
+		f->html = arg;
+	else if (id == OPT_CSV)
+		f->csv = arg;
+	else if (id == OPT_PROM)
+		f->prom = arg;
+	return 0;
+}
+
+static int write_out(const char *path, const struct strbuf *sb, const char *what)
+{
+	int r = write_file_atomic(path, sb->buf, sb->len, 0644);
+	if (r < 0) {
+		fprintf(stderr, "iotriage report: cannot write '%s': %s\n", path, strerror(-r));
+		return 1;
+	}
+	fprintf(stderr, "iotriage report: wrote %s to %s\n", what, path);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv, struct global_opts *g)
+{
+	static const struct command_doc doc = {
+		"report", "report RUN... [--html FILE] [--csv FILE] [--prom FILE]",
+		"Turns stored runs (ids or unique prefixes, see 'iotriage history') into files:\n"
+		"an HTML page needing nothing else (no scripts, no network; inline SVG charts,\n"
+		"each marked higher or lower is better; disks of a read test per disk with the\n"
+		"outliers in red; the exact parameters of every test; with several runs, each\n"
+		"change against the first judged against the runs' noise), a CSV file (one row per\n"
+		"measurement) and a Prometheus text file. Each file is written atomically.",
+		report_opts,
+	};
+	struct report_files f = { 0 };
+	int first = opts_parse_command(&doc, argc, argv, g, parse_report_option, &f);
+	if (first < 0)
+		return opts_command_status(first);
+	size_t n = (size_t)(argc - first);
+	if (n == 0)
+		return opts_usage_error("report", "expected one or more run ids (see 'iotriage history')");
+	if (!f.html && !f.csv && !f.prom)
+		return opts_usage_error("report", "expected --html FILE, --csv FILE or --prom FILE");
+
+	struct store *s = NULL;
+	char db[4096];
+	int r = stored_open("report", g, &s, db, sizeof(db));
+	if (r < 0)
+		return 1;
+	if (r == 1) {
+		fprintf(stderr, "iotriage report: there is no database at '%s' yet\n", db);
+		return 1;
+	}
+	struct run_doc *runs = calloc(n, sizeof(*runs));
+	if (!runs)
+		abort();
+	r = stored_load_runs("report", s, argv + first, n, runs);
+	store_close(s);
+	if (r < 0) {
+		free(runs);
+		return 1;
+	}
+	int status = 0;
+	if (f.html) {
+		struct strbuf sb = STRBUF_INIT;
+		char now[32];
+		time_format_iso8601(time(NULL), now, sizeof(now));
+		report_html(runs, n, now, &sb);
+		status |= write_out(f.html, &sb, "the HTML report");
+		strbuf_release(&sb);
+	}
+	if (f.csv) {
+		struct strbuf sb = STRBUF_INIT;
+		report_csv(runs, n, &sb);
+		status |= write_out(f.csv, &sb, "the CSV file");
+		strbuf_release(&sb);
+	}
+	if (f.prom) {
+		struct strbuf sb = STRBUF_INIT;
+		report_prom(runs, n, &sb);
+		status |= write_out(f.prom, &sb, "the Prometheus file");
+		strbuf_release(&sb);
+	}
+	stored_release_runs(runs, n);
+	free(runs);
+	return status;
+}

@@ -1,0 +1,340 @@
+/* report/measure.c: stored documents read back as measurements (see measure.h). */
+#include "report/measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/humanize.h"
+#include "basic/strbuf.h"
+
+const char *measure_unit_name(enum measure_unit u)
+{
+	return u == MU_BYTES_PER_S ? "B/s" : u == MU_IOPS ? "IOPS" : "ns";
+}
+
+void measure_format(enum measure_unit u, double value, char *buf, size_t len)
+{
+	if (!isfinite(value)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (u) {
+	case MU_BYTES_PER_S:
+		human_rate(value, buf, len);
+		break;
+	case MU_IOPS:
+		snprintf(buf, len, "%.0f IOPS", value);
+		break;
+	case MU_NS:
+		if (value >= 1e6)
+			snprintf(buf, len, "%.2f ms", value / 1e6);
+		else
+			snprintf(buf, len, "%.1f us", value / 1e3);
+		break;
+	}
+}
+
+bool measure_same_test(const struct measure *a, const struct measure *b)
+{
+	return strcmp(a->test, b->test) == 0 && strcmp(a->metric, b->metric) == 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* An object's scalar members as "key=value, ..." (nested values skipped). */
+static void params_text(const struct jv *obj, struct strbuf *sb)
+{
+	if (!obj || obj->type != JV_OBJECT)
+		return;
+	for (size_t i = 0; i < obj->count; i++) {
+		const struct jv *v = &obj->items[i];
+		const char *sep = sb->len ? ", " : "";
+		switch (v->type) {
+		case JV_STRING:
+			strbuf_addf(sb, "%s%s=%s", sep, obj->keys[i], v->string);
+			break;
+		case JV_NUMBER:
+			strbuf_addf(sb, "%s%s=%.15g", sep, obj->keys[i], v->number);
+			break;
+		case JV_BOOL:
+			strbuf_addf(sb, "%s%s=%s", sep, obj->keys[i], v->boolean ? "true" : "false");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+struct mspec {
+	const char *test, *metric, *target, *status, *reason, *params;
+	enum measure_unit unit;
+	bool higher_is_better, outlier, per_disk;
+	double value, noise_sd, noise_min, noise_max;
+	unsigned noise_n;
+	const char *noise_basis;
+};
+
+static void add(struct run_doc *d, const struct mspec *s)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->m = realloc(d->m, d->cap * sizeof(*d->m));
+		if (!d->m)
+			abort();
+	}
+	d->m[d->n++] = (struct measure){
+		.test = xstrdup(s->test ? s->test : "?"),
+		.metric = s->metric,
+		.unit = s->unit,
+		.higher_is_better = s->higher_is_better,
+		.target = xstrdup(s->target ? s->target : "?"),
+		.value = s->value,
+		.noise_sd = s->noise_n >= 3 ? s->noise_sd : NAN,
+		.noise_n = s->noise_n,
+		.noise_min = s->noise_n >= 3 ? s->noise_min : NAN,
+		.noise_max = s->noise_n >= 3 ? s->noise_max : NAN,
+		.noise_basis = s->noise_n >= 3 ? s->noise_basis : NULL,
+		.status = xstrdup(s->status ? s->status : "ok"),
+		.reason = dup_or_null(s->reason),
+		.params = xstrdup(s->params ? s->params : ""),
+		.outlier = s->outlier,
+		.per_disk = s->per_disk,
+	};
+}
+
+static double num_or_nan(const struct jv *v)
+{
+	return v && v->type == JV_NUMBER ? v->number : NAN;
+}
+
+static void bs_text(double bytes, char *buf, size_t len)
+{
+	uint64_t b = bytes > 0 ? (uint64_t)bytes : 0;
+	if (b && b % (1U << 20) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(b >> 20));
+	else if (b && b % 1024 == 0)
+		snprintf(buf, len, "%lluK", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)b);
+}
+
+/* run: one workload. Bandwidth (noise from result.samples) and p99 latency. */
+static void from_run(struct run_doc *d)
+{
+	const struct jv *p = jv_get(d->doc, "parameters"), *res = jv_get(d->doc, "result");
+	char bs[32], test[160];
+	bs_text(jv_number(jv_get(p, "bs_bytes"), 0), bs, sizeof(bs));
+	snprintf(test, sizeof(test), "run %s %s qd%.0f x%.0f", jv_string(jv_get(p, "rw"), "?"), bs,
+		 jv_number(jv_get(p, "iodepth"), 1), jv_number(jv_get(p, "numjobs"), 1));
+	struct strbuf params = STRBUF_INIT;
+	params_text(p, &params);
+	const struct jv *samples = jv_get(res, "samples");
+	struct mspec s = {
+		.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+		.target = jv_string(jv_get(p, "target"), "?"),
+		.status = jv_string(jv_get(d->doc, "status"), "ok"),
+		.reason = jv_string(jv_get(d->doc, "reason"), NULL),
+		.params = params.buf,
+		.value = num_or_nan(jv_get(res, "bw_bytes_per_s")),
+		.noise_sd = jv_number(jv_get(samples, "stddev_bw_bytes_per_s"), NAN),
+		.noise_n = (unsigned)jv_number(jv_get(samples, "count"), 0),
+		.noise_basis = "per-interval samples",
+		.noise_min = NAN, .noise_max = NAN,
+	};
+	const struct jv *list = jv_get(samples, "bw_bytes_per_s");
+	for (size_t i = 0; list && i < list->count; i++) {
+		double v = jv_number(jv_at(list, i), NAN);
+		if (isfinite(v) && !(v >= s.noise_min))
+			s.noise_min = v;
+		if (isfinite(v) && !(v <= s.noise_max))
+			s.noise_max = v;
+	}
+	add(d, &s);
+	const struct jv *dir = jv_number(jv_path(res, "read.ios"), 0) > 0 ? jv_get(res, "read") : jv_get(res, "write");
+	struct mspec l = s;
+	l.metric = "p99 latency";
+	l.unit = MU_NS;
+	l.higher_is_better = false;
+	l.value = num_or_nan(jv_path(dir, "lat_ns.p99"));
+	l.noise_n = 0;
+	add(d, &l);
+	strbuf_release(&params);
+}
+
+/* readdisk, readdisks, demo, readpooldisks: one bar per disk, outliers marked. */
+static void from_devices(struct run_doc *d, const struct jv *devices)
+{
+	const struct jv *p = jv_get(d->doc, "parameters");
+	char bs[32], test[96];
+	bs_text(jv_number(jv_get(p, "bs_bytes"), 0), bs, sizeof(bs));
+	snprintf(test, sizeof(test), "readdisk sequential read %s", bs);
+	struct strbuf params = STRBUF_INIT;
+	params_text(p, &params);
+	for (size_t i = 0; devices && i < devices->count; i++) {
+		const struct jv *dev = jv_at(devices, i);
+		const char *verdict = jv_string(jv_get(dev, "verdict"), "ok");
+		const char *status = jv_string(jv_get(dev, "status"), "ok");
+		if (strcmp(status, "skipped") == 0)
+			continue;
+		struct mspec s = {
+			.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+			.target = jv_string(jv_get(dev, "path"), "?"),
+			.status = status,
+			.reason = jv_string(jv_get(dev, "sentence"), jv_string(jv_get(dev, "reason"), NULL)),
+			.params = params.buf,
+			.value = strcmp(status, "ok") == 0 ? num_or_nan(jv_get(dev, "bw_bytes_per_s")) : NAN,
+			.outlier = strcmp(verdict, "slow") == 0 || strcmp(verdict, "fast") == 0,
+			.per_disk = true,
+		};
+		add(d, &s);
+	}
+	strbuf_release(&params);
+}
+
+/* matrix: every result of every target; parameters from the test and target definitions. */
+static const struct jv *find_named(const struct jv *arr, const char *key, const char *name)
+{
+	for (size_t i = 0; arr && i < arr->count; i++)
+		if (strcmp(jv_string(jv_get(jv_at(arr, i), key), ""), name) == 0)
+			return jv_at(arr, i);
+	return NULL;
+}
+
+static void from_matrix(struct run_doc *d)
+{
+	const struct jv *results = jv_get(d->doc, "results");
+	for (size_t i = 0; results && i < results->count; i++) {
+		const struct jv *r = jv_at(results, i);
+		const char *test = jv_string(jv_get(r, "test"), "?"), *target = jv_string(jv_get(r, "target"), "?");
+		struct strbuf params = STRBUF_INIT;
+		params_text(find_named(jv_get(d->doc, "tests"), "name", test), &params);
+		params_text(find_named(jv_get(d->doc, "targets"), "label", target), &params);
+		/* What actually ran: the tool, and whether O_DIRECT was taken. */
+		strbuf_addf(&params, ", tool=%s", jv_string(jv_get(r, "tool"), "?"));
+		if (jv_get(r, "direct"))
+			strbuf_addf(&params, ", direct=%s", jv_bool(jv_get(r, "direct"), false) ? "true" : "false");
+		const struct jv *noise = jv_get(r, "noise");
+		struct mspec s = {
+			.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+			.target = target,
+			.status = jv_string(jv_get(r, "status"), "ok"),
+			.reason = jv_string(jv_get(r, "reason"), NULL),
+			.params = params.buf,
+			.value = num_or_nan(jv_get(r, "bw_bytes_per_s")),
+			.noise_sd = jv_number(jv_get(noise, "stddev_bw_bytes_per_s"), NAN),
+			.noise_n = (unsigned)jv_number(jv_get(noise, "samples"), 0),
+			.noise_basis = jv_string(jv_get(noise, "basis"), NULL),
+			.noise_min = jv_number(jv_get(noise, "min_bw_bytes_per_s"), NAN),
+			.noise_max = jv_number(jv_get(noise, "max_bw_bytes_per_s"), NAN),
+		};
+		add(d, &s);
+		strbuf_release(&params);
+	}
+}
+
+static void from_figures(struct run_doc *d, const struct jv *list, const char *target_key, const char *prefix,
+			 const char *name_key)
+{
+	for (size_t i = 0; list && i < list->count; i++) {
+		const struct jv *item = jv_at(list, i), *figs = jv_get(item, "figures");
+		const char *target = jv_string(jv_get(item, target_key), jv_string(jv_get(d->doc, "pool"), "?"));
+		for (size_t k = 0; figs && k < figs->count; k++) {
+			const struct jv *f = jv_at(figs, k);
+			char test[160];
+			snprintf(test, sizeof(test), "%s%s%s %s", prefix,
+				 name_key ? jv_string(jv_get(item, name_key), "?") : "", name_key ? "" : "",
+				 jv_string(jv_get(f, "pass"), jv_string(jv_get(f, "direction"), "?")));
+			struct strbuf params = STRBUF_INIT;
+			params_text(f, &params);
+			struct mspec s = {
+				.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+				.target = target, .status = jv_string(jv_get(item, "status"), "ok"),
+				.reason = jv_string(jv_get(item, "reason"), NULL), .params = params.buf,
+				.value = num_or_nan(jv_get(f, "bw_bytes_per_s")),
+			};
+			add(d, &s);
+			strbuf_release(&params);
+		}
+	}
+}
+
+static void from_volumes(struct run_doc *d)
+{
+	const struct jv *vols = jv_get(d->doc, "volumes");
+	struct strbuf params = STRBUF_INIT;
+	params_text(jv_get(d->doc, "parameters"), &params);
+	for (size_t i = 0; vols && i < vols->count; i++) {
+		const struct jv *v = jv_at(vols, i);
+		struct mspec s = {
+			.test = "volumes read", .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+			.target = jv_string(jv_get(v, "mount"), "?"), .status = jv_string(jv_get(v, "status"), "ok"),
+			.reason = jv_string(jv_get(v, "reason"), NULL), .params = params.buf,
+			.value = num_or_nan(jv_get(v, "bw_bytes_per_s")),
+		};
+		add(d, &s);
+	}
+	strbuf_release(&params);
+}
+
+int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, size_t errlen)
+{
+	memset(ret, 0, sizeof(*ret));
+	int r = jv_parse(text, len, &ret->doc, err, errlen);
+	if (r < 0)
+		return r;
+	if (ret->doc->type != JV_OBJECT) {
+		snprintf(err, errlen, "the document is not a JSON object");
+		run_doc_release(ret);
+		return -EINVAL;
+	}
+	const struct jv *doc = ret->doc;
+	ret->id = xstrdup(jv_string(jv_get(doc, "run_id"), "?"));
+	ret->command = xstrdup(jv_string(jv_get(doc, "command"), "?"));
+	ret->host = xstrdup(jv_string(jv_get(doc, "host"), ""));
+	ret->started_at = xstrdup(jv_string(jv_get(doc, "started_at"), ""));
+	ret->argv = xstrdup(jv_string(jv_get(doc, "argv"), ""));
+	ret->exit_status = (int)jv_number(jv_get(doc, "exit_status"), 0);
+
+	const char *c = ret->command;
+	if (strcmp(c, "run") == 0)
+		from_run(ret);
+	else if (strcmp(c, "readdisk") == 0 || strcmp(c, "readdisks") == 0 || strcmp(c, "demo") == 0 ||
+		 strcmp(c, "readpooldisks") == 0)
+		from_devices(ret, jv_get(doc, "devices"));
+	else if (strcmp(c, "matrix") == 0)
+		from_matrix(ret);
+	else if (strcmp(c, "benchpool") == 0)
+		from_figures(ret, jv_get(doc, "results"), "pool", "benchpool ", "test");
+	else if (strcmp(c, "rwpool") == 0 || strcmp(c, "rwpools") == 0 || strcmp(c, "runall") == 0)
+		from_figures(ret, jv_get(doc, "pools"), "pool", "rwpool", NULL);
+	else if (strcmp(c, "volumes") == 0)
+		from_volumes(ret);
+	return 0;
+}
+
+void run_doc_release(struct run_doc *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->m[i].test);
+		free(d->m[i].target);
+		free(d->m[i].status);
+		free(d->m[i].reason);
+		free(d->m[i].params);
+	}
+	free(d->m);
+	free(d->id);
+	free(d->command);
+	free(d->host);
+	free(d->started_at);
+	free(d->argv);
+	jv_free(d->doc);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,60 @@
+/* report/significance.c: the noise rule of compare (see significance.h). */
+#include "report/significance.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *sig_verdict_name(enum sig_verdict v)
+{
+	switch (v) {
+	case SIG_BETTER:
+		return "better";
+	case SIG_WORSE:
+		return "worse";
+	case SIG_NOT_SIGNIFICANT:
+		return "not significant";
+	case SIG_NOT_JUDGED:
+		return "not judged";
+	default:
+		return "no data";
+	}
+}
+
+void sig_judge(const struct measure *a, const struct measure *b, struct sig_judgement *ret)
+{
+	*ret = (struct sig_judgement){ SIG_NO_DATA, NAN, NAN, NULL };
+	if (!isfinite(a->value) || !isfinite(b->value) || a->value <= 0 || strcmp(a->status, "ok") != 0 ||
+	    strcmp(b->status, "ok") != 0)
+		return;
+	double sa = a->noise_sd, sb = b->noise_sd;
+	bool has_a = isfinite(sa), has_b = isfinite(sb);
+	ret->change_pct = 100.0 * (b->value - a->value) / a->value;
+	if (has_a || has_b) {
+		/* A side without samples is taken to be as noisy, relatively, as the other. */
+		if (!has_a)
+			sa = sb / b->value * a->value;
+		if (!has_b)
+			sb = b->value > 0 ? sa / a->value * b->value : sa;
+		ret->threshold_pct = 100.0 * 2.0 * sqrt(sa * sa + sb * sb) / a->value;
+		if (ret->threshold_pct < SIG_FLOOR_PCT)
+			ret->threshold_pct = SIG_FLOOR_PCT;
+		ret->basis = "noise";
+	} else {
+		if (a->unit == MU_NS) {
+			ret->verdict = SIG_NOT_JUDGED;
+			ret->basis = "a latency without samples of its own is not judged";
+			return;
+		}
+		ret->threshold_pct = SIG_NO_NOISE_PCT;
+		ret->basis = "no noise measure (10% rule)";
+	}
+	/* Samples that do not overlap at all: whatever the spread, the two runs differ. */
+	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&
+			isfinite(b->noise_max) && (b->noise_max < a->noise_min || b->noise_min > a->noise_max);
+	if (disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT)
+		ret->basis = "noise (the runs' samples do not overlap)";
+	if (fabs(ret->change_pct) <= ret->threshold_pct && !(disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT))
+		ret->verdict = SIG_NOT_SIGNIFICANT;
+	else
+		ret->verdict = (ret->change_pct > 0) == a->higher_is_better ? SIG_BETTER : SIG_WORSE;
+}

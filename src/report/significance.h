@@ -1,0 +1,39 @@
+/* report/significance.h: is a change between two measurements real?
+ *
+ * The rule (docs/results.md, "compare"): each measurement's noise is the
+ * standard deviation of its own samples (per-interval bandwidth samples of
+ * the built-in engine, fio's bandwidth samples; at least 3). With noise on
+ * at least one side (a side without takes the other's relative noise), a
+ * change is significant when it exceeds twice the combined spread,
+ * 2 * sqrt(sd_a^2 + sd_b^2), and at least SIG_FLOOR_PCT percent, or when
+ * the two runs' samples do not overlap at all (every sample of one below
+ * every sample of the other: a wide spread in one run cannot hide that). With no
+ * noise on either side it must exceed SIG_NO_NOISE_PCT percent; a latency
+ * without noise is "not judged". Anything
+ * less is "not significant": never a win or a loss.
+ */
+#ifndef IOTRIAGE_REPORT_SIGNIFICANCE_H
+#define IOTRIAGE_REPORT_SIGNIFICANCE_H
+
+#include "report/measure.h"
+
+#define SIG_FLOOR_PCT 3.0
+#define SIG_NO_NOISE_PCT 10.0
+/* A latency with no samples of its own is not judged: the p99 of identical
+ * short runs differed by up to 2.8x (bench/compare_noise.sh). */
+
+enum sig_verdict { SIG_BETTER, SIG_WORSE, SIG_NOT_SIGNIFICANT, SIG_NO_DATA, SIG_NOT_JUDGED, SIG_NVERDICTS };
+
+struct sig_judgement {
+	enum sig_verdict verdict;
+	double change_pct;     /* 100 * (b - a) / a; NAN without data */
+	double threshold_pct;  /* the change needed to count, in percent of a */
+	const char *basis;     /* "noise" or "no noise measure (10% rule)" */
+};
+
+/* B against A (the baseline). */
+void sig_judge(const struct measure *a, const struct measure *b, struct sig_judgement *ret);
+/* "better", "worse", "not significant", "no data", "not judged". */
+const char *sig_verdict_name(enum sig_verdict v);
+
+#endif

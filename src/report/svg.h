@@ -1,0 +1,31 @@
+/* report/svg.h: inline SVG bar charts for the HTML report, and the
+ * escaping every report uses for text that came from a document.
+ *
+ * A chart is one <svg class="chart"> with one <rect class="bar"> per bar
+ * (class "bar outlier" for a highlighted one), horizontal like the
+ * published benchmark's, titled and marked "higher is better" or "lower
+ * is better". Tests count these elements in the rendered page.
+ */
+#ifndef IOTRIAGE_REPORT_SVG_H
+#define IOTRIAGE_REPORT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/strbuf.h"
+#include "report/measure.h"
+
+struct svg_bar {
+	const char *label;
+	double value;          /* NAN: drawn as "not measured" with no bar */
+	bool outlier;
+	unsigned series;       /* colour index (the run) */
+};
+
+/* Appends S with &, <, >, " and ' escaped (for text and attribute values). */
+void xml_escape(struct strbuf *out, const char *s);
+
+void svg_bar_chart(struct strbuf *out, const char *title, bool higher_is_better, enum measure_unit unit,
+		   const struct svg_bar *bars, size_t n);
+
+#endif

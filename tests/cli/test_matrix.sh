@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# matrix over four temporary ZFS datasets (zfs-fuse on loop devices:
+# recordsize 8k/64k x compression off/lz4, lz4 falling back to on where
+# zfs-fuse lacks it), end to end: every test runs on every dataset in a
+# fixed order, nothing temporary survives (success, SIGINT, SIGKILL then
+# the next run), and the HTML report, opened in headless Chromium, shows one
+# chart per test with four bars each (counted in the DOM it rendered, and a
+# screenshot), with no console messages from the page.
+. "$(dirname "$0")/lib.sh"
+
+if ! need_root; then skip "matrix" "needs root for loop devices and zfs-fuse"; exit 0; fi
+if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
+	skip "matrix" "zfs-fuse is not running (scripts/start-services.sh starts it)"
+	exit 0
+fi
+leftovers() { zfs list -H -r -o name "$1" 2>/dev/null | grep "^$1/iotriage-" || true; }
+
+pool=iotriage-mx-$$
+zpool create -f "$pool" "$(make_loop 400M)" >/dev/null 2>&1
+ok $? "zpool create on a loop device"
+undo "destroy_pool $pool"
+
+tests=seqread-64k,seqwrite-8k,randread-8k,randwrite-1m
+extra=()
+command -v dbench >/dev/null && { tests=$tests,dbench-2; extra=(--dbench-clients 2); }
+ntests=$(echo "$tests" | tr , '\n' | wc -l)
+"$IOTRIAGE" matrix --pool "$pool" --recordsize 8k,64k --compression off,lz4 --tests "$tests" "${extra[@]}" \
+	--size 8M --runtime 1s --json >"$TMP/mx.json" 2>"$TMP/mx.err"
+ok $? "matrix over four datasets exits 0"
+check "four targets in the fixed order: recordsize, then compression" -- \
+	jtest "$TMP/mx.json" '[.targets[] | .recordsize + "/" + .compression_requested] == ["8K/off", "8K/lz4", "64K/off", "64K/lz4"]'
+check "each target was a dataset of the pool with the asked recordsize" -- \
+	jtest "$TMP/mx.json" "[.targets[] | .kind == \"zfs dataset\" and (.dataset | startswith(\"$pool/iotriage-\"))] | all"
+check "lz4, missing on zfs-fuse, fell back to on and says so" -- \
+	jtest "$TMP/mx.json" '[.targets[] | select(.compression_requested == "lz4") | .compression == "on" and (.note | test("no lz4"))] | all'
+check "every test ran on every target, in order ($ntests x 4)" -- \
+	jtest "$TMP/mx.json" "(.results | length) == ($ntests * 4) and ([.results[].status] | unique) == [\"ok\"] and ([.results[:$ntests][].test] | join(\",\")) == \"$tests\""
+check "every result moved bytes at a rate" -- jtest "$TMP/mx.json" '[.results[] | .bw_bytes_per_s > 0] | all'
+if command -v fio >/dev/null; then
+	check "fio ran the fio-style tests" -- jtest "$TMP/mx.json" '.engine == "fio" and ([.results[] | select(.test | startswith("dbench") | not) | .tool] | unique) == ["fio"]'
+fi
+check "no temporary dataset is left" -- test -z "$(leftovers "$pool")"
+check "the run is in history under the pool" -- \
+	bash -c "'$IOTRIAGE' history --pool '$pool' --json | jq -e '.runs | length == 1 and .[0].command == \"matrix\"' >/dev/null"
+
+id=$(json "$TMP/mx.json" .run_id)
+"$IOTRIAGE" report "$id" --html "$TMP/mx.html" --csv "$TMP/mx.csv" --prom "$TMP/mx.prom" 2>/dev/null
+ok $? "report --html --csv --prom of the matrix"
+check "CSV: one row per result" -- test "$(($(wc -l <"$TMP/mx.csv") - 1))" -eq $((ntests * 4))
+if command -v promtool >/dev/null; then
+	check "promtool check metrics passes" -- bash -c "promtool check metrics <'$TMP/mx.prom' >/dev/null 2>&1"
+else
+	skip "promtool check metrics" "promtool is not installed"
+fi
+check "the page asks for nothing from the network" -- \
+	bash -c "! grep -Eiq '<script|<link|src=|url\\(|@import' '$TMP/mx.html'"
+
+chromium=$(command -v chromium || true)
+if [ -z "$chromium" ]; then
+	skip "chromium" "chromium is not installed (scripts/install-deps.sh installs it)"
+	finish; exit
+fi
+profile=$(mktemp -d /tmp/iotriage-chromium.XXXXXX)
+undo "rm -rf $profile"
+chrome() { # chrome ARGS...: headless, offline, a throwaway profile
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 "$@"
+}
+chrome --dump-dom "file://$TMP/mx.html" >"$TMP/dom.html" 2>"$TMP/chrome-dom.err"
+ok $? "chromium renders the report (--dump-dom)"
+charts=$(grep -o '<svg class="chart"' "$TMP/dom.html" | wc -l)
+check "one chart per test ($charts of $ntests)" -- test "$charts" -eq "$ntests"
+check "four bars in each chart" -- \
+	python3 -c "
+import re,sys
+dom=open('$TMP/dom.html').read()
+charts=re.findall(r'<svg class=\"chart\".*?</svg>', dom, re.S)
+sys.exit(not (len(charts)==$ntests and all(len(re.findall(r'<rect class=\"bar', c))==4 for c in charts)))"
+check "each chart is marked higher is better" -- test "$(grep -c 'Higher is better' "$TMP/dom.html")" -eq "$ntests"
+check "no console messages from the page" -- bash -c "! grep -q 'CONSOLE' '$TMP/chrome-dom.err'"
+chrome --screenshot="$TMP/shot.png" --window-size=1200,2400 "file://$TMP/mx.html" >/dev/null 2>"$TMP/chrome-shot.err"
+ok $? "chromium takes a screenshot"
+check "the screenshot is a PNG of the page, 1200 wide" -- \
+	python3 -c "
+import struct,sys
+d=open('$TMP/shot.png','rb').read()
+w,h=struct.unpack('>II', d[16:24])
+sys.exit(not (d[:8]==b'\x89PNG\r\n\x1a\n' and w==1200 and h==2400 and len(d) > 20000))"
+check "no console messages while screenshotting" -- bash -c "! grep -q 'CONSOLE' '$TMP/chrome-shot.err'"
+if [ -n "${IOTRIAGE_KEEP_SCREENSHOT:-}" ]; then cp "$TMP/shot.png" "$IOTRIAGE_KEEP_SCREENSHOT"; fi
+
+# A test that runs its whole time cap: dbench where installed, else 8K random writes.
+long=(--tests randwrite-8k --engine builtin --size 256M)
+command -v dbench >/dev/null && long=(--tests dbench-1)
+
+# SIGINT part way: datasets removed, exit 130.
+"$IOTRIAGE" matrix --pool "$pool" --recordsize 8k,64k --compression off "${long[@]}" --runtime 10s >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+ok $(($? != 130)) "SIGINT: matrix exits 130"
+check "SIGINT: no temporary dataset is left" -- test -z "$(leftovers "$pool")"
+
+# SIGKILL: the datasets stay; the next run removes them (and only them).
+zfs create "$pool/iotriage-lookalike" 2>/dev/null
+"$IOTRIAGE" matrix --pool "$pool" --recordsize 8k --compression off "${long[@]}" --runtime 10s >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do [ -n "$(leftovers "$pool" | grep -v lookalike)" ] && break; sleep 0.2; done
+sleep 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+check "SIGKILL leaves the tagged dataset behind" -- test -n "$(leftovers "$pool" | grep -v lookalike)"
+"$IOTRIAGE" matrix --pool "$pool" --recordsize 8k --compression off --tests seqread-64k --engine builtin \
+	--size 4M --runtime 1s --json >"$TMP/next.json" 2>/dev/null
+ok $? "the next run succeeds"
+check "and removed the killed run's dataset" -- jtest "$TMP/next.json" '.stale_areas_removed == 1'
+check "but not the untagged look-alike" -- test "$(leftovers "$pool")" = "$pool/iotriage-lookalike"
+for _ in 1 2 3 4 5 6 7 8 9 10; do zfs destroy "$pool/iotriage-lookalike" 2>/dev/null && break; sleep 1; done
+
+# Bad input: clear errors, exit 2, nothing created.
+"$IOTRIAGE" matrix >/dev/null 2>"$TMP/none.err"
+check "no targets is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q 'expected targets' '$TMP/none.err'"
+"$IOTRIAGE" matrix --pool "$pool" --tests seqread-3k >/dev/null 2>"$TMP/badtest.err"
+check "an unknown test is a usage error naming it" -- bash -c "[ $? -eq 2 ] && grep -q \"unknown test 'seqread-3k'\" '$TMP/badtest.err'"
+"$IOTRIAGE" matrix --pool "$pool" --recordsize 3k >/dev/null 2>&1
+ok $(($? != 2)) "a recordsize that is not a power of two is a usage error"
+"$IOTRIAGE" matrix --pool no-such-pool-$$ --tests seqread-8k >/dev/null 2>&1
+ok $(($? != 1)) "a pool that does not exist fails"
+check "nothing was created by the failures" -- test -z "$(leftovers "$pool")"
+finish

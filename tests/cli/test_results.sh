@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# history, show, compare and report on real runs in a real SQLite file:
+# two runs of one workload on one loop device compare as "not significant";
+# the same workload on the device throttled with a cgroup v1 blkio rule is
+# reported as a drop. The CSV has one row per result, the Prometheus file
+# passes promtool, readdisks' outlier is highlighted in the HTML report.
+# The database: forward migration from schema 1, and a newer version, a
+# corrupt file and a locked database each give a clear error and leave the
+# file as it was.
+. "$(dirname "$0")/lib.sh"
+
+if ! need_root; then skip "results" "needs root for loop devices and cgroups"; exit 0; fi
+DB=$IOTRIAGE_STATE_DIR/iotriage.db
+
+# Nothing stored yet: history says so and creates no database.
+"$IOTRIAGE" history >"$TMP/empty.txt" 2>&1
+ok $? "history with no database exits 0"
+check "and says there are no runs" -- grep -q "No runs recorded yet" "$TMP/empty.txt"
+check "without creating the database" -- test ! -e "$DB"
+"$IOTRIAGE" show 0123456789abcdef >/dev/null 2>"$TMP/show-none.err"
+ok $((! $?)) "show of an unknown run fails"
+
+dev=$(make_loop 64M)
+majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+# A time-capped sequential read (64M span, re-read), sampled every 250 ms.
+workload=(run "$dev" --rw read --bs 64k --iodepth 4 --size 64M --io-size 64G --runtime 3s --sample-interval 250ms --json)
+"$IOTRIAGE" "${workload[@]}" >"$TMP/a.json" 2>/dev/null
+ok $? "run A"
+"$IOTRIAGE" "${workload[@]}" >"$TMP/b.json" 2>/dev/null
+ok $? "run B, the same workload"
+check "run A kept per-interval bandwidth samples" -- \
+	jtest "$TMP/a.json" '.result.samples.count >= 10 and .result.samples.stddev_bw_bytes_per_s >= 0 and (.result.samples.bw_bytes_per_s | length) == .result.samples.count'
+cg=$(make_cgroup "$majmin 8388608")
+run_in_cgroup "$cg" "$IOTRIAGE" "${workload[@]}" >"$TMP/c.json" 2>/dev/null
+ok $? "run C, on the device throttled to 8 MiB/s"
+a=$(json "$TMP/a.json" .run_id) b=$(json "$TMP/b.json" .run_id) c=$(json "$TMP/c.json" .run_id)
+diag "A $(json "$TMP/a.json" .result.bw_bytes_per_s) B/s, B $(json "$TMP/b.json" .result.bw_bytes_per_s) B/s, C $(json "$TMP/c.json" .result.bw_bytes_per_s) B/s"
+
+"$IOTRIAGE" history >"$TMP/hist.txt"
+ok $? "history lists runs"
+check "history shows the three runs, newest first" -- \
+	bash -c "grep -c '^[0-9a-f]\{16\}  run ' '$TMP/hist.txt' | grep -qx 3 && sed -n 2p '$TMP/hist.txt' | grep -q '^$c'"
+"$IOTRIAGE" history --device "$dev" --json >"$TMP/hist-dev.json"
+check "history --device finds the runs on the loop device" -- jtest "$TMP/hist-dev.json" '.runs | length == 3'
+"$IOTRIAGE" history --device /dev/nonexistent --json >"$TMP/hist-nodev.json"
+check "history --device with another device finds none" -- jtest "$TMP/hist-nodev.json" '.runs | length == 0'
+"$IOTRIAGE" history --command disks --json >"$TMP/hist-cmd.json"
+check "history --command filters by command" -- jtest "$TMP/hist-cmd.json" '.runs | length == 0'
+"$IOTRIAGE" history --since 2000-01-01 --until "$(date -u +%Y-%m-%d)" --json >"$TMP/hist-date.json"
+check "history --since/--until takes dates (today included)" -- jtest "$TMP/hist-date.json" '.runs | length == 3'
+"$IOTRIAGE" history --until 2000-01-01 --json >"$TMP/hist-old.json"
+check "history --until before the runs finds none" -- jtest "$TMP/hist-old.json" '.runs | length == 0'
+"$IOTRIAGE" history --since yesterday >/dev/null 2>"$TMP/bad-date.err"
+check "a bad date is a usage error (exit 2) saying what is expected" -- \
+	bash -c "[ $? -eq 2 ] && grep -q 'expected YYYY-MM-DD' '$TMP/bad-date.err'"
+
+"$IOTRIAGE" show "$a" --json >"$TMP/show-a.json"
+check "show --json prints the stored document exactly" -- cmp -s "$TMP/show-a.json" "$TMP/a.json"
+"$IOTRIAGE" show "${a:0:8}" >"$TMP/show-a.txt"
+ok $? "show takes an id prefix"
+check "show's table has the bandwidth of the run" -- grep -q "run read 64K qd4 x1  bandwidth" "$TMP/show-a.txt"
+
+"$IOTRIAGE" compare "$a" "$b" --json >"$TMP/ab.json"
+ok $? "compare A B"
+check "the same workload on the same device is not significant" -- \
+	jtest "$TMP/ab.json" '.comparisons[] | select(.metric == "bandwidth") | .verdict == "not significant" and .basis == "noise"'
+"$IOTRIAGE" compare "$a" "$c" --json >"$TMP/ac.json"
+check "against the throttled run it reports the drop (worse, below -50%)" -- \
+	jtest "$TMP/ac.json" '.comparisons[] | select(.metric == "bandwidth") | .verdict == "worse" and .change_percent < -50'
+"$IOTRIAGE" compare "$a" "$c" >"$TMP/ac.txt"
+check "the table says worse" -- grep -q "bandwidth .* worse" "$TMP/ac.txt"
+"$IOTRIAGE" compare "$a" >/dev/null 2>&1
+ok $(($? != 2)) "compare with one run is a usage error"
+
+"$IOTRIAGE" report "$a" "$b" "$c" --csv "$TMP/r.csv" --prom "$TMP/r.prom" --html "$TMP/r.html" 2>/dev/null
+ok $? "report --csv --prom --html"
+check "CSV: a header and one row per result (2 per run)" -- test "$(wc -l <"$TMP/r.csv")" -eq 7
+check "CSV: the columns are fixed" -- \
+	bash -c "head -1 '$TMP/r.csv' | grep -q '^run_id,command,started_at,host,test,metric,unit,higher_is_better,target,value,'"
+check "CSV: every row parses with the header's 15 fields" -- \
+	python3 -c "import csv,sys; r=list(csv.reader(open('$TMP/r.csv'))); sys.exit(not all(len(x)==15 for x in r))"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$TMP/r.prom" >"$TMP/promtool.out" 2>&1
+	ok $? "promtool check metrics passes"
+else
+	skip "promtool check metrics" "promtool is not installed (Debian package prometheus)"
+fi
+check "the Prometheus file has each run's bandwidth" -- \
+	test "$(grep -c '^iotriage_bandwidth_bytes_per_second{' "$TMP/r.prom")" -eq 3
+check "the HTML report's change table judges C worse and B not significant" -- \
+	bash -c "grep -q 'class=\"worse\">worse' '$TMP/r.html' && grep -q 'class=\"not-significant\">not significant' '$TMP/r.html'"
+"$IOTRIAGE" report "$a" --prom "$TMP/r.csv/x.prom" 2>"$TMP/prom-bad.err"
+ok $((! $?)) "a report file that cannot be written fails"
+check "and says why" -- grep -q "cannot write '$TMP/r.csv/x.prom'" "$TMP/prom-bad.err"
+
+# readdisks: one bar per disk, the throttled one highlighted as an outlier.
+"$IOTRIAGE" demo --count 4 --device-size 32M --slow-rate 4M --json >"$TMP/demo.json" 2>/dev/null
+ok $? "demo (4 loop devices, one throttled)"
+"$IOTRIAGE" report "$(json "$TMP/demo.json" .run_id)" --html "$TMP/demo.html" 2>/dev/null
+check "the per-disk chart has four bars, one of them an outlier" -- \
+	bash -c "[ \$(grep -c '<rect class=\"bar' '$TMP/demo.html') -eq 4 ] && [ \$(grep -c '<rect class=\"bar outlier\"' '$TMP/demo.html') -eq 1 ]"
+
+# ---- the database file ----
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+# Forward migration: a schema-1 file (before baselines) with one run.
+old=$TMP/old.db
+sqlite3 "$old" "CREATE TABLE runs (id TEXT PRIMARY KEY NOT NULL, command TEXT, argv TEXT, started_at INTEGER, finished_at INTEGER, exit_status INTEGER, results_file TEXT, document TEXT);
+CREATE TABLE devices (id INTEGER PRIMARY KEY, identity_key TEXT NOT NULL UNIQUE, kname TEXT, vendor TEXT, model TEXT, serial TEXT, wwn TEXT, size_bytes INTEGER, first_seen INTEGER, last_seen INTEGER);
+CREATE TABLE results (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL REFERENCES runs(id), device_id INTEGER NULL REFERENCES devices(id), test TEXT, path TEXT, status TEXT, reason TEXT, bytes INTEGER, seconds REAL, bw_bytes_per_s REAL, iops REAL, params TEXT);
+INSERT INTO runs VALUES ('00000000000000aa', 'readdisk', 'iotriage readdisk /dev/x', 1700000000, 1700000001, 0, NULL, '{\"command\":\"readdisk\",\"run_id\":\"00000000000000aa\"}');
+PRAGMA user_version = 1;"
+"$IOTRIAGE" --db "$old" history --json >"$TMP/old.json"
+ok $? "history on a schema-1 database"
+check "it lists the old run" -- jtest "$TMP/old.json" '.runs[0].run_id == "00000000000000aa"'
+check "and the file was migrated forward (user_version 2, baselines table)" -- \
+	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 2 ] && sqlite3 '$old' .tables | grep -q baselines"
+
+# A newer schema than this build knows: refused, untouched, by readers and writers.
+newer=$TMP/newer.db
+cp "$DB" "$newer"
+sqlite3 "$newer" "PRAGMA user_version = 99"
+before=$(sum "$newer")
+"$IOTRIAGE" --db "$newer" history >/dev/null 2>"$TMP/newer.err"
+ok $(($? != 1)) "history on a newer schema exits 1"
+check "saying it was written by a newer iotriage" -- grep -q "newer iotriage" "$TMP/newer.err"
+"$IOTRIAGE" --db "$newer" run "$dev" --size 4M --json >"$TMP/newer-run.json" 2>"$TMP/newer-run.err"
+ok $(($? != 1)) "a run that cannot record itself exits 1"
+check "and says why" -- grep -q "newer iotriage" "$TMP/newer-run.err"
+check "its results file is still written" -- jtest "$(json "$TMP/newer-run.json" .results_file)" '.command == "run"'
+check "the newer file is unchanged" -- test "$(sum "$newer")" = "$before"
+
+# A corrupt file: clear error, unchanged.
+corrupt=$TMP/corrupt.db
+head -c 65536 /dev/urandom >"$corrupt"
+before=$(sum "$corrupt")
+"$IOTRIAGE" --db "$corrupt" history >/dev/null 2>"$TMP/corrupt.err"
+ok $(($? != 1)) "history on a corrupt file exits 1"
+check "saying it is not a database or is corrupt" -- grep -q "not an iotriage database or is corrupt" "$TMP/corrupt.err"
+"$IOTRIAGE" --db "$corrupt" run "$dev" --size 4M >/dev/null 2>&1
+check "a run does not overwrite it" -- test "$(sum "$corrupt")" = "$before"
+
+# A locked database: another process holds an exclusive lock until killed.
+locked=$TMP/locked.db
+cp "$DB" "$locked"
+before=$(sum "$locked")
+runs_before=$(sqlite3 "$locked" "SELECT count(*) FROM runs")
+(echo "BEGIN EXCLUSIVE; SELECT count(*) FROM runs;"; sleep 30; echo "COMMIT;") | sqlite3 "$locked" >/dev/null &
+holder=$!
+undo "kill $holder"
+sleep 1
+"$IOTRIAGE" --db "$locked" history >/dev/null 2>"$TMP/locked.err"
+ok $(($? != 1)) "history on a locked database exits 1"
+check "saying it is locked" -- grep -q "locked by another process" "$TMP/locked.err"
+"$IOTRIAGE" --db "$locked" run "$dev" --size 4M >/dev/null 2>"$TMP/locked-run.err"
+ok $(($? != 1)) "a run against the locked database exits 1"
+check "and says the database is locked" -- grep -q "locked by another process" "$TMP/locked-run.err"
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+check "nothing was written to the locked database" -- \
+	bash -c "[ \"\$(sha256sum '$locked' | cut -d' ' -f1)\" = '$before' ] && [ \$(sqlite3 '$locked' 'SELECT count(*) FROM runs') = $runs_before ]"
+finish

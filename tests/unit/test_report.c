@@ -1,0 +1,107 @@
+/* Unit tests for report/: measurements from documents, the noise rule,
+ * escaping in HTML, CSV quoting and the Prometheus text format. */
+#include <math.h>
+#include <string.h>
+
+#include "report/export.h"
+#include "report/html.h"
+#include "report/measure.h"
+#include "report/significance.h"
+#include "tap.h"
+
+static const char run_doc[] =
+	"{\"schema_version\":1,\"command\":\"run\",\"run_id\":\"aaaa000000000001\",\"host\":\"h<1>\","
+	"\"started_at\":\"2026-01-02T03:04:05Z\",\"argv\":\"iotriage run x\",\"exit_status\":0,"
+	"\"parameters\":{\"target\":\"/dev/\\\"loop<9>\",\"rw\":\"read\",\"bs_bytes\":65536,\"iodepth\":4,\"numjobs\":1},"
+	"\"result\":{\"bw_bytes_per_s\":1000,\"read\":{\"ios\":5,\"lat_ns\":{\"p99\":2000}},"
+	"\"samples\":{\"count\":5,\"stddev_bw_bytes_per_s\":20}},\"status\":\"ok\"}";
+
+static struct measure mk(double v, double sd, unsigned n)
+{
+	return (struct measure){ .test = (char *)"t", .metric = "bandwidth", .target = (char *)"x", .value = v,
+				 .noise_min = NAN, .noise_max = NAN,
+				 .noise_sd = sd, .noise_n = n, .status = (char *)"ok", .higher_is_better = true };
+}
+
+int main(void)
+{
+	struct run_doc d;
+	char err[128];
+	ok(run_doc_load(run_doc, strlen(run_doc), &d, err, sizeof(err)) == 0, "a run document loads");
+	ok(d.n == 2, "a run gives bandwidth and p99 latency");
+	ok(strcmp(d.m[0].test, "run read 64K qd4 x1") == 0, "the test name holds rw, bs, depth and jobs");
+	ok(d.m[0].value == 1000 && d.m[0].noise_sd == 20 && d.m[0].noise_n == 5, "value and noise are read");
+	ok(!d.m[1].higher_is_better && d.m[1].value == 2000, "latency: lower is better");
+
+	struct measure a = mk(1000, 20, 5), b = mk(1030, 20, 5), c = mk(500, 20, 5), e = mk(1000, NAN, 0),
+		       f = mk(1080, NAN, 0), h = mk(1200, NAN, 0);
+	struct sig_judgement j;
+	sig_judge(&a, &b, &j);
+	ok(j.verdict == SIG_NOT_SIGNIFICANT, "+3% within 2 x combined noise is not significant");
+	sig_judge(&a, &c, &j);
+	ok(j.verdict == SIG_WORSE && fabs(j.change_pct + 50) < 1e-9, "-50% bandwidth is worse");
+	sig_judge(&c, &a, &j);
+	ok(j.verdict == SIG_BETTER, "+100% bandwidth is better");
+	sig_judge(&e, &f, &j);
+	ok(j.verdict == SIG_NOT_SIGNIFICANT, "no noise: +8% is within the 10% rule");
+	sig_judge(&e, &h, &j);
+	ok(j.verdict == SIG_BETTER, "no noise: +20% counts");
+	struct measure la = mk(1000, NAN, 0), lb = mk(2500, NAN, 0);
+	la.higher_is_better = lb.higher_is_better = false;
+	la.unit = lb.unit = MU_NS;
+	sig_judge(&la, &lb, &j);
+	ok(j.verdict == SIG_NOT_JUDGED, "a latency without samples is not judged, even at 2.5 times");
+	la.noise_sd = lb.noise_sd = 50;
+	la.noise_n = lb.noise_n = 5;
+	sig_judge(&la, &lb, &j);
+	ok(j.verdict == SIG_WORSE, "a latency with samples 2.5 times as long is worse");
+	/* Noisy runs whose samples do not overlap at all: a real change. */
+	struct measure na = mk(400, 250, 11), nb = mk(8, 1, 11);
+	na.noise_min = 60, na.noise_max = 700, nb.noise_min = 7, nb.noise_max = 9;
+	sig_judge(&na, &nb, &j);
+	ok(j.verdict == SIG_WORSE, "disjoint sample ranges count even when the spread is wide");
+	nb.noise_max = 61;
+	sig_judge(&na, &nb, &j);
+	ok(j.verdict == SIG_NOT_SIGNIFICANT, "overlapping ranges fall back to the spread rule");
+	struct measure failed = mk(1000, 1, 5);
+	failed.status = (char *)"failed";
+	sig_judge(&a, &failed, &j);
+	ok(j.verdict == SIG_NO_DATA, "a failed measurement is no data, not a loss");
+
+	struct strbuf sb = STRBUF_INIT;
+	report_html(&d, 1, "now", &sb);
+	ok(strstr(sb.buf, "h&lt;1&gt;") != NULL, "the host is escaped in HTML");
+	ok(strstr(sb.buf, "loop<9>") == NULL && strstr(sb.buf, "/dev/&quot;loop&lt;9&gt;") != NULL,
+	   "the target is escaped in HTML and SVG");
+	ok(strstr(sb.buf, "<script") == NULL && strstr(sb.buf, "http://www.w3.org/2000/svg") != NULL &&
+		   strstr(sb.buf, "src=") == NULL,
+	   "no scripts and nothing fetched");
+	size_t charts = 0;
+	for (const char *p = sb.buf; (p = strstr(p, "<svg class=\"chart\"")); p++)
+		charts++;
+	ok(charts == 2, "one chart per test and metric");
+	ok(strstr(sb.buf, "Higher is better") && strstr(sb.buf, "Lower is better"), "charts say which way is better");
+	strbuf_reset(&sb);
+
+	report_csv(&d, 1, &sb);
+	ok(strstr(sb.buf, "\"/dev/\"\"loop<9>\"") != NULL, "CSV quotes a field with a quote, doubling it");
+	size_t lines = 0;
+	for (const char *p = sb.buf; (p = strstr(p, "\r\n")); p++)
+		lines++;
+	ok(lines == 3, "CSV: a header and one row per measurement");
+	strbuf_reset(&sb);
+
+	report_prom(&d, 1, &sb);
+	ok(strstr(sb.buf, "# TYPE iotriage_bandwidth_bytes_per_second gauge\n") != NULL, "Prometheus TYPE line");
+	ok(strstr(sb.buf, "target=\"/dev/\\\"loop<9>\"") != NULL, "Prometheus label values are escaped");
+	ok(strstr(sb.buf, "iotriage_latency_p99_seconds{") && strstr(sb.buf, " 2e-06\n"),
+	   "latency is in seconds");
+	ok(strstr(sb.buf, "iotriage_run_start_timestamp_seconds{run_id=\"aaaa000000000001\",command=\"run\"} 1767323045\n") != NULL,
+	   "the run's start time as a unix timestamp");
+	strbuf_release(&sb);
+	run_doc_release(&d);
+
+	ok(run_doc_load("[1]", 3, &d, err, sizeof(err)) < 0, "a document that is not an object is refused");
+	ok(run_doc_load("{", 1, &d, err, sizeof(err)) < 0, "a broken document is refused");
+	return tap_done();
+}
