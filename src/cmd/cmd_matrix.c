@@ -19,6 +19,7 @@
 
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
+#include "cmd/matrix_image.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "basic/spawn.h"
@@ -49,6 +50,7 @@ enum {
 	OPT_ENGINE,
 	OPT_IODEPTH,
 	OPT_DBENCH_CLIENTS,
+	OPT_IMAGES,
 };
 
 static const struct opt_def matrix_opts[] = {
@@ -62,10 +64,12 @@ static const struct opt_def matrix_opts[] = {
 	{ "engine", 0, "NAME", "auto (fio where installed, else built-in), fio or builtin (default auto)", OPT_ENGINE },
 	{ "iodepth", 0, "N", "queue depth of the fio-style tests (default 8)", OPT_IODEPTH },
 	{ "dbench-clients", 0, "LIST", "dbench client counts (default 1,6,12)", OPT_DBENCH_CLIENTS },
+	{ "images", 0, "DIR", "also a raw and a qcow2 image file in DIR, measured through QEMU's block layer "
+			       "(qemu-img bench; sequential tests only)", OPT_IMAGES },
 	OPT_END,
 };
 
-enum mx_tool { MX_FIO, MX_BUILTIN, MX_DBENCH };
+enum mx_tool { MX_FIO, MX_BUILTIN, MX_DBENCH, MX_QEMU_IMG };
 
 struct mx_test {
 	char name[32];          /* "seqread-64k", "dbench-6" */
@@ -75,7 +79,7 @@ struct mx_test {
 	unsigned clients;
 };
 
-enum mx_target_kind { MX_DIR, MX_DEVICE, MX_DATASET };
+enum mx_target_kind { MX_DIR, MX_DEVICE, MX_DATASET, MX_IMAGE };
 
 struct mx_target {
 	enum mx_target_kind kind;
@@ -83,6 +87,7 @@ struct mx_target {
 	char path[PATH_MAX];    /* the directory or device */
 	char file[PATH_MAX + 64]; /* the test file (directories and datasets) */
 	char recordsize[16], compression_asked[16], compression[32];
+	char format[8];         /* images: "raw" or "qcow2" */
 	char note[256];
 	bool created;           /* a dataset we made (in scratch) */
 	struct scratch area;
@@ -109,6 +114,7 @@ struct matrix {
 	const char *paths[MX_MAX_TARGETS];
 	size_t npaths;
 	const char *pool;
+	const char *images_dir;
 	char recordsizes[MX_MAX_LIST][16], compressions[MX_MAX_LIST][16];
 	size_t nrs, ncomp;
 	struct mx_test tests[MX_MAX_TESTS];
@@ -160,6 +166,9 @@ static int parse_matrix_option(int id, const char *arg, void *state)
 		return 0;
 	case OPT_POOL:
 		m->pool = arg;
+		return 0;
+	case OPT_IMAGES:
+		m->images_dir = arg;
 		return 0;
 	case OPT_RECORDSIZE:
 		if (split_list(arg, m->recordsizes, MX_MAX_LIST, &m->nrs) < 0)
@@ -406,8 +415,31 @@ static void destroy_datasets(struct matrix *m)
 			pool_areas_destroy(&t->area, 1, m->pool, "MATRIX");
 			t->created = false;
 		}
-		if (t->kind == MX_DIR)
+		if (t->kind == MX_DIR || t->kind == MX_IMAGE)
 			unlink(t->file);
+	}
+}
+
+/* The raw image first (its file is the qcow2's source), then the qcow2. */
+static void add_image_targets(struct matrix *m, const char *run_id)
+{
+	static const char *const formats[] = { "raw", "qcow2" };
+	for (size_t i = 0; i < 2 && !interrupt_requested(); i++) {
+		struct mx_target *t = &m->targets[m->ntargets++];
+		t->kind = MX_IMAGE;
+		snprintf(t->format, sizeof(t->format), "%s", formats[i]);
+		snprintf(t->label, sizeof(t->label), "%s image in %s", formats[i], m->images_dir);
+		snprintf(t->path, sizeof(t->path), "%s", m->images_dir);
+		snprintf(t->note, sizeof(t->note), "through QEMU's %s driver (qemu-img bench); its writes are a constant "
+			 "byte pattern, which a compressing file system shrinks", formats[i]);
+		char err[512] = "";
+		if (mx_image_create(m->images_dir, run_id, formats[i], m->size, t->file, sizeof(t->file), err, sizeof(err)) < 0) {
+			t->failed = true;
+			snprintf(t->reason, sizeof(t->reason), "%s", err);
+			log_msg(LOG_WARN, "MATRIX (%s): %s", t->label, err);
+		} else {
+			log_msg(LOG_INFO, "MATRIX (%s): %s, %" PRIu64 " bytes of incompressible data", t->label, t->file, m->size);
+		}
 	}
 }
 
@@ -626,9 +658,41 @@ static void run_dbench(const struct matrix *m, const struct mx_target *t, const 
 	spawn_result_release(&res);
 }
 
+static void run_image(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, struct mx_result *r)
+{
+	r->tool = MX_QEMU_IMG;
+	if (x->dbench) {
+		fail(r, "skipped", "%s", "dbench needs a file system, not an image file");
+		return;
+	}
+	if (x->random) {
+		fail(r, "skipped", "%s", "qemu-img bench issues sequential I/O only: no random test through an image");
+		return;
+	}
+	char err[512] = "";
+	uint64_t bytes = 0;
+	double seconds = 0;
+	bool direct = false;
+	/* qemu-img bench has no time cap; the size bounds it, the timeout guards it. */
+	int timeout_ms = (int)(m->runtime_ns / 1000000) * 10 + 60000;
+	int ret = mx_image_bench(t->file, t->format, x->write, x->bs, m->iodepth, m->size, timeout_ms, &bytes, &seconds,
+				 &direct, err, sizeof(err));
+	if (ret < 0) {
+		fail(r, interrupt_requested() ? "interrupted" : "failed", "%s", interrupt_requested() ? "interrupted" : err);
+		return;
+	}
+	snprintf(r->status, sizeof(r->status), "ok");
+	r->bytes = bytes;
+	r->seconds = seconds;
+	r->bw = seconds > 0 ? (double)bytes / seconds : 0;
+	r->iops = seconds > 0 ? (double)bytes / x->bs / seconds : 0;
+	r->direct = direct;
+	r->noise_basis = "none";
+}
+
 static const char *tool_name(enum mx_tool t)
 {
-	return t == MX_FIO ? "fio" : t == MX_BUILTIN ? "builtin" : "dbench";
+	return t == MX_FIO ? "fio" : t == MX_BUILTIN ? "builtin" : t == MX_QEMU_IMG ? "qemu-img" : "dbench";
 }
 
 static void run_one(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
@@ -643,7 +707,9 @@ static void run_one(const struct matrix *m, const struct mx_target *t, const str
 		fail(r, "skipped", "%s", "matrix never writes to a block device");
 		return;
 	}
-	if (x->dbench)
+	if (t->kind == MX_IMAGE)
+		run_image(m, t, x, r);
+	else if (x->dbench)
 		run_dbench(m, t, x, r);
 	else if (use_fio)
 		run_fio(m, t, x, r);
@@ -676,7 +742,10 @@ static void write_json(struct json *j, const struct matrix *m, bool use_fio)
 		const struct mx_target *t = &m->targets[i];
 		json_begin_object(j, NULL);
 		json_string(j, "label", t->label);
-		json_string(j, "kind", t->kind == MX_DIR ? "directory" : t->kind == MX_DEVICE ? "device" : "zfs dataset");
+		json_string(j, "kind", t->kind == MX_DIR ? "directory" : t->kind == MX_DEVICE ? "device"
+					: t->kind == MX_IMAGE ? "image" : "zfs dataset");
+		if (t->kind == MX_IMAGE)
+			json_string(j, "format", t->format);
 		json_string(j, "path", t->path);
 		if (t->kind == MX_DATASET) {
 			json_string(j, "dataset", t->area.name[0] ? t->area.name : NULL);
@@ -860,11 +929,11 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 		if (!m->ncomp)
 			snprintf(m->compressions[0], 16, "off"), snprintf(m->compressions[1], 16, "lz4"), m->ncomp = 2;
 	}
-	if (m->npaths + m->nrs * m->ncomp == 0) {
+	if (m->npaths + m->nrs * m->ncomp + (m->images_dir ? 2 : 0) == 0) {
 		free(m);
-		return opts_usage_error("matrix", "expected targets: --target PATH (repeatable) or --pool POOL");
+		return opts_usage_error("matrix", "expected targets: --target PATH (repeatable), --pool POOL or --images DIR");
 	}
-	if (m->npaths + m->nrs * m->ncomp > MX_MAX_TARGETS) {
+	if (m->npaths + m->nrs * m->ncomp + (m->images_dir ? 2 : 0) > MX_MAX_TARGETS) {
 		free(m);
 		return opts_usage_error("matrix", "at most %d targets (paths plus recordsize x compression)", MX_MAX_TARGETS);
 	}
@@ -911,6 +980,15 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 			for (size_t b = 0; b < m->ncomp && !interrupt_requested(); b++)
 				create_dataset(m, &m->targets[m->ntargets++], rc.id, m->recordsizes[a], m->compressions[b]);
 	}
+	if (r == 0 && m->images_dir) {
+		struct stat st;
+		if (stat(m->images_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "iotriage matrix: --images '%s' is not a directory\n", m->images_dir);
+			r = -EINVAL;
+		} else {
+			add_image_targets(m, rc.id);
+		}
+	}
 	if (r < 0) {
 		destroy_datasets(m);
 		fprintf(stderr, "iotriage matrix: cannot set up the targets\n");
@@ -922,6 +1000,8 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 	for (size_t i = 0; i < m->ntargets; i++) {
 		struct mx_target *t = &m->targets[i];
 		t->direct = t->kind == MX_DEVICE || (!t->failed && pb_direct_supported(t->path));
+		if (t->kind == MX_IMAGE)
+			continue; /* qemu-img says per test whether cache=none (O_DIRECT) was taken */
 		if (!t->direct && !t->failed) {
 			snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note), "%sO_DIRECT is refused here: "
 				 "buffered I/O, so reads may come from a cache", t->note[0] ? "; " : "");

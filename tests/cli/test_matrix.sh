@@ -119,6 +119,25 @@ check "and removed the killed run's dataset" -- jtest "$TMP/next.json" '.stale_a
 check "but not the untagged look-alike" -- test "$(leftovers "$pool")" = "$pool/iotriage-lookalike"
 for _ in 1 2 3 4 5 6 7 8 9 10; do zfs destroy "$pool/iotriage-lookalike" 2>/dev/null && break; sleep 1; done
 
+# Raw against qcow2 image files (the published benchmark's comparison),
+# through QEMU's block layer with qemu-img bench.
+if command -v qemu-img >/dev/null; then
+	imgdir=$TMP/images
+	mkdir -p "$imgdir"
+	"$IOTRIAGE" matrix --images "$imgdir" --tests seqread-64k,seqwrite-1m,randread-8k --size 32M --json \
+		>"$TMP/img.json" 2>/dev/null
+	ok $? "matrix --images runs"
+	check "two targets: a raw and a qcow2 image, in that order" -- \
+		jtest "$TMP/img.json" '[.targets[] | .kind + ":" + .format] == ["image:raw", "image:qcow2"]'
+	check "sequential tests measured through qemu-img on both" -- \
+		jtest "$TMP/img.json" '[.results[] | select(.test != "randread-8k") | .status == "ok" and .tool == "qemu-img" and .bw_bytes_per_s > 0 and .bytes > 0] | (length == 4 and all)'
+	check "a random test is not measured, and says why" -- \
+		jtest "$TMP/img.json" '[.results[] | select(.test == "randread-8k") | .status == "skipped" and (.reason | test("sequential I/O only"))] | (length == 2 and all)'
+	check "the image files are removed" -- test -z "$(ls -A "$imgdir")"
+else
+	skip "matrix --images" "qemu-img is not installed (scripts/install-deps.sh installs qemu-utils)"
+fi
+
 # Bad input: clear errors, exit 2, nothing created.
 "$IOTRIAGE" matrix >/dev/null 2>"$TMP/none.err"
 check "no targets is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q 'expected targets' '$TMP/none.err'"
@@ -129,4 +148,6 @@ ok $(($? != 2)) "a recordsize that is not a power of two is a usage error"
 "$IOTRIAGE" matrix --pool no-such-pool-$$ --tests seqread-8k >/dev/null 2>&1
 ok $(($? != 1)) "a pool that does not exist fails"
 check "nothing was created by the failures" -- test -z "$(leftovers "$pool")"
+"$IOTRIAGE" matrix --images /nonexistent-$$ >/dev/null 2>"$TMP/img.err"
+check "--images on a missing directory fails, saying so" -- bash -c "[ $? -ne 0 ] && grep -q 'is not a directory' '$TMP/img.err'"
 finish
