@@ -20,6 +20,21 @@ const char *sig_verdict_name(enum sig_verdict v)
 	}
 }
 
+/* How many spreads a change must exceed: 2 for well-sampled runs, and
+ * Student's t at 97.5% for few samples (a spread from three samples is a
+ * poor estimate: t(2 degrees of freedom) is 4.3, not 2). */
+static double spread_factor(unsigned n)
+{
+	/* Indexed by the number of samples (degrees of freedom n - 1). */
+	static const double t975[] = { 12.71, 12.71, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26 };
+	return n < sizeof(t975) / sizeof(t975[0]) ? t975[n] : 2.0;
+}
+
+/* Complete separation of the samples means a real difference only when
+ * there are enough of them: with 3 and 3 it happens by chance one time in
+ * ten (2 / C(6,3)); with 6 and 6, about one time in 460. */
+#define DISJOINT_MIN_SAMPLES 6
+
 void sig_judge(const struct measure *a, const struct measure *b, struct sig_judgement *ret)
 {
 	*ret = (struct sig_judgement){ SIG_NO_DATA, NAN, NAN, NULL };
@@ -35,7 +50,9 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 			sa = sb / b->value * a->value;
 		if (!has_b)
 			sb = b->value > 0 ? sa / a->value * b->value : sa;
-		ret->threshold_pct = 100.0 * 2.0 * sqrt(sa * sa + sb * sb) / a->value;
+		unsigned n = has_a && has_b ? (a->noise_n < b->noise_n ? a->noise_n : b->noise_n)
+					    : has_a ? a->noise_n : b->noise_n;
+		ret->threshold_pct = 100.0 * spread_factor(n) * sqrt(sa * sa + sb * sb) / a->value;
 		if (ret->threshold_pct < SIG_FLOOR_PCT)
 			ret->threshold_pct = SIG_FLOOR_PCT;
 		ret->basis = "noise";
@@ -50,7 +67,8 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 	}
 	/* Samples that do not overlap at all: whatever the spread, the two runs differ. */
 	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&
-			isfinite(b->noise_max) && (b->noise_max < a->noise_min || b->noise_min > a->noise_max);
+			isfinite(b->noise_max) && a->noise_n >= DISJOINT_MIN_SAMPLES && b->noise_n >= DISJOINT_MIN_SAMPLES &&
+			(b->noise_max < a->noise_min || b->noise_min > a->noise_max);
 	if (disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT)
 		ret->basis = "noise (the runs' samples do not overlap)";
 	if (fabs(ret->change_pct) <= ret->threshold_pct && !(disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT))

@@ -4,10 +4,12 @@
  * standard deviation of its own samples (per-interval bandwidth samples of
  * the built-in engine, fio's bandwidth samples; at least 3). With noise on
  * at least one side (a side without takes the other's relative noise), a
- * change is significant when it exceeds twice the combined spread,
- * 2 * sqrt(sd_a^2 + sd_b^2), and at least SIG_FLOOR_PCT percent, or when
- * the two runs' samples do not overlap at all (every sample of one below
- * every sample of the other: a wide spread in one run cannot hide that). With no
+ * change is significant when it exceeds k times the combined spread,
+ * k * sqrt(sd_a^2 + sd_b^2), and at least SIG_FLOOR_PCT percent, where k is
+ * 2 for 11 samples or more and Student's t at 97.5% for fewer (4.3 for
+ * three samples); or when the two runs' samples do not overlap at all and
+ * each has at least 6 (with fewer, complete separation happens by chance
+ * too often: one time in ten with 3 and 3). With no
  * noise on either side it must exceed SIG_NO_NOISE_PCT percent; a latency
  * without noise is "not judged". Anything
  * less is "not significant": never a win or a loss.
