@@ -93,7 +93,7 @@ int mx_image_bench(const char *file, const char *format, bool write, uint32_t bs
 	snprintf(buf, sizeof(buf), "%" PRIu32, bs);
 	for (int attempt = 0; attempt < 2; attempt++) {
 		bool direct = attempt == 0;
-		const char *argv[16];
+		const char *argv[20]; /* 16 arguments at most, and the NULL */
 		size_t k = 0;
 		argv[k++] = "qemu-img";
 		argv[k++] = "bench";
