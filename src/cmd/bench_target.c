@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
@@ -151,6 +152,11 @@ int bench_target_resolve(const char *id, const char *fstype, struct bench_target
 	if (fstype && strcmp(fstype, "btrfs") == 0 && id[0] == '/') {
 		/* A btrfs mount point given as a path: subvolumes go in it. */
 		int r = resolve_dir(id, t);
+		/* statfs, not the mount table: a btrfs subvolume's st_dev is its own
+		 * anonymous device, which mountinfo does not list. */
+		struct statfs sf;
+		if (r == 0 && statfs(id, &sf) == 0 && sf.f_type == BTRFS_SUPER_MAGIC)
+			snprintf(t->fs_name, sizeof(t->fs_name), "btrfs");
 		if (r == 0 && strcmp(t->fs_name, "btrfs") != 0) {
 			log_msg(LOG_ERR, "'%s' is on %s, not btrfs", id, t->fs_name[0] ? t->fs_name : "an unknown file system");
 			return -EINVAL;

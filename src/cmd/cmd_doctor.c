@@ -7,9 +7,10 @@
  *   3 RAM      the media factored out: a twin of the pool on RAM-backed
  *              devices (or, with no pool, a RAM disk) under the same
  *              workload through the same path.
- *   4 pool     the same workload on the real pool, compared with its twin:
- *              far slower than the twin means the media limit it although
- *              no disk stands out; as fast means no layer stands out.
+ *   4 pool     the same workload on the real pool, compared with its twin
+ *              and with its members' raw rate: far below both is a loss in
+ *              the pool itself (layout, properties); otherwise no layer
+ *              stands out (slower than RAM is what real disks are).
  *
  * Each step has a time budget (a cap on every read and write), and the
  * run says before it starts how long it can take at most. */
@@ -33,9 +34,12 @@
 #include "cmd/readdisks.h"
 #include "disk/enumerate.h"
 
-/* The pool on real media below this share of its RAM twin's read rate is
- * held back by the media. */
+/* The pool step names the pool layer only when the pool on its disks reads
+ * under half of the same pool on RAM AND under a tenth of what one of its
+ * members reads raw: slower than RAM alone is what every real disk is, and
+ * the disks themselves were judged in step 1. A judgement, documented. */
 #define POOL_TO_TWIN_LIMIT 0.5
+#define POOL_TO_MEMBER_LIMIT 0.1
 #define LAB_MEMBER_SIZE (192ULL << 20)
 #define LAB_SLOW_RATE (12ULL << 20)
 
@@ -101,7 +105,7 @@ struct step {
 };
 
 struct verdict {
-	const char *layer;       /* "media", "network", or NULL: no layer stands out */
+	const char *layer;       /* "media", "network", "pool", or NULL: no layer stands out */
 	char subject[128];       /* the disk or port */
 	char evidence[1024];
 	char confidence[512];
@@ -338,18 +342,21 @@ static void step_pool(struct doctor *dr)
 	double ratio = dr->pool_read_bw / dr->twin_read_bw;
 	snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's read rate",
 		 wr, rd, 100.0 * ratio);
-	if (ratio < POOL_TO_TWIN_LIMIT) {
+	double of_member = dr->media_median_bw > 0 ? dr->pool_read_bw / dr->media_median_bw : 1.0;
+	if (ratio < POOL_TO_TWIN_LIMIT && of_member < POOL_TO_MEMBER_LIMIT) {
 		s->explains = true;
-		dr->verdict.layer = "media";
+		dr->verdict.layer = "pool";
 		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", dr->target.pool);
 		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence),
-			 "the pool reads at %.0f%% of the same pool on RAM (%.1f against %.1f MB/s) although no member stands "
-			 "out from the others", 100.0 * ratio, dr->pool_read_bw / 1e6, dr->twin_read_bw / 1e6);
+			 "the pool reads at %.1f MB/s: %.0f%% of the same pool on RAM (%.1f MB/s) and %.0f%% of what one of "
+			 "its members reads raw (%.1f MB/s), though no member stands out: the loss is in the pool on these "
+			 "disks, not in a disk", dr->pool_read_bw / 1e6, 100.0 * ratio, dr->twin_read_bw / 1e6,
+			 100.0 * of_member, dr->media_median_bw / 1e6);
 		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
-			 "one read of the pool against one of its twin, after every member was read and compared");
+			 "one short read of the pool against one of its RAM twin, after every member was read and compared");
 		snprintf(dr->verdict.next, sizeof(dr->verdict.next),
-			 "the members are uniformly slow or the layout costs more on them: compare each member with its "
-			 "baseline (readpooldisks --save-baseline on a good day), then the layout (more vdevs, mirrors)");
+			 "benchpool %s for the whole picture, then the layout and the dataset properties (recordsize, sync, "
+			 "compression, dedup)", dr->target.pool);
 	}
 }
 
@@ -363,10 +370,13 @@ static void no_layer(struct doctor *dr)
 	strbuf_addf(&ev, "%s", dr->steps[0].summary);
 	if (dr->steps[1].state == STEP_RAN)
 		strbuf_addf(&ev, "; %s", dr->steps[1].summary);
-	if (dr->pool_read_bw > 0 && dr->twin_read_bw > 0)
-		strbuf_addf(&ev, "; the pool reads at %.0f%% of its RAM twin (%.1f against %.1f MB/s): the media are not "
-				 "what limits it", 100.0 * dr->pool_read_bw / dr->twin_read_bw, dr->pool_read_bw / 1e6,
-			    dr->twin_read_bw / 1e6);
+	if (dr->pool_read_bw > 0 && dr->twin_read_bw > 0) {
+		double ratio = dr->pool_read_bw / dr->twin_read_bw;
+		strbuf_addf(&ev, "; the pool reads at %.0f%% of its RAM twin (%.1f against %.1f MB/s): %s",
+			    100.0 * ratio, dr->pool_read_bw / 1e6, dr->twin_read_bw / 1e6,
+			    ratio >= POOL_TO_TWIN_LIMIT ? "the media are not what limits it"
+							: "the disks set the pace, as real disks do against RAM");
+	}
 	else if (dr->ram_disk_bw > 0)
 		strbuf_addf(&ev, "; %s", dr->steps[2].summary);
 	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);

@@ -147,10 +147,10 @@ int twin_build(const struct bench_target *real, const struct pool_layout *layout
 	*t = (struct pool_twin){ .nloops = 0 };
 	for (size_t i = 0; i < DOCTOR_MAX_MEMBERS; i++)
 		t->loops[i] = (struct loopdev)LOOPDEV_INIT;
-	size_t want = 0;
+	size_t want = 0; /* btrfs: every device; ZFS: every member of a data vdev */
 	for (size_t i = 0; i < layout->count; i++) {
 		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
-		want += !(type && !*type);
+		want += real->kind == SCRATCH_BTRFS || !(type && !*type);
 	}
 	if (want == 0 || want > DOCTOR_MAX_MEMBERS) {
 		log_msg(LOG_ERR, "DOCTOR: cannot build a RAM twin of a pool with %zu data members", want);

@@ -99,6 +99,25 @@ check "steps: media, network skipped, twin, pool" -- \
 	jtest "$TMP/pool.json" '[.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]'
 check "no temporary dataset left in the pool" -- test -z "$(zfs list -H -r -o name "$pool" | grep "^$pool/iotriage-")"
 
+# A btrfs raid1 the test mounts: its RAM twin is a btrfs raid1 too, mounted
+# under /run for the step and removed.
+if command -v mkfs.btrfs >/dev/null; then
+	bb1=$(make_loop 300M)
+	bb2=$(make_loop 300M)
+	blabel=iotriage-drb-$$
+	mkfs.btrfs -q -f -L "$blabel" -d raid1 -m raid1 "$bb1" "$bb2" >/dev/null 2>&1
+	bmnt=$TMP/btrfs
+	mkdir "$bmnt" && mount "$bb1" "$bmnt" && undo "umount $bmnt"
+	"$IOTRIAGE" doctor "$blabel" --quick --no-network --json >"$TMP/btrfs.json" 2>/dev/null
+	ok $? "doctor on a btrfs label"
+	check "its two devices read, its RAM twin built and measured, the pool compared" -- \
+		jtest "$TMP/btrfs.json" '([.devices[].path] | length == 2) and ([.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]) and .doctor.figures.twin_read_bw_bytes_per_s > 0'
+	check "no layer stands out on a healthy btrfs" -- jtest "$TMP/btrfs.json" '.doctor.verdict.layer == "none"'
+	check "the twin is unmounted and gone" -- test -z "$(ours)" -a -z "$(ls -d /run/iotriage-twin-* 2>/dev/null)"
+else
+	skip "doctor on btrfs" "btrfs-progs is not installed (scripts/install-deps.sh installs it)"
+fi
+
 # The network step, in a namespace with two default routes of equal metric
 # on different ports: doctor stops at the network layer and names the fix.
 ns_a=iotdr$$-a ns_r=iotdr$$-r
