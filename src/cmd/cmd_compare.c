@@ -40,8 +40,9 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 		"compare", "compare RUN_A RUN_B [RUN...]",
 		"Shows the same tests of stored runs side by side: every later run against the\n"
 		"first, with the change in percent. A change within the runs' own noise (twice\n"
-		"the combined standard deviation of their bandwidth samples, and at least 3%;\n"
-		"10% when neither run has samples) is \"not significant\", never a win or loss;\n"
+		"the combined standard deviation of their bandwidth samples, Student's t for few\n"
+		"samples, and at least 25% between single runs; 25% when neither run has\n"
+		"samples) is \"not significant\", never a win or loss;\n"
 		"a latency without samples of its own is \"not judged\".\n"
 		"Runs are ids or unique prefixes (see 'iotriage history').",
 		compare_opts,

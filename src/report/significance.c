@@ -63,7 +63,7 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 			return;
 		}
 		ret->threshold_pct = SIG_NO_NOISE_PCT;
-		ret->basis = "no noise measure (10% rule)";
+		ret->basis = "no noise measure (25% rule)";
 	}
 	/* Samples that do not overlap at all: whatever the spread, the two runs differ. */
 	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&

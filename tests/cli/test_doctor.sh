@@ -112,7 +112,8 @@ if command -v mkfs.btrfs >/dev/null; then
 	ok $? "doctor on a btrfs label"
 	check "its two devices read, its RAM twin built and measured, the pool compared" -- \
 		jtest "$TMP/btrfs.json" '([.devices[].path] | length == 2) and ([.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]) and .doctor.figures.twin_read_bw_bytes_per_s > 0'
-	check "no layer stands out on a healthy btrfs" -- jtest "$TMP/btrfs.json" '.doctor.verdict.layer == "none"'
+	check "no layer stands out on a healthy btrfs" -- jtest "$TMP/btrfs.json" '.doctor.verdict.layer == "none"' ||
+		diag "$(jq -c '[.doctor.verdict, .doctor.figures]' "$TMP/btrfs.json")"
 	check "the twin is unmounted and gone" -- test -z "$(ours)" -a -z "$(ls -d /run/iotriage-twin-* 2>/dev/null)"
 else
 	skip "doctor on btrfs" "btrfs-progs is not installed (scripts/install-deps.sh installs it)"
