@@ -145,3 +145,23 @@ void spawn_result_release(struct spawn_result *r)
 	strbuf_release(&r->out);
 	strbuf_release(&r->err);
 }
+
+int spawn_check(const char *const *argv, int timeout_ms, struct strbuf *out, struct strbuf *err)
+{
+	struct spawn_result res;
+	int r = spawn_run(argv, timeout_ms, &res);
+	if (r == 0 && res.status != 0) {
+		r = -EIO;
+		if (err && res.err.len)
+			strbuf_addf(err, "%s %s failed: %.*s", argv[0], argv[1] ? argv[1] : "", (int)strcspn(res.err.buf, "\n"),
+				    res.err.buf);
+		else if (err)
+			strbuf_addf(err, "%s %s failed with exit status %d", argv[0], argv[1] ? argv[1] : "", res.status);
+	} else if (r < 0 && err) {
+		strbuf_addf(err, "cannot run %s: %s", argv[0], r == -ENOENT ? "not installed" : strerror(-r));
+	}
+	if (r == 0 && out)
+		strbuf_adds(out, res.out.buf);
+	spawn_result_release(&res);
+	return r;
+}

@@ -32,6 +32,13 @@ struct spawn_opts {
 			     * group (TERM, then KILL after 2 s) and return -EINTR */
 };
 int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struct spawn_result *ret);
+
+/* The common case: run ARGV and count only an exit status of 0 as success.
+ * Returns 0 with its stdout appended to OUT (when not NULL); otherwise
+ * -ENOENT (not installed), -EIO (it ran and failed) or another -errno, with
+ * a one-line reason appended to ERR (when not NULL): "zfs destroy failed:
+ * <its first line on stderr>" or "cannot run zfs: not installed". */
+int spawn_check(const char *const *argv, int timeout_ms, struct strbuf *out, struct strbuf *err);
 void spawn_result_release(struct spawn_result *r);
 
 #endif

@@ -20,14 +20,7 @@
 
 static int run_quiet(const char *const *argv, struct strbuf *out)
 {
-	struct spawn_result res;
-	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
-	if (r == 0 && res.status != 0)
-		r = -EIO;
-	if (r == 0 && out)
-		strbuf_adds(out, res.out.buf);
-	spawn_result_release(&res);
-	return r;
+	return spawn_check(argv, TOOL_TIMEOUT_MS, out, NULL);
 }
 
 /* Where a btrfs file system with one of LAYOUT's devices is mounted

@@ -269,7 +269,7 @@ int cmd_benchpool(int argc, char **argv, struct global_opts *g)
 		if (b.cache_note.len)
 			log_msg(LOG_WARN, "BENCHPOOL (%s): %s", b.target.pool, b.cache_note.buf);
 		log_msg(LOG_INFO, "BENCHPOOL (%s): compression %s; %s data; %s; reads %s", b.target.pool, b.compression,
-			pattern_name(b.set.pattern) [0] == 'r' ? "incompressible" : "zero",
+			b.set.pattern == PATTERN_ZEROS ? "zero" : "incompressible",
 			b.ctx.direct_ok ? "O_DIRECT" : "buffered (this file system refuses O_DIRECT)",
 			b.target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
 						     : "after dropping the page cache");

@@ -150,9 +150,10 @@ static int all_disks(struct read_batch *b)
 	return 0;
 }
 
-static void step_media(struct doctor *dr)
+/* The disks step 1 will read (the pool's members, or every disk), listed
+ * before anything runs so the estimate counts them. Returns 0 or -errno. */
+static int media_prepare(struct doctor *dr)
 {
-	struct step *s = &dr->steps[0];
 	struct read_batch *b = &dr->batch;
 	*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = dr->have_pool ? READ_GROUP_VDEV : READ_GROUP_NONE };
 	readtest_opts_default(&b->opts);
@@ -161,11 +162,19 @@ static void step_media(struct doctor *dr)
 	b->opts.progress = false;
 	int r = dr->have_pool ? pool_read_batch_prepare(dr->target.pool, b, &dr->layout) : all_disks(b);
 	if (r < 0) {
-		s->state = STEP_FAILED;
-		snprintf(s->summary, sizeof(s->summary), "cannot list the %s: %s", dr->have_pool ? "pool's members" : "disks",
-			 strerror(-r));
-		return;
+		snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "cannot list the %s: %s",
+			 dr->have_pool ? "pool's members" : "disks", strerror(-r));
+		dr->steps[0].state = STEP_FAILED;
 	}
+	return r;
+}
+
+static void step_media(struct doctor *dr)
+{
+	struct step *s = &dr->steps[0];
+	struct read_batch *b = &dr->batch;
+	if (s->state == STEP_FAILED)
+		return; /* media_prepare said why */
 	read_batch_execute(b);
 	read_batch_conclude(b, dr->db_path);
 	dr->media_median_bw = b->median_bw;
@@ -381,10 +390,8 @@ static void no_layer(struct doctor *dr)
 		strbuf_addf(&ev, "; %s", dr->steps[2].summary);
 	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);
 	strbuf_release(&ev);
-	size_t confirmed = 0;
-	for (size_t i = 0; i < dr->batch.count; i++)
-		confirmed += dr->batch.reads[i].status == READTEST_OK;
-	snprintf(v->confidence, sizeof(v->confidence), "%zu disk(s) read and compared with their peers%s", confirmed,
+	snprintf(v->confidence, sizeof(v->confidence), "%zu disk(s) read and compared with their peers%s",
+		 read_batch_count(&dr->batch, READTEST_OK),
 		 dr->twin_read_bw > 0 ? ", and the pool measured against the same pool on RAM" : "");
 	snprintf(v->next, sizeof(v->next), "%s",
 		 dr->have_pool ? "if the pool is still too slow for its workload, the ceiling is the file-system path "
@@ -465,20 +472,6 @@ static void estimate(struct doctor *dr, size_t ndisks)
 		dr->estimate_s += dr->steps[i].budget_s;
 }
 
-static size_t count_disks(const struct doctor *dr)
-{
-	if (dr->have_pool)
-		return dr->layout.count ? dr->layout.count : 8;
-	struct disk_list list;
-	size_t n = 0;
-	if (disk_enumerate("/sys", "/dev", &list) == 0) {
-		for (size_t i = 0; i < list.count; i++)
-			n += list.disks[i].skip_reason == NULL;
-		disk_list_free(&list);
-	}
-	return n;
-}
-
 static void run_step(struct doctor *dr, int i, void (*fn)(struct doctor *))
 {
 	if (interrupt_requested())
@@ -556,7 +549,8 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 			dr->have_pool = true;
 	}
 	if (status == 0) {
-		estimate(dr, count_disks(dr));
+		media_prepare(dr);
+		estimate(dr, dr->batch.count - read_batch_count(&dr->batch, READTEST_SKIPPED));
 		log_msg(LOG_INFO, "DOCTOR: %s run on %s: at most about %u min %02u s (media %u s, network %u s, RAM %u s, pool %u s)",
 			dr->budget == &quick_budget ? "a quick" : "a full", dr->have_pool ? dr->target.pool : "every disk",
 			dr->estimate_s / 60, dr->estimate_s % 60, dr->steps[0].budget_s, dr->steps[1].budget_s,

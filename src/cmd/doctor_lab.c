@@ -23,19 +23,14 @@
 #define LAB_BACKING_DIR "/var/tmp"
 #define TOOL_TIMEOUT_MS 120000
 
+/* Runs a tool; a failure is logged unless the caller only asks (OUT given). */
 static int run_quiet(const char *const *argv, struct strbuf *out)
 {
-	struct spawn_result res;
-	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
-	if (r == 0 && res.status != 0) {
-		if (!out)
-			log_msg(LOG_ERR, "%s %s failed: %.*s", argv[0], argv[1], (int)strcspn(res.err.buf, "\n"),
-				res.err.buf);
-		r = -EIO;
-	}
-	if (r == 0 && out)
-		strbuf_adds(out, res.out.buf);
-	spawn_result_release(&res);
+	struct strbuf err = STRBUF_INIT;
+	int r = spawn_check(argv, TOOL_TIMEOUT_MS, out, &err);
+	if (r == -EIO && !out)
+		log_msg(LOG_ERR, "%s", err.buf);
+	strbuf_release(&err);
 	return r;
 }
 

@@ -16,19 +16,14 @@
 #define TOOL_TIMEOUT_MS 120000
 #define RAM_DIR "/dev/shm" /* tmpfs: files here are memory */
 
+/* Runs a tool; a failure is logged with the tool's own words. */
 static int run_tool(const char *const *argv, struct strbuf *out)
 {
-	struct spawn_result res;
-	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
-	if (r == 0 && res.status != 0) {
-		log_msg(LOG_ERR, "%s %s failed: %.*s", argv[0], argv[1], (int)strcspn(res.err.buf, "\n"), res.err.buf);
-		r = -EIO;
-	} else if (r < 0) {
-		log_msg(LOG_ERR, "cannot run %s: %s", argv[0], r == -ENOENT ? "not installed" : strerror(-r));
-	}
-	if (r == 0 && out)
-		strbuf_adds(out, res.out.buf);
-	spawn_result_release(&res);
+	struct strbuf err = STRBUF_INIT;
+	int r = spawn_check(argv, TOOL_TIMEOUT_MS, out, &err);
+	if (r < 0)
+		log_msg(LOG_ERR, "%s", err.buf);
+	strbuf_release(&err);
 	return r;
 }
 

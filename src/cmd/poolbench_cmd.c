@@ -40,10 +40,15 @@ int pool_areas_remove_stale(const struct bench_target *t, const char *tag)
 int pool_area_create(const struct bench_target *t, const char *run_id, const char *suffix, const char *recordsize,
 		     struct scratch *ret, const char *tag)
 {
-	char rs[32], *props[3] = { rs, (char *)"primarycache=metadata", NULL };
-	snprintf(rs, sizeof(rs), "recordsize=%s", recordsize);
+	/* ZFS only: the record size asked for, and no file data in the ARC so
+	 * that reads come from the pool. */
+	char rs[32] = "";
+	const char *zprops[3] = { "primarycache=metadata", NULL, NULL };
+	if (recordsize) {
+		snprintf(rs, sizeof(rs), "recordsize=%s", recordsize);
+		zprops[1] = rs;
+	}
 	struct strbuf err = STRBUF_INIT;
-	const char *const *zprops = recordsize ? (const char *const *)props : (const char *const *)(props + 1);
 	int r = scratch_create(t->kind, t->parent, run_id, suffix, t->kind == SCRATCH_ZFS ? zprops : NULL, ret, &err);
 	if (r < 0 && t->kind == SCRATCH_ZFS && recordsize && strstr(err.buf, "recordsize")) {
 		/* An older ZFS (zfs-fuse: 128K at most) has no large records. */

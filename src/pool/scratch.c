@@ -14,6 +14,7 @@
 
 #include "basic/fsutil.h"
 #include "basic/spawn.h"
+#include "fs/volfile.h"
 
 #define TOOL_TIMEOUT_MS 120000
 
@@ -24,22 +25,12 @@ static void boot_id(char *buf, size_t len)
 	buf[strcspn(buf, "-")] = '\0'; /* the first group is enough to tell boots apart */
 }
 
-/* Field 22 of /proc/PID/stat: the process's start time in clock ticks
- * since boot. With the pid it names one process for the life of a boot. */
+/* A process's start time (field 22 of /proc/PID/stat, the same reader the
+ * volumes test file's tag uses): with the pid it names one process for the
+ * life of a boot, so a reused pid is not mistaken for the owner. */
 static int process_start_time(long pid, unsigned long long *ret)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (read_small_file(path, buf, sizeof(buf)) < 0)
-		return -ESRCH;
-	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-	if (!p)
-		return -EINVAL;
-	int field = 2;
-	for (; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	return sscanf(p, "%llu", ret) == 1 ? 0 : -EINVAL;
+	return volfile_process_starttime("/proc", pid, ret);
 }
 
 void scratch_owner_tag(const char *run_id, char *buf, size_t len)
@@ -66,20 +57,7 @@ bool scratch_owner_gone(const char *tag)
 
 static int run_tool(const char *const *argv, struct strbuf *err, struct strbuf *out)
 {
-	struct spawn_result res;
-	int r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
-	if (r == 0 && res.status != 0) {
-		if (err)
-			strbuf_addf(err, "%s: %s", argv[0], res.err.len ? res.err.buf : "failed without a message");
-		r = -EIO;
-	} else if (r < 0 && err) {
-		strbuf_addf(err, "cannot run %s: %s", argv[0],
-			    r == -ENOENT ? "not installed" : strerror(-r));
-	}
-	if (r == 0 && out)
-		strbuf_adds(out, res.out.buf);
-	spawn_result_release(&res);
-	return r;
+	return spawn_check(argv, TOOL_TIMEOUT_MS, out, err);
 }
 
 int scratch_zfs_get(const char *dataset, const char *property, char *buf, size_t len)

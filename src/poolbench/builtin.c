@@ -19,11 +19,6 @@
 #define RANDOM_BS 4096U
 #define RANDOM_JOBS 8U
 
-static const char *read_cache_label(const struct pb_context *c, bool bypassed)
-{
-	return bypassed && !c->arc_data_cached ? PB_CACHE_POOL : PB_CACHE_CACHE;
-}
-
 /* Runs SPEC on PATH (opened for writing when the spec writes). */
 static int run_job(const char *path, const struct job_spec *spec, bool write, bool direct, bool layout,
 		   struct job_result **ret, int *ret_fd_for_sync, char *err, size_t errlen)
@@ -119,7 +114,7 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 		struct pb_figure *f = r == 0 ? pb_add_figure(o, "read", true) : NULL;
 		if (f) {
 			fill(f, res, res->read_bytes, res->seconds, NULL);
-			f->cache = read_cache_label(c, c->direct_ok || dropped);
+			f->cache = pb_read_cache_label(c, c->direct_ok || dropped);
 		}
 		free(res);
 	}
@@ -143,7 +138,7 @@ static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 	if (r == 0) {
 		struct pb_figure *f = pb_add_figure(o, "random read", true);
 		fill(f, res, res->read_bytes, res->seconds, NULL);
-		f->cache = read_cache_label(c, c->direct_ok);
+		f->cache = pb_read_cache_label(c, c->direct_ok);
 		f = pb_add_figure(o, "random write", false);
 		fill(f, res, res->write_bytes, res->seconds, pattern_name(c->pattern));
 		strbuf_addf(&o->raw, "random: %u jobs, 4 KiB, 50%% reads, first done %.3f s, last done %.3f s, stopped by the %s cap\n",

@@ -67,6 +67,11 @@ struct pb_figure *pb_add_figure(struct pb_outcome *o, const char *label, bool is
 	return f;
 }
 
+const char *pb_read_cache_label(const struct pb_context *c, bool bypassed)
+{
+	return bypassed && !c->arc_data_cached ? PB_CACHE_POOL : PB_CACHE_CACHE;
+}
+
 bool pb_drop_caches(int fd)
 {
 	if (fd >= 0) {

@@ -86,6 +86,10 @@ void pb_run_builtin(const struct pb_context *c, struct pb_outcome *o);
  * and removed here. Returns 0 with two figures added to O. */
 int pb_write_then_read(const struct pb_context *c, const char *dir, const char *file_name, struct pb_outcome *o);
 
+/* A read's label: PB_CACHE_POOL when the page cache was BYPASSED (O_DIRECT
+ * or dropped) and the ARC keeps no file data, else PB_CACHE_CACHE. */
+const char *pb_read_cache_label(const struct pb_context *c, bool bypassed);
+
 /* Drops FD's pages and, as root, the whole page cache (so a FUSE file
  * system's cache goes too). Returns true when the page cache was dropped. */
 bool pb_drop_caches(int fd);

@@ -59,11 +59,6 @@ static int run_engine(const char *const *argv, int stdin_fd, struct pb_outcome *
 	return 0;
 }
 
-static const char *read_cache_label(const struct pb_context *c, bool bypassed)
-{
-	return bypassed && !c->arc_data_cached ? PB_CACHE_POOL : PB_CACHE_CACHE;
-}
-
 /* ---- fio ---- */
 
 static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
@@ -111,7 +106,7 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 			struct pb_figure *f = pb_add_figure(o, label, true);
 			*f = (struct pb_figure){ .is_read = true, .bytes = s.read.bytes, .seconds = s.read.runtime_s,
 						 .bw_bytes_per_s = s.read.bw_bytes_per_s, .iops = s.read.iops,
-						 .cache = read_cache_label(c, c->direct_ok) };
+						 .cache = pb_read_cache_label(c, c->direct_ok) };
 			snprintf(f->label, sizeof(f->label), "%s", label);
 			snprintf(label, sizeof(label), "%s write", name);
 			f = pb_add_figure(o, label, false);
@@ -247,7 +242,7 @@ void pb_run_dd(const struct pb_context *c, struct pb_outcome *o)
 	const char *plain_argv[] = { "dd", in, "of=/dev/null", "bs=1M", NULL };
 	struct spawn_result res;
 	if (run_engine(c->direct_ok ? direct_argv : plain_argv, -1, o, &res) == 0)
-		dd_figure(o, "read", true, &res, NULL, read_cache_label(c, c->direct_ok || dropped));
+		dd_figure(o, "read", true, &res, NULL, pb_read_cache_label(c, c->direct_ok || dropped));
 	spawn_result_release(&res);
 	unlink(file);
 	/* On a compressing area, the same write with zeros shows how much a
@@ -285,7 +280,7 @@ void pb_run_elbencho(const struct pb_context *c, struct pb_outcome *o)
 			f->last_done_seconds = last > 0 ? (double)c->size / last : 0;
 			f->bytes = c->size;
 			f->seconds = f->last_done_seconds;
-			f->cache = i ? read_cache_label(c, c->direct_ok) : NULL;
+			f->cache = i ? pb_read_cache_label(c, c->direct_ok) : NULL;
 			f->pattern = i ? NULL : "elbencho's own";
 		}
 	}
