@@ -131,6 +131,11 @@ check "naming it" -- grep -q "unknown test 'bonnie'" "$TMP/bad.err"
 ok $(($? != 2)) "an unknown --fstype is a usage error"
 "$IOTRIAGE" benchpool "$pool" 12Q >/dev/null 2>&1
 ok $(($? != 2)) "a bad SIZE is a usage error"
+"$IOTRIAGE" benchpool "$pool" --runtime 0 >/dev/null 2>"$TMP/rt.err"
+ok $(($? != 2)) "--runtime 0 is a usage error"
+check "saying the range" -- grep -q "invalid --runtime '0': expected 1 to 86400 seconds" "$TMP/rt.err"
+"$IOTRIAGE" benchpool "$pool" --pattern ones >/dev/null 2>&1
+ok $(($? != 2)) "an unknown --pattern is a usage error"
 "$IOTRIAGE" benchpool no-such-pool-$$ >/dev/null 2>"$TMP/nf.err"
 ok $(($? != 1)) "a pool that does not exist: exit 1"
 check "with a hint to pass --fstype" -- grep -q "pass --fstype zfs, btrfs or dir" "$TMP/nf.err"

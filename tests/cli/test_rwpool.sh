@@ -89,5 +89,11 @@ check "saying so" -- grep -q "cannot tell what 'no-such-pool-$$' is" "$TMP/nf.er
 ok $(($? != 2)) "a --size that is not whole MiB is a usage error"
 "$IOTRIAGE" rwpools extra >/dev/null 2>&1
 ok $(($? != 2)) "rwpools takes no operand"
+"$IOTRIAGE" rwpool "$pool" --fstype ceph >/dev/null 2>"$TMP/fs.err"
+ok $(($? != 2)) "an unknown --fstype is a usage error"
+check "naming the choices" -- grep -q "invalid --fstype 'ceph': expected zfs, btrfs or dir" "$TMP/fs.err"
+"$IOTRIAGE" runall --read-size 3K >/dev/null 2>"$TMP/rs.err"
+ok $(($? != 2)) "runall with a --read-size that is not whole MiB is a usage error"
+check "and nothing was written into the pool" -- test -z "$(ls -A "$zmnt")"
 
 finish
