@@ -169,6 +169,19 @@ static int media_prepare(struct doctor *dr)
 	return r;
 }
 
+/* Disks listed by media_prepare but never read (an interrupt came first)
+ * are skipped, with the reason, not left looking like reads that succeeded. */
+static void media_not_read(struct doctor *dr)
+{
+	for (size_t i = 0; i < dr->batch.count; i++) {
+		struct disk_read *d = &dr->batch.reads[i];
+		if (d->status == READTEST_OK && !d->res) {
+			d->status = READTEST_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
+		}
+	}
+}
+
 static void step_media(struct doctor *dr)
 {
 	struct step *s = &dr->steps[0];
@@ -556,6 +569,8 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 			dr->estimate_s / 60, dr->estimate_s % 60, dr->steps[0].budget_s, dr->steps[1].budget_s,
 			dr->steps[2].budget_s, dr->steps[3].budget_s);
 		run_step(dr, 0, step_media);
+		if (dr->steps[0].state == STEP_NOT_RUN)
+			media_not_read(dr); /* interrupted before step 1: its disks were listed, never read */
 		if (!dr->steps[0].explains)
 			run_step(dr, 1, step_network);
 		if (!dr->steps[0].explains && !dr->steps[1].explains)

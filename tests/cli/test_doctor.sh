@@ -64,6 +64,17 @@ ok $(($? != 130)) "doctor --lab interrupted: exit 130"
 check "nothing left after the interrupt" -- test -z "$(ours)"
 check "its loop devices detached" -- gone "$TMP/int.json"
 
+# SIGINT early, while the lab is still being built: the disks listed for
+# step 1 were never read, and the document says so (no read taken for ok).
+"$IOTRIAGE" doctor --lab --json >"$TMP/early.json" 2>"$TMP/early.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+ok $(($? != 130)) "doctor --lab interrupted early: exit 130"
+check "no disk counted as read" -- jtest "$TMP/early.json" '[.devices[]? | select(.status == "ok")] | length == 0'
+check "nothing left after the early interrupt" -- test -z "$(ours)"
+
 # SIGKILL: the lab pool (its loop devices held by zfs-fuse) survives; the next run removes it.
 "$IOTRIAGE" doctor --lab >/dev/null 2>&1 &
 pid=$!

@@ -22,6 +22,10 @@ ok $((! $?)) "show of an unknown run fails"
 
 dev=$(make_loop 64M)
 majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+# The backing file was just written: flush it and read the device once, so
+# run A does not pay for writeback and a cold first pass that B is spared.
+sync
+dd if="$dev" of=/dev/null bs=1M iflag=direct status=none
 # A time-capped sequential read (64M span, re-read), sampled every 250 ms.
 workload=(run "$dev" --rw read --bs 64k --iodepth 4 --size 64M --io-size 64G --runtime 3s --sample-interval 250ms --json)
 "$IOTRIAGE" "${workload[@]}" >"$TMP/a.json" 2>/dev/null
