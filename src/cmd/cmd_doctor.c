@@ -34,12 +34,9 @@
 #include "cmd/readdisks.h"
 #include "disk/enumerate.h"
 
-/* The pool step names the pool layer only when the pool on its disks reads
- * under half of the same pool on RAM AND under a tenth of what one of its
- * members reads raw: slower than RAM alone is what every real disk is, and
- * the disks themselves were judged in step 1. A judgement, documented. */
-#define POOL_TO_TWIN_LIMIT 0.5
-#define POOL_TO_MEMBER_LIMIT 0.1
+/* A pool reading at half its RAM twin or better is not held back by its
+ * media (the sentence in the "no layer" evidence). */
+#define POOL_NEAR_TWIN 0.5
 #define LAB_MEMBER_SIZE (192ULL << 20)
 #define LAB_SLOW_RATE (12ULL << 20)
 
@@ -365,7 +362,7 @@ static void step_pool(struct doctor *dr)
 	snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's read rate",
 		 wr, rd, 100.0 * ratio);
 	double of_member = dr->media_median_bw > 0 ? dr->pool_read_bw / dr->media_median_bw : 1.0;
-	if (ratio < POOL_TO_TWIN_LIMIT && of_member < POOL_TO_MEMBER_LIMIT) {
+	if (doctor_pool_layer_stands_out(dr->pool_read_bw, dr->twin_read_bw, dr->media_median_bw)) {
 		s->explains = true;
 		dr->verdict.layer = "pool";
 		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", dr->target.pool);
@@ -396,7 +393,7 @@ static void no_layer(struct doctor *dr)
 		double ratio = dr->pool_read_bw / dr->twin_read_bw;
 		strbuf_addf(&ev, "; the pool reads at %.0f%% of its RAM twin (%.1f against %.1f MB/s): %s",
 			    100.0 * ratio, dr->pool_read_bw / 1e6, dr->twin_read_bw / 1e6,
-			    ratio >= POOL_TO_TWIN_LIMIT ? "the media are not what limits it"
+			    ratio >= POOL_NEAR_TWIN ? "the media are not what limits it"
 							: "the disks set the pace, as real disks do against RAM");
 	}
 	else if (dr->ram_disk_bw > 0)

@@ -35,6 +35,7 @@ ok() { # ok CONDITION-EXIT-STATUS NAME
 	else
 		TAP_FAILED=$((TAP_FAILED + 1))
 		echo "not ok $TAP_N - $*"
+		return 1
 	fi
 }
 check() { # check NAME -- COMMAND...: ok when COMMAND succeeds
