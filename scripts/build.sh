@@ -10,7 +10,15 @@ setup() { # setup DIR [meson options...]
 	else
 		meson setup "$dir" "$@" >/dev/null
 	fi
-	ninja -C "$dir" >/dev/null
+	# Quiet when it builds; the compiler's messages when it does not.
+	local log
+	log=$(mktemp)
+	if ! ninja -C "$dir" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		return 1
+	fi
+	rm -f "$log"
 }
 setup build --buildtype=debugoptimized
 if [ "${1:-}" = "--sanitize" ]; then

@@ -89,7 +89,7 @@ struct mx_target {
 	char recordsize[16], compression_asked[16], compression[32];
 	char format[8];         /* images: "raw" or "qcow2" */
 	char note[256];
-	bool created;           /* a dataset we made (in scratch) */
+	bool created;           /* a dataset or directory we made (in area) */
 	struct scratch area;
 	bool direct;
 	bool failed;
@@ -128,6 +128,8 @@ struct matrix {
 	const char *engine;
 	struct mx_result (*results)[MX_MAX_TESTS];
 	struct bench_target pool_target;
+	struct scratch images_area; /* --images: the tagged directory the image files go in */
+	bool images_area_made;
 	int stale_removed;
 };
 
@@ -330,6 +332,37 @@ static int build_suite(struct matrix *m)
 
 /* ---- targets ---- */
 
+/* Files in a user's directory go in a tagged scratch subdirectory
+ * (pool/scratch.h), so that what a killed run left there is found and
+ * removed by the next run, and nothing else is touched. Areas of dead
+ * owners in DIR are removed first. */
+static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
+			 struct scratch *area)
+{
+	struct bench_target bt = { .kind = SCRATCH_DIR };
+	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
+	snprintf(bt.parent, sizeof(bt.parent), "%s", dir);
+	m->stale_removed += pool_areas_remove_stale(&bt, "MATRIX");
+	struct strbuf err = STRBUF_INIT;
+	int r = scratch_create(SCRATCH_DIR, dir, run_id, suffix, NULL, area, &err);
+	if (r < 0)
+		fprintf(stderr, "iotriage matrix: cannot make a temporary directory in '%s': %s\n", dir,
+			err.len ? err.buf : strerror(-r));
+	else
+		log_msg(LOG_INFO, "MATRIX (%s): created temporary directory %s", dir, area->path);
+	strbuf_release(&err);
+	return r;
+}
+
+/* The target's test file is "matrix.dat" in its area. */
+static void file_in_area(struct mx_target *t)
+{
+	char dir[PATH_MAX];
+	memcpy(dir, t->area.path, sizeof(dir)); /* a copy: snprintf must not read what it writes into */
+	dir[sizeof(dir) - 1] = '\0';
+	snprintf(t->file, sizeof(t->file), "%s/matrix.dat", dir);
+}
+
 static int add_path_targets(struct matrix *m, const char *run_id)
 {
 	for (size_t i = 0; i < m->npaths; i++) {
@@ -346,10 +379,15 @@ static int add_path_targets(struct matrix *m, const char *run_id)
 		t->kind = S_ISDIR(st.st_mode) ? MX_DIR : MX_DEVICE;
 		snprintf(t->label, sizeof(t->label), "%s", m->paths[i]);
 		snprintf(t->path, sizeof(t->path), "%s", m->paths[i]);
-		if (t->kind == MX_DIR)
-			snprintf(t->file, sizeof(t->file), "%s/.iotriage-matrix-%s.dat", m->paths[i], run_id);
-		else
+		if (t->kind == MX_DIR) {
+			int r = make_dir_area(m, m->paths[i], run_id, "matrix", &t->area);
+			if (r < 0)
+				return r;
+			t->created = true;
+			file_in_area(t);
+		} else {
 			snprintf(t->file, sizeof(t->file), "%s", m->paths[i]);
+		}
 	}
 	return 0;
 }
@@ -395,11 +433,8 @@ static void create_dataset(struct matrix *m, struct mx_target *t, const char *ru
 		log_msg(LOG_ERR, "MATRIX (%s): %s with %s %s: %s", m->pool, t->reason, prs, pcomp, err.buf);
 	} else {
 		t->created = true;
-		char dir[PATH_MAX];
-		memcpy(dir, t->area.path, sizeof(dir)); /* a copy: snprintf must not read what it writes into */
-		dir[sizeof(dir) - 1] = '\0';
-		snprintf(t->path, sizeof(t->path), "%s", dir);
-		snprintf(t->file, sizeof(t->file), "%s/matrix.dat", dir);
+		file_in_area(t);
+		memcpy(t->path, t->area.path, sizeof(t->path));
 		scratch_zfs_get(t->area.name, "compression", t->compression, sizeof(t->compression));
 		log_msg(LOG_INFO, "MATRIX (%s): created temporary ZFS dataset %s with %s, compression=%s", m->pool,
 			t->area.name, prs, t->compression);
@@ -412,18 +447,23 @@ static void destroy_datasets(struct matrix *m)
 	for (size_t i = 0; i < m->ntargets; i++) {
 		struct mx_target *t = &m->targets[i];
 		if (t->created) {
-			pool_areas_destroy(&t->area, 1, m->pool, "MATRIX");
+			pool_areas_destroy(&t->area, 1, t->kind == MX_DIR ? t->path : m->pool, "MATRIX");
 			t->created = false;
 		}
-		if (t->kind == MX_DIR || t->kind == MX_IMAGE)
-			unlink(t->file);
+	}
+	if (m->images_area_made) {
+		pool_areas_destroy(&m->images_area, 1, m->images_dir, "MATRIX");
+		m->images_area_made = false;
 	}
 }
 
 /* The raw image first (its file is the qcow2's source), then the qcow2. */
-static void add_image_targets(struct matrix *m, const char *run_id)
+static int add_image_targets(struct matrix *m, const char *run_id)
 {
 	static const char *const formats[] = { "raw", "qcow2" };
+	if (make_dir_area(m, m->images_dir, run_id, "images", &m->images_area) < 0)
+		return -EIO;
+	m->images_area_made = true;
 	for (size_t i = 0; i < 2 && !interrupt_requested(); i++) {
 		struct mx_target *t = &m->targets[m->ntargets++];
 		t->kind = MX_IMAGE;
@@ -433,7 +473,7 @@ static void add_image_targets(struct matrix *m, const char *run_id)
 		snprintf(t->note, sizeof(t->note), "through QEMU's %s driver (qemu-img bench); its writes are a constant "
 			 "byte pattern, which a compressing file system shrinks", formats[i]);
 		char err[512] = "";
-		if (mx_image_create(m->images_dir, run_id, formats[i], m->size, t->file, sizeof(t->file), err, sizeof(err)) < 0) {
+		if (mx_image_create(m->images_area.path, run_id, formats[i], m->size, t->file, sizeof(t->file), err, sizeof(err)) < 0) {
 			t->failed = true;
 			snprintf(t->reason, sizeof(t->reason), "%s", err);
 			log_msg(LOG_WARN, "MATRIX (%s): %s", t->label, err);
@@ -441,6 +481,7 @@ static void add_image_targets(struct matrix *m, const char *run_id)
 			log_msg(LOG_INFO, "MATRIX (%s): %s, %" PRIu64 " bytes of incompressible data", t->label, t->file, m->size);
 		}
 	}
+	return 0;
 }
 
 /* ---- running one test ---- */
@@ -729,10 +770,9 @@ static void run_one(const struct matrix *m, const struct mx_target *t, const str
 static void write_json(struct json *j, const struct matrix *m, bool use_fio)
 {
 	json_string(j, "operation", "matrix");
-	if (m->pool) {
+	if (m->pool)
 		json_string(j, "pool", m->pool);
-		json_int(j, "stale_areas_removed", m->stale_removed);
-	}
+	json_int(j, "stale_areas_removed", m->stale_removed); /* datasets and directories of killed runs */
 	json_string(j, "engine", use_fio ? "fio" : "builtin");
 	json_uint(j, "size_bytes", m->size);
 	json_double(j, "runtime_cap_seconds", (double)m->runtime_ns / 1e9);
@@ -975,7 +1015,7 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 	if (r == 0 && m->pool) {
 		r = bench_target_resolve(m->pool, "zfs", &m->pool_target);
 		if (r == 0)
-			m->stale_removed = pool_areas_remove_stale(&m->pool_target, "MATRIX");
+			m->stale_removed += pool_areas_remove_stale(&m->pool_target, "MATRIX");
 		for (size_t a = 0; r == 0 && a < m->nrs && !interrupt_requested(); a++)
 			for (size_t b = 0; b < m->ncomp && !interrupt_requested(); b++)
 				create_dataset(m, &m->targets[m->ntargets++], rc.id, m->recordsizes[a], m->compressions[b]);
@@ -986,7 +1026,7 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 			fprintf(stderr, "iotriage matrix: --images '%s' is not a directory\n", m->images_dir);
 			r = -EINVAL;
 		} else {
-			add_image_targets(m, rc.id);
+			r = add_image_targets(m, rc.id);
 		}
 	}
 	if (r < 0) {

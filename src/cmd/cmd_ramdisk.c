@@ -161,12 +161,14 @@ int ramdisk_check_budget(uint64_t total)
 		log_msg(LOG_ERR, "RAMDISK: cannot read /proc/meminfo: %s", strerror(-r));
 		return r;
 	}
-	if (m.arc_max)
-		log_msg(LOG_INFO, "RAMDISK: ZFS ARC max is %.0fMB; a pool built on a RAM disk is cached in the ARC as "
-			"well, so expect roughly double the memory cost of the requested size", (double)m.arc_max / MB);
-	if (m.zfs_fuse)
-		log_msg(LOG_INFO, "RAMDISK: zfs-fuse is running; a pool built on a RAM disk is cached in its ARC as well "
-			"(in zfs-fuse's own memory), so expect roughly double the memory cost of the requested size");
+	if (m.arc.max_bytes || m.zfs_fuse) {
+		char arc[64] = "";
+		if (m.arc.max_bytes)
+			snprintf(arc, sizeof(arc), " (%s ARC max %.0fMB)", m.arc.source, (double)m.arc.max_bytes / MB);
+		log_msg(LOG_INFO, "RAMDISK: a ZFS ARC is present%s%s; a pool built on a RAM disk is cached in the ARC as "
+			"well, so expect up to double the memory cost of the requested size", arc,
+			m.zfs_fuse ? ", in the zfs-fuse daemon's own memory" : "");
+	}
 	log_msg(LOG_INFO, "RAMDISK: requested %.0fMB, %.0fMB available, %.0fMB budget (two thirds of MemAvailable)",
 		(double)total / MB, (double)m.mem_available / MB, (double)m.budget / MB);
 	if (total > m.budget) {

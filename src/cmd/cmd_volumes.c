@@ -26,6 +26,7 @@
 #include "fs/volfile.h"
 #include "output/latency.h"
 #include "output/table.h"
+#include "pool/arc.h"
 
 #define MAX_MATCH 32
 #define DEFAULT_SIZE (256ULL << 20)
@@ -107,24 +108,12 @@ static const char *write_error_text(int r)
 /* ZFS: the ARC may serve the read; avoided only when the dataset keeps no
  * file data in the ARC, or the file is at least twice the ARC's maximum.
  * Nothing is set on the user's dataset. */
-static uint64_t arc_max_bytes(void)
-{
-	char buf[4096];
-	if (read_small_file("/zfs-kstat/zfs/arcstats/c_max", buf, sizeof(buf)) > 0) /* zfs-fuse */
-		return strtoull(buf, NULL, 10);
-	_cleanup_fclose_ FILE *f = fopen("/proc/spl/kstat/zfs/arcstats", "re"); /* OpenZFS */
-	unsigned type;
-	unsigned long long v;
-	while (f && fgets(buf, sizeof(buf), f))
-		if (sscanf(buf, "c_max %u %llu", &type, &v) == 2)
-			return v;
-	return 0;
-}
-
 static void label_figure(struct volume *v)
 {
 	if (strcmp(v->kind, "zfs") == 0) {
-		uint64_t arc = arc_max_bytes();
+		struct arc_size a;
+		arc_read(&a);
+		uint64_t arc = a.max_bytes;
 		char arc_text[32], file_text[32];
 		human_iec((double)arc, arc_text, sizeof(arc_text));
 		human_iec((double)v->file_bytes, file_text, sizeof(file_text));

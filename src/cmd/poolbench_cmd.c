@@ -12,6 +12,7 @@
 #include "basic/spawn.h"
 #include "cmd/poolbench_cmd.h"
 #include "output/table.h"
+#include "pool/arc.h"
 
 /* ---- the temporary areas ---- */
 
@@ -121,25 +122,17 @@ static uint64_t meminfo_bytes(const char *key)
 	return kb * 1024;
 }
 
-/* The ARC's maximum size (OpenZFS's kstat), 0 when there is no such file. */
-static uint64_t arc_max_bytes(void)
-{
-	FILE *f = fopen("/proc/spl/kstat/zfs/arcstats", "re");
-	char line[256];
-	unsigned long long v = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, "c_max ", 6) == 0)
-			sscanf(line + 6, "%*u %llu", &v);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 void cache_note(const struct bench_target *t, uint64_t size, struct strbuf *note, uint64_t *ret_cache)
 {
-	uint64_t arc = t->kind == SCRATCH_ZFS ? arc_max_bytes() : 0;
-	uint64_t cache = arc ? arc : meminfo_bytes("MemTotal");
-	const char *what = arc ? "the ARC's maximum" : "the RAM the page cache (or zfs-fuse's ARC) can use";
+	struct arc_size arc = { 0 };
+	if (t->kind == SCRATCH_ZFS)
+		arc_read(&arc);
+	uint64_t cache = arc.max_bytes ? arc.max_bytes : meminfo_bytes("MemTotal");
+	char what[64];
+	if (arc.max_bytes)
+		snprintf(what, sizeof(what), "the %s ARC's maximum", arc.source);
+	else
+		snprintf(what, sizeof(what), "the RAM the page cache can use");
 	*ret_cache = cache;
 	if (size >= 2 * cache)
 		return;

@@ -82,7 +82,7 @@ int inuse_find_mounts(const char *mountinfo, const dev_t *devs, size_t ndevs, st
 		if (dash)
 			sscanf(dash + 3, "%63s", fstype);
 		unescape_octal(mountpoint);
-		add_finding(r, true, "a %s file system on device %u:%u is mounted on '%s'", fstype, maj, min,
+		add_finding(r, true, "a file system (%s) on device %u:%u is mounted on '%s'", fstype, maj, min,
 			    mountpoint);
 	}
 	return 0;
@@ -170,10 +170,10 @@ static void find_signature(int fd, const char *path, struct inuse_report *r)
 			blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
 			blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL);
 			if (type)
-				add_finding(r, false, "'%s' carries a %s signature%s%s%s", path, type,
-					    label ? " (label '" : "", label ? label : "", label ? "')" : "");
+				add_finding(r, false, "'%s' carries a signature (%s%s%s%s)", path, type,
+					    label ? ", label '" : "", label ? label : "", label ? "'" : "");
 			if (pttype)
-				add_finding(r, false, "'%s' carries a %s partition table", path, pttype);
+				add_finding(r, false, "'%s' carries a partition table (%s)", path, pttype);
 		} else if (rc == -2) {
 			add_finding(r, false, "'%s' carries more than one signature", path);
 		}

@@ -39,21 +39,6 @@ int ramdisk_parse_meminfo(const char *text, uint64_t *ret_available, uint64_t *r
 	return r;
 }
 
-uint64_t ramdisk_parse_arc_max(const char *text)
-{
-	/* "c_max                           4    5692997632" */
-	for (const char *line = text; line && *line;) {
-		unsigned type;
-		unsigned long long v;
-		if (strncmp(line, "c_max ", 6) == 0 && sscanf(line + 6, "%u %llu", &type, &v) == 2)
-			return v;
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return 0;
-}
-
 static int read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
@@ -95,8 +80,7 @@ int ramdisk_mem_read(struct ramdisk_mem *ret)
 	if (r < 0)
 		return r;
 	ret->budget = ret->mem_available / 3 * 2;
-	if (read_file("/proc/spl/kstat/zfs/arcstats", buf, sizeof(buf)) > 0)
-		ret->arc_max = ramdisk_parse_arc_max(buf);
+	arc_read(&ret->arc);
 	ret->zfs_fuse = zfs_fuse_running();
 	return 0;
 }

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pool/arc.h"
+
 #define RAMDISK_MAX_COUNT 32
 #define RAMDISK_MAX_NDELAY_NS 999999999ULL /* scsi_debug takes less than one second */
 #define RAMDISK_LINK_PREFIX "iotriage-ramdisk"
@@ -211,15 +213,13 @@ struct ramdisk_mem {
 	uint64_t mem_available;  /* bytes, MemAvailable */
 	uint64_t mem_total;
 	uint64_t budget;         /* two thirds of mem_available */
-	uint64_t arc_max;        /* kernel ZFS ARC c_max, 0 when none */
+	struct arc_size arc;     /* the ZFS ARC's maximum (kernel OpenZFS or zfs-fuse) */
 	bool zfs_fuse;           /* a zfs-fuse daemon runs (its ARC is in its own memory) */
 };
 
 /* Pure: MemAvailable/MemTotal from /proc/meminfo text. */
 int ramdisk_parse_meminfo(const char *text, uint64_t *ret_available, uint64_t *ret_total);
-/* Pure: c_max from arcstats text (0 when absent). */
-uint64_t ramdisk_parse_arc_max(const char *text);
-/* Reads /proc/meminfo, arcstats and looks for zfs-fuse. */
+/* Reads /proc/meminfo and the ARC size, and looks for zfs-fuse. */
 int ramdisk_mem_read(struct ramdisk_mem *ret);
 /* MemAvailable now, bytes, or 0. */
 uint64_t ramdisk_mem_available(void);

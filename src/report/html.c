@@ -78,11 +78,11 @@ static void summary_section(const struct run_doc *runs, size_t n, struct strbuf 
 		return;
 	}
 	/* Each later run against the first, measure by measure (same test, metric and target). */
-	strbuf_adds(out, "<h3>Changes against the first run</h3>\n<p>A change within the runs' own noise "
+	strbuf_addf(out, "<h3>Changes against the first run</h3>\n<p>A change within the runs' own noise "
 			 "(twice the combined standard deviation of their samples, Student's t for few samples, and "
-			 "at least 25% between single runs; 25% when neither run has samples) is not significant.</p>\n<table class=\"changes\"><tr><th>test</th>"
-			 "<th>metric</th><th>target</th><th>run</th><th>first run</th><th>this run</th><th>change</th>"
-			 "<th>needed</th><th>verdict</th></tr>\n");
+			 "at least %.0f%% between single runs; %.0f%% when neither run has samples) is not significant.</p>\n"
+			 "<table class=\"changes\"><tr><th>test</th><th>metric</th><th>target</th><th>run</th><th>first run</th><th>this run</th><th>change</th>"
+			 "<th>needed</th><th>verdict</th></tr>\n", SIG_FLOOR_PCT, SIG_NO_NOISE_PCT);
 	for (size_t r = 1; r < n; r++)
 		for (size_t i = 0; i < runs[r].n; i++) {
 			const struct measure *b = &runs[r].m[i], *a = NULL;

@@ -42,6 +42,40 @@ bool measure_same_test(const struct measure *a, const struct measure *b)
 	return strcmp(a->test, b->test) == 0 && strcmp(a->metric, b->metric) == 0;
 }
 
+void measure_combine_repeats(const struct measure *const *ms, size_t n, struct measure *ret)
+{
+	*ret = *ms[0];
+	ret->noise_sd = ret->noise_min = ret->noise_max = NAN;
+	ret->noise_n = 0;
+	ret->noise_basis = NULL;
+	ret->between_runs = false;
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(ms[i]->status, "ok") != 0 || !isfinite(ms[i]->value)) {
+			ret->value = NAN;
+			ret->status = ms[i]->status;
+			ret->reason = ms[i]->reason;
+			return;
+		}
+		sum += ms[i]->value;
+		lo = fmin(lo, ms[i]->value);
+		hi = fmax(hi, ms[i]->value);
+	}
+	double mean = sum / (double)n, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (ms[i]->value - mean) * (ms[i]->value - mean);
+	ret->value = mean;
+	ret->outlier = false;
+	if (n >= 2) {
+		ret->noise_sd = sqrt(ss / (double)(n - 1));
+		ret->noise_n = (unsigned)n;
+		ret->noise_min = lo;
+		ret->noise_max = hi;
+		ret->noise_basis = "repeat runs";
+		ret->between_runs = true;
+	}
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;

@@ -28,7 +28,8 @@ struct measure {
 	double noise_sd;         /* standard deviation of the samples; NAN when unknown */
 	unsigned noise_n;        /* how many samples */
 	double noise_min, noise_max; /* the lowest and highest sample; NAN when unknown */
-	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", or NULL */
+	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", "repeat runs", or NULL */
+	bool between_runs;       /* the noise is the spread between repeat runs (measure_combine_repeats) */
 	char *status;            /* "ok", "error", "skipped", ... */
 	char *reason;            /* NULL or why */
 	char *params;            /* the test's exact parameters, "key=value, ..." */
@@ -56,5 +57,13 @@ void measure_format(enum measure_unit u, double value, char *buf, size_t len);
 
 /* Whether A and B measure the same thing (test and metric). */
 bool measure_same_test(const struct measure *a, const struct measure *b);
+
+/* One measurement from the same one in N repeat runs (N >= 2): the mean of
+ * their values, and as its noise the spread between the runs (standard
+ * deviation, lowest, highest; N samples): what changes from run to run,
+ * which a single run's own samples cannot show. A run that did not measure
+ * it (status not "ok", no value) makes the whole NAN with that run's status.
+ * The strings are borrowed from MS[0]. */
+void measure_combine_repeats(const struct measure *const *ms, size_t n, struct measure *ret);
 
 #endif

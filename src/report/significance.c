@@ -53,9 +53,11 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 		unsigned n = has_a && has_b ? (a->noise_n < b->noise_n ? a->noise_n : b->noise_n)
 					    : has_a ? a->noise_n : b->noise_n;
 		ret->threshold_pct = 100.0 * spread_factor(n) * sqrt(sa * sa + sb * sb) / a->value;
-		if (ret->threshold_pct < SIG_FLOOR_PCT)
-			ret->threshold_pct = SIG_FLOOR_PCT;
-		ret->basis = "noise";
+		bool repeats = a->between_runs && b->between_runs;
+		double floor_pct = repeats ? SIG_REPEAT_FLOOR_PCT : SIG_FLOOR_PCT;
+		if (ret->threshold_pct < floor_pct)
+			ret->threshold_pct = floor_pct;
+		ret->basis = repeats ? "noise between repeat runs" : "noise";
 	} else {
 		if (a->unit == MU_NS) {
 			ret->verdict = SIG_NOT_JUDGED;
@@ -63,15 +65,17 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 			return;
 		}
 		ret->threshold_pct = SIG_NO_NOISE_PCT;
-		ret->basis = "no noise measure (25% rule)";
+		ret->basis = "no noise measure (40% rule)";
 	}
 	/* Samples that do not overlap at all: whatever the spread, the two runs differ. */
 	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&
 			isfinite(b->noise_max) && a->noise_n >= DISJOINT_MIN_SAMPLES && b->noise_n >= DISJOINT_MIN_SAMPLES &&
 			(b->noise_max < a->noise_min || b->noise_min > a->noise_max);
-	if (disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT)
+	double disjoint_floor = a->between_runs && b->between_runs ? SIG_REPEAT_FLOOR_PCT : SIG_FLOOR_PCT;
+	bool separated = disjoint && fabs(ret->change_pct) > disjoint_floor;
+	if (separated)
 		ret->basis = "noise (the runs' samples do not overlap)";
-	if (fabs(ret->change_pct) <= ret->threshold_pct && !(disjoint && fabs(ret->change_pct) > SIG_FLOOR_PCT))
+	if (fabs(ret->change_pct) <= ret->threshold_pct && !separated)
 		ret->verdict = SIG_NOT_SIGNIFICANT;
 	else
 		ret->verdict = (ret->change_pct > 0) == a->higher_is_better ? SIG_BETTER : SIG_WORSE;

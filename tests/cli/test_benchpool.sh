@@ -45,6 +45,10 @@ check "every write names its data and the compression" -- \
 	jtest "$TMP/all.json" '[.results[] | .figures[] | select(.direction == "write") | .pattern == "random" and .compression == "off"] | all'
 check "the write figures are flagged as mostly cache at this size" -- \
 	jtest "$TMP/all.json" '.cache_note | test("less than twice the cache")'
+# zfs-fuse keeps its ARC in the daemon; its size is what the cache is.
+arc_max=$(cat /zfs-kstat/zfs/arcstats/c_max 2>/dev/null || echo 0)
+check "the cache is zfs-fuse's ARC maximum, named as such" -- \
+	jtest "$TMP/all.json" ".cache_bytes == $arc_max and $arc_max > 0 and (.cache_note | test(\"the zfs-fuse ARC's maximum\"))"
 check "perf usability is noted" -- jtest "$TMP/all.json" '.perf_note | test("perf")'
 check "the pool status is captured" -- jtest "$TMP/all.json" ".pool_status | test(\"zpool status -v\") and test(\"$pool\")"
 check "two temporary datasets (1m and 4k), named with the run id" -- \

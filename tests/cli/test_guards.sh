@@ -22,7 +22,7 @@ refused() { # refused NAME DEVICE PATTERN [extra args]: write refused, reason sh
 # ext4 signature, not mounted: refused; --force naming the device again overrides.
 ext=$(make_loop 64M)
 mkfs.ext4 -q -F "$ext"
-refused "ext4 signature" "$ext" "carries a ext4 signature"
+refused "ext4 signature" "$ext" "carries a signature (ext4)"
 refused "ext4 signature, --force naming another device" "$ext" "which is not the target" --force /dev/null
 "$IOTRIAGE" run "$ext" --rw randwrite --bs 4k --size 1M --force "$ext" --json >"$TMP/force.json" 2>"$TMP/force.err"
 ok $? "--force naming the device again overrides a signature"

@@ -119,6 +119,24 @@ check "and removed the killed run's dataset" -- jtest "$TMP/next.json" '.stale_a
 check "but not the untagged look-alike" -- test "$(leftovers "$pool")" = "$pool/iotriage-lookalike"
 for _ in 1 2 3 4 5 6 7 8 9 10; do zfs destroy "$pool/iotriage-lookalike" 2>/dev/null && break; sleep 1; done
 
+# A directory target: its file goes in a tagged subdirectory, which a
+# SIGKILLed run leaves and the next run removes (never an untagged one).
+dirt=$TMP/dirtarget
+mkdir -p "$dirt/iotriage-lookalike"
+dir_left() { find "$dirt" -mindepth 1 -maxdepth 1 -name 'iotriage-*-matrix' | head -1; }
+"$IOTRIAGE" matrix --target "$dirt" --tests randwrite-8k --iodepth 1 --engine builtin --size 1G --runtime 10s >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do [ -n "$(dir_left)" ] && break; sleep 0.2; done
+sleep 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+left=$(dir_left)
+check "SIGKILL leaves the tagged directory (owner file inside)" -- test -f "$left/.iotriage-owner"
+"$IOTRIAGE" matrix --target "$dirt" --tests seqread-64k --engine builtin --size 4M --runtime 1s --json >"$TMP/dnext.json" 2>/dev/null
+ok $? "the next run on the directory succeeds"
+check "and removed the killed run's directory" -- jtest "$TMP/dnext.json" '.stale_areas_removed == 1'
+check "leaving only the untagged look-alike" -- test "$(ls -A "$dirt")" = "iotriage-lookalike"
+
 # Raw against qcow2 image files (the published benchmark's comparison),
 # through QEMU's block layer with qemu-img bench.
 if command -v qemu-img >/dev/null; then

@@ -95,6 +95,13 @@ check "zram0 was not touched" -- test "$(cat /sys/block/zram0/diskseq 2>/dev/nul
 log=$IOTRIAGE_STATE_DIR/iotriage.log
 check "the backend is shown (log)" -- grep -q "RAMDISK: backend zram" "$log"
 check "the budget line has the numbers" -- grep -Eq "requested 512MB, [0-9]+MB available, [0-9]+MB budget" "$log"
+if [ -r /zfs-kstat/zfs/arcstats/c_max ]; then
+	arc_mb=$(( $(cat /zfs-kstat/zfs/arcstats/c_max) / 1048576 ))
+	check "the zfs-fuse ARC, with its size, is named as a second cache" -- \
+		grep -q "a ZFS ARC is present (zfs-fuse ARC max ${arc_mb}MB), in the zfs-fuse daemon's own memory" "$log"
+else
+	skip "the ARC warning" "no zfs-fuse daemon is running (scripts/start-services.sh starts it)"
+fi
 check "independence was verified" -- grep -q "verified that each RAM disk has its own independent backing store" "$log"
 check "JSON: two zram devices of 256 MiB, 4096-byte sectors" -- \
 	jtest "$TMP/create.json" '.ramdisk.created and (.ramdisk.devices | length == 2) and all(.ramdisk.devices[]; .backend == "zram" and .size_bytes == 268435456 and .sector_size_bytes == 4096 and .status == "free")'
@@ -155,7 +162,7 @@ check "list shows the mount" -- grep -qE "^$d1 .* mounted on '$TMP/mnt'" "$TMP/b
 check "list shows the opener by name and pid" -- grep -qE "^$d0 .* open by sleep \(pid $holder\)" "$TMP/busy.out"
 "$IOTRIAGE" ramdisk destroy >"$TMP/refuse.out" 2>&1
 ok $(($? == 0)) "destroy refuses while one is mounted and one is open"
-check "naming the mount" -- grep -q "/dev/iotriage-ramdisk1 ($d1) is in use: a ext4 file system on device .* is mounted on '$TMP/mnt'" "$TMP/refuse.out"
+check "naming the mount" -- grep -q "/dev/iotriage-ramdisk1 ($d1) is in use: a file system (ext4) on device .* is mounted on '$TMP/mnt'" "$TMP/refuse.out"
 check "naming the opener" -- grep -q "/dev/iotriage-ramdisk0 ($d0) is in use: open by sleep (pid $holder)" "$TMP/refuse.out"
 check "and saying nothing was destroyed" -- grep -q "nothing destroyed (destroy takes all or none)" "$TMP/refuse.out"
 check "both devices are still there" -- bash -c "test -b /dev/iotriage-ramdisk0 && test -b /dev/iotriage-ramdisk1"

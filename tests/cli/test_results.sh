@@ -76,6 +76,44 @@ check "the table says worse" -- grep -q "bandwidth .* worse" "$TMP/ac.txt"
 "$IOTRIAGE" compare "$a" >/dev/null 2>&1
 ok $(($? != 2)) "compare with one run is a usage error"
 
+# Repeat runs, ID+ID+ID: steady runs (cgroup read rates) 25% apart are under
+# the 40% floor between single runs, and stand out between three a side;
+# two sets of the same workload do not.
+short=(run "$dev" --rw read --bs 64k --iodepth 4 --size 64M --io-size 64G --runtime 2s --sample-interval 250ms --json)
+# Each run in a fresh cgroup: a reused one carries its throttle's budget over
+# from the last run, and the runs then differ by up to 8%.
+rep() { # rep BPS N: N runs, each in a new cgroup reading at BPS; their ids joined by '+'
+	local ids=() i cg
+	for i in $(seq 1 "$2"); do
+		cg=$(make_cgroup "$majmin $1") || return 1
+		run_in_cgroup "$cg" "$IOTRIAGE" "${short[@]}" >"$TMP/rep.json" 2>/dev/null || return 1
+		rmdir "$cg"
+		ids+=("$(json "$TMP/rep.json" .run_id)")
+	done
+	(IFS=+; echo "${ids[*]}")
+}
+x=$(rep 16777216 3) y=$(rep 16777216 3) z=$(rep 12582912 3)
+check "nine throttled runs made" -- test -n "$x" -a -n "$y" -a -n "$z"
+"$IOTRIAGE" compare "${x%%+*}" "${z%%+*}" --json >"$TMP/single.json"
+check "16 against 12 MiB/s in single runs: under the 40% floor, not significant" -- \
+	jtest "$TMP/single.json" '.comparisons[] | select(.metric == "bandwidth") | .verdict == "not significant" and .change_percent < -10'
+"$IOTRIAGE" compare "$x" "$z" --json >"$TMP/rep-xz.json"
+ok $? "compare ID+ID+ID ID+ID+ID"
+check "between three repeats a side the drop is worse, judged on the spread between runs" -- \
+	jtest "$TMP/rep-xz.json" '.comparisons[] | select(.metric == "bandwidth") | .verdict == "worse" and .basis == "noise between repeat runs" and .repeats_a == 3 and .repeats_b == 3 and .noise_samples_a == 3' ||
+	diag "$(jq -c '.comparisons[] | select(.metric == "bandwidth") | [.value_a, .value_b, .noise_sd_a, .noise_sd_b, .threshold_percent, .verdict]' "$TMP/rep-xz.json")"
+check "all six runs are listed with their side" -- jtest "$TMP/rep-xz.json" '[.runs[].side] == [0, 0, 0, 1, 1, 1]'
+"$IOTRIAGE" compare "$x" "$y" --json >"$TMP/rep-xy.json"
+check "two repeat sets of the same workload: not significant" -- \
+	jtest "$TMP/rep-xy.json" '.comparisons[] | select(.metric == "bandwidth") | .verdict == "not significant"' ||
+	diag "$(jq -c '.comparisons[] | select(.metric == "bandwidth") | [.value_a, .value_b, .noise_sd_a, .noise_sd_b, .threshold_percent]' "$TMP/rep-xy.json")"
+"$IOTRIAGE" compare "$x" "$z" >"$TMP/rep-xz.txt"
+check "the table heads each side with its number of runs" -- grep -q "A (3 runs) .*B (3 runs)" "$TMP/rep-xz.txt"
+"$IOTRIAGE" compare "$a+" "$b" >/dev/null 2>"$TMP/rep-bad.err"
+check "an empty id in a set is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q \"empty run id\" '$TMP/rep-bad.err'"
+"$IOTRIAGE" compare "$a+${x%%+*}" "$b" --json >/dev/null 2>"$TMP/rep-warn.err"
+check "runs started differently are combined with a warning naming them" -- grep -q "warning: runs $a and ${x%%+*}" "$TMP/rep-warn.err"
+
 "$IOTRIAGE" report "$a" "$b" "$c" --csv "$TMP/r.csv" --prom "$TMP/r.prom" --html "$TMP/r.html" 2>/dev/null
 ok $? "report --csv --prom --html"
 check "CSV: a header and one row per result (2 per run)" -- test "$(wc -l <"$TMP/r.csv")" -eq 7

@@ -30,9 +30,6 @@ int main(void)
 				     "MemAvailable:   24319228 kB\n", &avail, &total), 0, "meminfo parses");
 	ok(avail == 24319228ULL * 1024 && total == 24683828ULL * 1024, "MemAvailable and MemTotal in bytes");
 	is_int(ramdisk_parse_meminfo("MemTotal: 1 kB\n", &avail, &total), -ENOENT, "no MemAvailable is an error");
-	ok(ramdisk_parse_arc_max("name type data\nc 4 100\nc_min 4 200\nc_max                           4    5692997632\n")
-		   == 5692997632ULL, "arcstats c_max");
-	ok(ramdisk_parse_arc_max("c_min 4 1\n") == 0, "no c_max is 0");
 
 	const char *dep = "kernel/fs/configfs/configfs.ko:\n"
 			  "kernel/drivers/block/null_blk/null_blk.ko.xz: kernel/fs/configfs/configfs.ko\n"
