@@ -1,0 +1,270 @@
+/* The ramdisk operations that the ramdisk command and its latency sweep share
+ * (declared in cmd/ramdisk_cmd.h): the size argument, the backend choice,
+ * the scan of live RAM disks, the memory budget, and creating and
+ * destroying a batch with its friendly links and registry records. They
+ * log; the commands print. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "basic/humanize.h"
+#include "basic/interrupt.h"
+#include "basic/log.h"
+#include "basic/parse.h"
+#include "basic/strbuf.h"
+#include "cmd/ramdisk_cmd.h"
+
+#define MB (1024.0 * 1024.0)
+
+int ramdisk_parse_size_arg(const char *s, uint64_t *ret, char *why, size_t len)
+{
+	size_t i = 0;
+	while (isdigit((unsigned char)s[i]))
+		i++;
+	if (i == 0) {
+		snprintf(why, len, "invalid SIZE '%s': expected a number with M or G (e.g. 256M, 2G)", s);
+		return -EINVAL;
+	}
+	if (!s[i]) {
+		snprintf(why, len, "invalid SIZE '%s': give a unit, M or G (e.g. %sM)", s, s);
+		return -EINVAL;
+	}
+	char unit = (char)toupper((unsigned char)s[i]);
+	const char *rest = s + i + 1;
+	if ((unit != 'M' && unit != 'G') ||
+	    !(*rest == '\0' || strcasecmp(rest, "B") == 0 || strcasecmp(rest, "iB") == 0)) {
+		snprintf(why, len, "invalid SIZE '%s': the unit must be M or G (MiB or GiB)", s);
+		return -EINVAL;
+	}
+	uint64_t v;
+	int r = parse_size(s, &v);
+	if (r < 0 || v == 0 || v > (UINT64_MAX / RAMDISK_MAX_COUNT)) {
+		snprintf(why, len, "invalid SIZE '%s': %s", s, v == 0 && r == 0 ? "must be at least 1M" : "too large");
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+const struct ramdisk_backend *ramdisk_choose_backend(const char *name, const struct ramdisk_spec *spec,
+						     char *why, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct ramdisk_backend *chosen = NULL;
+	for (size_t i = 0; ramdisk_backends[i] && !chosen; i++) {
+		const struct ramdisk_backend *b = ramdisk_backends[i];
+		if (name && strcmp(name, b->name) != 0)
+			continue;
+		char reason[300];
+		if (!ramdisk_backend_fits(b, spec, reason, sizeof(reason))) {
+			strbuf_addf(&sb, "%s%s", sb.len ? "; " : "", reason);
+			continue;
+		}
+		enum ramdisk_avail a = b->probe(&ramdisk_default_paths, reason, sizeof(reason));
+		if (a == RAMDISK_AVAILABLE) {
+			chosen = b;
+			snprintf(why, len, "%s", reason);
+		} else {
+			strbuf_addf(&sb, "%s%s", sb.len ? "; " : "", reason);
+		}
+	}
+	if (!chosen)
+		snprintf(why, len, "%s", sb.len ? sb.buf : "no such backend");
+	strbuf_release(&sb);
+	return chosen;
+}
+
+int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_n)
+{
+	struct ramdisk_entry *all = NULL;
+	size_t n = 0, live = 0;
+	int reaped = 0;
+	int r = ramdisk_registry_scan(&ramdisk_default_paths, &all, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		if (all[i].state == RAMDISK_LIVE) {
+			if (clean_stale && !all[i].has_link && ramdisk_registry_link(&ramdisk_default_paths, &all[i].dev) == 0)
+				log_msg(LOG_INFO, "RAMDISK: restored the link %s -> %s", all[i].dev.link, all[i].dev.path);
+			all[live++] = all[i];
+			continue;
+		}
+		if (clean_stale) {
+			ramdisk_registry_forget(&ramdisk_default_paths, &all[i]);
+			log_msg(LOG_WARN, "RAMDISK: removed stale %s/" RAMDISK_LINK_PREFIX "%u: %s",
+				ramdisk_default_paths.dev, all[i].dev.index, all[i].stale_why);
+		} else {
+			log_msg(LOG_WARN, "RAMDISK: stale %s/" RAMDISK_LINK_PREFIX "%u: %s (the next create or destroy removes it)",
+				ramdisk_default_paths.dev, all[i].dev.index, all[i].stale_why);
+		}
+	}
+	if (clean_stale && live == 0) {
+		char why[400];
+		int (*const reapers[])(const struct ramdisk_paths *, char *, size_t) = { ramdisk_scsi_debug_reap,
+											 ramdisk_null_blk_reap };
+		for (size_t i = 0; i < sizeof(reapers) / sizeof(reapers[0]); i++) {
+			int k = reapers[i](&ramdisk_default_paths, why, sizeof(why));
+			if (k > 0) {
+				log_msg(LOG_WARN, "RAMDISK: %s", why);
+				reaped++;
+			} else if (k < 0) {
+				log_msg(LOG_ERR, "RAMDISK: cannot remove what an earlier run left: %s", why);
+			}
+		}
+	}
+	*ret = all;
+	*ret_n = live;
+	return reaped;
+}
+
+int ramdisk_check_budget(uint64_t total)
+{
+	struct ramdisk_mem m;
+	int r = ramdisk_mem_read(&m);
+	if (r < 0) {
+		log_msg(LOG_ERR, "RAMDISK: cannot read /proc/meminfo: %s", strerror(-r));
+		return r;
+	}
+	if (m.arc.max_bytes || m.zfs_fuse) {
+		char arc[64] = "";
+		if (m.arc.max_bytes)
+			snprintf(arc, sizeof(arc), " (%s ARC max %.0fMB)", m.arc.source, (double)m.arc.max_bytes / MB);
+		log_msg(LOG_INFO, "RAMDISK: a ZFS ARC is present%s%s; a pool built on a RAM disk is cached in the ARC as "
+			"well, so expect up to double the memory cost of the requested size", arc,
+			m.zfs_fuse ? ", in the zfs-fuse daemon's own memory" : "");
+	}
+	log_msg(LOG_INFO, "RAMDISK: requested %.0fMB, %.0fMB available, %.0fMB budget (two thirds of MemAvailable)",
+		(double)total / MB, (double)m.mem_available / MB, (double)m.budget / MB);
+	if (total > m.budget) {
+		log_msg(LOG_ERR, "RAMDISK: refusing: %.0fMB is more than the budget of %.0fMB (two thirds of the %.0fMB "
+			"available); RAM disk memory is kernel memory that cannot be swapped",
+			(double)total / MB, (double)m.budget / MB, (double)m.mem_available / MB);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void forget_batch(struct ramdisk_dev *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		ramdisk_byid_detach(&devs[i]);
+		ramdisk_registry_remove(&ramdisk_default_paths, &devs[i]);
+	}
+}
+
+int ramdisk_batch_create(const struct ramdisk_backend *b, const struct ramdisk_spec *spec,
+			 struct ramdisk_dev *devs)
+{
+	const struct ramdisk_paths *p = &ramdisk_default_paths;
+	char why[512] = "";
+	for (unsigned i = 0; i < spec->count; i++) {
+		memset(&devs[i], 0, sizeof(devs[i]));
+		devs[i].index = i;
+		snprintf(devs[i].run_id, sizeof(devs[i].run_id), "%s", spec->run_id ? spec->run_id : "");
+	}
+	if (strcmp(b->name, "zram") == 0)
+		log_msg(LOG_INFO, "RAMDISK: adding %u zram device(s) (hot_add, disksize)", spec->count);
+	else
+		log_msg(LOG_INFO, "RAMDISK: loading %s...", b->name);
+	int r = b->create(p, spec, devs, why, sizeof(why));
+	if (r < 0) {
+		log_msg(LOG_ERR, "RAMDISK: %s could not create the devices: %s", b->name, why);
+		return r;
+	}
+	for (unsigned i = 0; i < spec->count; i++) {
+		snprintf(devs[i].run_id, sizeof(devs[i].run_id), "%s", spec->run_id ? spec->run_id : "");
+		devs[i].ndelay_ns = spec->ndelay_ns;
+		r = ramdisk_registry_save(p, &devs[i]);
+		if (r < 0) {
+			log_msg(LOG_ERR, "RAMDISK: cannot write the record of %s in %s: %s", devs[i].kname, p->state,
+				strerror(-r));
+			goto undo;
+		}
+	}
+	if (interrupt_requested()) {
+		r = -EINTR;
+		goto undo;
+	}
+	r = ramdisk_verify_independent(devs, spec->count, why, sizeof(why));
+	if (r < 0) {
+		log_msg(LOG_ERR, "RAMDISK: the devices failed the independence check: %s", why);
+		goto undo;
+	}
+	log_msg(LOG_INFO, "RAMDISK: verified that each RAM disk has its own independent backing store "
+		"(distinct data written to each of %u, read back with O_DIRECT)", spec->count);
+	for (unsigned i = 0; i < spec->count; i++) {
+		struct ramdisk_dev *d = &devs[i];
+		if (strcmp(b->name, "scsi_debug") == 0) {
+			r = ramdisk_byid_attach(p, d, 5000);
+			if (r < 0)
+				log_msg(LOG_WARN, "RAMDISK: %s has no /dev/disk/by-id identity: %s", d->path, strerror(-r));
+			else if (d->by_id_ours)
+				log_msg(LOG_INFO, "RAMDISK: udev is not running: made %s from the device's wwid "
+					"(VPD page 0x83), named as udev's scsi_id would", d->by_id);
+		}
+		r = ramdisk_registry_save(p, d);
+		if (r == 0)
+			r = ramdisk_registry_link(p, d);
+		if (r < 0) {
+			log_msg(LOG_ERR, "RAMDISK: cannot make the link for %s: %s", d->path, strerror(-r));
+			goto undo;
+		}
+		char size[32];
+		human_size_exact(d->size, size, sizeof(size));
+		log_msg(LOG_INFO, "RAMDISK: %s -> %s: %s, %s, %u-byte sectors, ndelay %" PRIu64 "ns", d->link, d->path,
+			size, b->name, d->sector_size, d->ndelay_ns);
+	}
+	if (interrupt_requested()) {
+		r = -EINTR;
+		goto undo;
+	}
+	return 0;
+undo: {
+	char why2[512] = "";
+	if (b->destroy(p, devs, spec->count, true, why2, sizeof(why2)) < 0)
+		log_msg(LOG_ERR, "RAMDISK: cannot remove the half-made batch: %s", why2);
+	else
+		log_msg(LOG_INFO, "RAMDISK: removed the %u device(s) this run made", spec->count);
+	forget_batch(devs, spec->count);
+	return r;
+}
+}
+
+int ramdisk_batch_destroy(struct ramdisk_dev *devs, size_t n, bool force)
+{
+	const struct ramdisk_paths *p = &ramdisk_default_paths;
+	const struct ramdisk_backend *b = ramdisk_backend_find(devs[0].backend);
+	if (!b)
+		return -EINVAL;
+	struct strbuf names = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", devs[i].kname);
+	if (strcmp(b->name, "zram") == 0 || strcmp(b->name, "null_blk") == 0)
+		log_msg(LOG_INFO, "RAMDISK: removing %s (%s)...", names.buf, b->name);
+	else
+		log_msg(LOG_INFO, "RAMDISK: unloading %s (%s)...", b->name, names.buf);
+	strbuf_release(&names);
+	for (size_t i = 0; i < n; i++)
+		ramdisk_byid_detach(&devs[i]);
+	char why[512] = "";
+	int r = b->destroy(p, devs, n, force, why, sizeof(why));
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].removed)
+			ramdisk_registry_remove(p, &devs[i]);
+	if (r > 0) {
+		log_msg(LOG_WARN, "RAMDISK: %s", why);
+		r = 0;
+	}
+	if (r < 0) {
+		log_msg(LOG_ERR, "RAMDISK: failed to remove the %s devices: %s", b->name, why);
+		/* Links of devices that are still there stay, so list shows them. */
+		for (size_t i = 0; i < n; i++)
+			if (!devs[i].removed && devs[i].by_id_ours)
+				ramdisk_byid_attach(p, &devs[i], 0);
+	}
+	return r;
+}
+
