@@ -103,6 +103,7 @@ struct step {
 
 struct verdict {
 	const char *layer;       /* "media", "network", "pool", or NULL: no layer stands out */
+	bool undetermined;       /* no disk could be read: no verdict, rather than a false "none" */
 	char subject[128];       /* the disk or port */
 	char evidence[1024];
 	char confidence[512];
@@ -214,7 +215,18 @@ static void step_media(struct doctor *dr)
 		strbuf_addf(&next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
 			    next.len ? "; " : "", d->info.dev_path, d->info.dev_path);
 	}
-	if (first) {
+	if (!first && ok == 0) {
+		/* Nothing measured: say what stopped each read, not "no disk stands out". */
+		s->state = STEP_FAILED;
+		struct strbuf why = STRBUF_INIT;
+		for (size_t i = 0; i < b->count; i++)
+			if (b->reads[i].status == READTEST_ERROR)
+				strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", b->reads[i].info.dev_path,
+					    b->reads[i].reason);
+		snprintf(s->summary, sizeof(s->summary), "no disk could be read (%s)",
+			 why.len ? why.buf : "every disk was skipped: see the skipped list");
+		strbuf_release(&why);
+	} else if (first) {
 		s->explains = true;
 		dr->verdict.layer = "media";
 		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", first->info.dev_path);
@@ -303,8 +315,11 @@ static void step_ram_disk_only(struct doctor *dr)
 	char ram_rate[32], med[32];
 	human_rate(dr->ram_disk_bw, ram_rate, sizeof(ram_rate));
 	human_rate(dr->media_median_bw, med, sizeof(med));
-	snprintf(s->summary, sizeof(s->summary), "a RAM disk reads at %s through the same path (the disks' median: %s)",
-		 ram_rate, med);
+	if (dr->media_median_bw > 0)
+		snprintf(s->summary, sizeof(s->summary), "a RAM disk reads at %s through the same path (the disks' median: %s)",
+			 ram_rate, med);
+	else
+		snprintf(s->summary, sizeof(s->summary), "a RAM disk reads at %s through the same path", ram_rate);
 }
 
 static void step_twin(struct doctor *dr)
@@ -381,6 +396,27 @@ static void step_pool(struct doctor *dr)
 
 /* ---- the verdict ---- */
 
+/* Step 1 read no disk: the media were not measured, so no verdict can say
+ * that no layer stands out. What the other steps found is still shown. */
+static void undetermined(struct doctor *dr)
+{
+	struct verdict *v = &dr->verdict;
+	v->layer = NULL;
+	v->undetermined = true;
+	struct strbuf ev = STRBUF_INIT;
+	strbuf_addf(&ev, "%s", dr->steps[0].summary);
+	for (int i = 1; i < 4; i++)
+		if (dr->steps[i].state == STEP_RAN)
+			strbuf_addf(&ev, "; %s", dr->steps[i].summary);
+	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);
+	strbuf_release(&ev);
+	snprintf(v->confidence, sizeof(v->confidence), "none: the media were not measured, and every later step is "
+		 "judged against them");
+	snprintf(v->next, sizeof(v->next), "run doctor where the disks can be read raw (as root, on the host rather "
+		 "than in a VM that refuses raw reads of its disk), or doctor POOL for a pool's members; doctor --lab "
+		 "shows the method on a throwaway pool");
+}
+
 static void no_layer(struct doctor *dr)
 {
 	struct verdict *v = &dr->verdict;
@@ -423,6 +459,8 @@ static void print_report(const struct doctor *dr)
 	printf("\n");
 	if (v->layer)
 		printf("VERDICT: the %s layer: %s\n", v->layer, v->subject);
+	else if (v->undetermined)
+		printf("VERDICT: not determined: the media could not be measured\n");
 	else
 		printf("VERDICT: no layer stands out\n");
 	printf("Evidence: %s\n", v->evidence);
@@ -460,7 +498,9 @@ static void doctor_json(struct json *j, const struct doctor *dr)
 	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
 	json_end_object(j);
 	json_begin_object(j, "verdict");
-	json_string(j, "layer", dr->verdict.layer ? dr->verdict.layer : "none");
+	json_string(j, "layer", dr->verdict.layer	      ? dr->verdict.layer
+				: dr->verdict.undetermined ? "undetermined"
+							   : "none");
 	json_string(j, "subject", dr->verdict.subject[0] ? dr->verdict.subject : NULL);
 	json_string(j, "evidence", dr->verdict.evidence);
 	json_string(j, "confidence", dr->verdict.confidence);
@@ -574,9 +614,14 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 			run_step(dr, 2, step_ram);
 		if (dr->have_pool && !dr->steps[0].explains && !dr->steps[1].explains && !interrupt_requested())
 			run_step(dr, 3, step_pool);
-		if (!dr->verdict.layer)
+		if (!dr->verdict.layer && dr->steps[0].state == STEP_FAILED) {
+			undetermined(dr);
+			status = 1;
+			log_msg(LOG_ERR, "DOCTOR: no verdict: the media could not be measured: %s", dr->steps[0].summary);
+		} else if (!dr->verdict.layer) {
 			no_layer(dr);
-		if (!interrupt_requested())
+		}
+		if (!interrupt_requested() && !dr->verdict.undetermined)
 			log_msg(dr->verdict.layer ? LOG_WARN : LOG_INFO, "DOCTOR: verdict: %s%s%s: %s",
 				dr->verdict.layer ? "the " : "no layer stands out",
 				dr->verdict.layer ? dr->verdict.layer : "", dr->verdict.layer ? " layer" : "",
@@ -590,7 +635,7 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 		lab_destroy(&lab);
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	if (!rc.json && status == 0)
+	if (!rc.json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
 		print_report(dr);
 	struct json j;
 	json_init(&j);

@@ -26,6 +26,19 @@ gone() {
 	return 0
 }
 
+# No disk can be read (as nobody, every block device refuses): no verdict,
+# exit 1, and never "no layer stands out" without a single figure.
+nobody_dir=$(mktemp -d /tmp/iotriage-doctor-nobody.XXXXXX)
+undo "rm -rf $nobody_dir"
+chmod 777 "$nobody_dir"
+IOTRIAGE_STATE_DIR=$nobody_dir setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$IOTRIAGE" doctor --quick --no-network --json >"$nobody_dir/d.json" 2>"$nobody_dir/d.err"
+ok $(($? != 1)) "doctor with no readable disk exits 1"
+check "its verdict is undetermined, the media step failed, saying why" -- \
+	jtest "$nobody_dir/d.json" '.doctor.verdict.layer == "undetermined" and .doctor.steps[0].state == "failed" and (.doctor.steps[0].summary | test("no disk could be read .*permission refused"))'
+check "and says what to do instead" -- jtest "$nobody_dir/d.json" '.doctor.verdict.next | test("doctor --lab")'
+check "an ERR line says there is no verdict" -- grep -q "DOCTOR: no verdict: the media could not be measured" "$nobody_dir/d.err"
+
 # The lab with its fault: the slowed member, and only it, named in the media layer.
 "$IOTRIAGE" doctor --lab --json >"$TMP/lab.json" 2>"$TMP/lab.err"
 ok $? "doctor --lab exits 0"
