@@ -105,7 +105,8 @@ static int split_sides(char **operands, size_t nsides, char ***ret_ids, struct s
 				opts_usage_error("compare", "an empty run id in a '+' set (write ID+ID+ID)");
 				return -1;
 			}
-			ids[n++] = strndup(start, len);
+			if (!(ids[n++] = strndup(start, len)))
+				abort();
 			sides[k].nruns++;
 			if (!start[len])
 				break;
