@@ -88,9 +88,17 @@ int read_small_file(const char *path, char *buf, size_t len)
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ssize_t n = read(fd, buf, len - 1);
-	if (n < 0)
-		return -errno;
+	/* A procfs table (meminfo, arcstats) may come in several reads. */
+	size_t n = 0;
+	for (;;) {
+		ssize_t got = read(fd, buf + n, len - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0 || (n += (size_t)got) == len - 1)
+			break;
+	}
 	while (n > 0 && isspace((unsigned char)buf[n - 1]))
 		n--;
 	buf[n] = '\0';

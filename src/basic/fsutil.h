@@ -12,8 +12,8 @@ int mkdir_p(const char *dir, mode_t mode);
 /* Writes DATA to PATH through PATH.tmp.XXXXXX + fsync + rename, so a reader
  * never sees half a file. Returns 0 or -errno (the temporary is removed). */
 int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
-/* Reads a whole small file (sysfs attribute) into BUF, trailing whitespace
- * trimmed. Returns length or -errno. */
+/* Reads a whole small file (a sysfs attribute, a procfs table) into BUF, up
+ * to LEN - 1 bytes, trailing whitespace trimmed. Returns length or -errno. */
 int read_small_file(const char *path, char *buf, size_t len);
 /* Writes S to an existing file (sysfs/cgroup knob). Returns 0 or -errno. */
 int write_small_file(const char *path, const char *s);

@@ -27,8 +27,8 @@ struct side {
 	size_t n;
 };
 
-/* The measure of MS[0..N) matching M: same test, metric and target; else,
- * when each side has exactly one target for that test, that one (two
+/* The measure of SIDE matching BASE's M: same test, metric and target;
+ * else, when each side has exactly one target for that test, that one (two
  * pools, two devices compared with each other). */
 static const struct measure *match(const struct side *side, const struct side *base, const struct measure *m)
 {

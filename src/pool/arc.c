@@ -1,5 +1,4 @@
 /* The ZFS ARC's maximum size, from kernel OpenZFS or zfs-fuse (pool/arc.h). */
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,24 +24,12 @@ uint64_t arc_parse_kstat_c_max(const char *text)
 	return 0;
 }
 
-/* The whole file (a procfs table may come in several reads). */
-static bool read_whole(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n > 0;
-}
-
 void arc_read_at(const char *root, struct arc_size *ret)
 {
 	*ret = (struct arc_size){ 0 };
 	char path[4096], buf[16384];
 	snprintf(path, sizeof(path), "%s%s", root, OPENZFS_ARCSTATS);
-	if (read_whole(path, buf, sizeof(buf)) && (ret->max_bytes = arc_parse_kstat_c_max(buf)) > 0) {
+	if (read_small_file(path, buf, sizeof(buf)) > 0 && (ret->max_bytes = arc_parse_kstat_c_max(buf)) > 0) {
 		ret->source = "OpenZFS";
 		return;
 	}

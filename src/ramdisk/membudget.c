@@ -39,17 +39,6 @@ int ramdisk_parse_meminfo(const char *text, uint64_t *ret_available, uint64_t *r
 	return r;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	size_t n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (int)n;
-}
-
 static bool zfs_fuse_running(void)
 {
 	DIR *d = opendir("/proc");
@@ -73,7 +62,7 @@ int ramdisk_mem_read(struct ramdisk_mem *ret)
 {
 	memset(ret, 0, sizeof(*ret));
 	char buf[16384];
-	int r = read_file("/proc/meminfo", buf, sizeof(buf));
+	int r = read_small_file("/proc/meminfo", buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	r = ramdisk_parse_meminfo(buf, &ret->mem_available, &ret->mem_total);
@@ -89,7 +78,7 @@ uint64_t ramdisk_mem_available(void)
 {
 	struct ramdisk_mem m;
 	char buf[16384];
-	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+	if (read_small_file("/proc/meminfo", buf, sizeof(buf)) < 0 ||
 	    ramdisk_parse_meminfo(buf, &m.mem_available, &m.mem_total) < 0)
 		return 0;
 	return m.mem_available;

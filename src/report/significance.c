@@ -43,6 +43,9 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 		return;
 	double sa = a->noise_sd, sb = b->noise_sd;
 	bool has_a = isfinite(sa), has_b = isfinite(sb);
+	/* Two sets of repeat runs measured the drift between runs themselves. */
+	bool repeats = a->between_runs && b->between_runs;
+	double floor_pct = repeats ? SIG_REPEAT_FLOOR_PCT : SIG_FLOOR_PCT;
 	ret->change_pct = 100.0 * (b->value - a->value) / a->value;
 	if (has_a || has_b) {
 		/* A side without samples is taken to be as noisy, relatively, as the other. */
@@ -53,8 +56,6 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 		unsigned n = has_a && has_b ? (a->noise_n < b->noise_n ? a->noise_n : b->noise_n)
 					    : has_a ? a->noise_n : b->noise_n;
 		ret->threshold_pct = 100.0 * spread_factor(n) * sqrt(sa * sa + sb * sb) / a->value;
-		bool repeats = a->between_runs && b->between_runs;
-		double floor_pct = repeats ? SIG_REPEAT_FLOOR_PCT : SIG_FLOOR_PCT;
 		if (ret->threshold_pct < floor_pct)
 			ret->threshold_pct = floor_pct;
 		ret->basis = repeats ? "noise between repeat runs" : "noise";
@@ -71,8 +72,7 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 	bool disjoint = isfinite(a->noise_min) && isfinite(a->noise_max) && isfinite(b->noise_min) &&
 			isfinite(b->noise_max) && a->noise_n >= DISJOINT_MIN_SAMPLES && b->noise_n >= DISJOINT_MIN_SAMPLES &&
 			(b->noise_max < a->noise_min || b->noise_min > a->noise_max);
-	double disjoint_floor = a->between_runs && b->between_runs ? SIG_REPEAT_FLOOR_PCT : SIG_FLOOR_PCT;
-	bool separated = disjoint && fabs(ret->change_pct) > disjoint_floor;
+	bool separated = disjoint && fabs(ret->change_pct) > floor_pct;
 	if (separated)
 		ret->basis = "noise (the runs' samples do not overlap)";
 	if (fabs(ret->change_pct) <= ret->threshold_pct && !separated)

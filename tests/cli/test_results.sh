@@ -111,6 +111,8 @@ check "two repeat sets of the same workload: not significant" -- \
 check "the table heads each side with its number of runs" -- grep -q "A (3 runs) .*B (3 runs)" "$TMP/rep-xz.txt"
 "$IOTRIAGE" compare "$a+" "$b" >/dev/null 2>"$TMP/rep-bad.err"
 check "an empty id in a set is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q \"empty run id\" '$TMP/rep-bad.err'"
+"$IOTRIAGE" compare "$a+0000000000000000" "$b" >/dev/null 2>"$TMP/rep-unknown.err"
+check "an unknown id in a set fails (exit 1), naming it" -- bash -c "[ $? -eq 1 ] && grep -q \"no run '0000000000000000'\" '$TMP/rep-unknown.err'"
 "$IOTRIAGE" compare "$a+${x%%+*}" "$b" --json >/dev/null 2>"$TMP/rep-warn.err"
 check "runs started differently are combined with a warning naming them" -- grep -q "warning: runs $a and ${x%%+*}" "$TMP/rep-warn.err"
 

@@ -23,6 +23,15 @@ static struct measure mk(double v, double sd, unsigned n)
 				 .noise_sd = sd, .noise_n = n, .status = (char *)"ok", .higher_is_better = true };
 }
 
+/* Three repeat runs of values V1..V3, each with its own samples' sd SD. */
+static struct measure repeats3(double v1, double v2, double v3, double sd)
+{
+	struct measure r1 = mk(v1, sd, 12), r2 = mk(v2, sd, 12), r3 = mk(v3, sd, 12), ret;
+	const struct measure *set[] = { &r1, &r2, &r3 };
+	measure_combine_repeats(set, 3, &ret);
+	return ret;
+}
+
 int main(void)
 {
 	struct run_doc d;
@@ -84,18 +93,14 @@ int main(void)
 	ok(j.verdict == SIG_NO_DATA, "a failed measurement is no data, not a loss");
 
 	/* Repeat runs: their mean, and the spread between them as the noise. */
-	struct measure r1 = mk(100, 5, 12), r2 = mk(102, 5, 12), r3 = mk(98, 5, 12), rep_a;
-	const struct measure *set_a[] = { &r1, &r2, &r3 };
-	measure_combine_repeats(set_a, 3, &rep_a);
+	struct measure r1 = mk(100, 5, 12), rep_a = repeats3(100, 102, 98, 5);
 	ok(rep_a.value == 100 && fabs(rep_a.noise_sd - 2) < 1e-9 && rep_a.noise_n == 3,
 	   "three repeats: mean 100, between-run sd 2 (not the runs' own sd of 5), 3 samples");
 	ok(rep_a.noise_min == 98 && rep_a.noise_max == 102 && rep_a.between_runs &&
 		   strcmp(rep_a.noise_basis, "repeat runs") == 0,
 	   "their range, and the noise is marked as between runs");
 	/* 20% slower, as steady: the 40% floor of single runs hides it, repeats show it. */
-	struct measure s1 = mk(80, 2, 12), s2 = mk(81, 2, 12), s3 = mk(79, 2, 12), rep_b;
-	const struct measure *set_b[] = { &s1, &s2, &s3 };
-	measure_combine_repeats(set_b, 3, &rep_b);
+	struct measure s1 = mk(80, 2, 12), rep_b = repeats3(80, 81, 79, 2);
 	sig_judge(&r1, &s1, &j);
 	ok(j.verdict == SIG_NOT_SIGNIFICANT && j.threshold_pct == SIG_FLOOR_PCT,
 	   "a 20% drop between two single runs is under the 40% floor");
@@ -105,19 +110,13 @@ int main(void)
 	   "between three repeats a side, the same 20% drop is worse (the 15% floor, not 40%)");
 	/* Two steady sets 13% apart: what drift between sets of runs looked like
 	 * on this machine (bench/compare_repeats.sh), held by the floor. */
-	struct measure d1 = mk(113, 2, 12), d2 = mk(114, 2, 12), d3 = mk(112, 2, 12), rep_d;
-	const struct measure *set_d[] = { &d1, &d2, &d3 };
-	measure_combine_repeats(set_d, 3, &rep_d);
+	struct measure rep_d = repeats3(113, 114, 112, 2);
 	sig_judge(&rep_a, &rep_d, &j);
 	ok(j.verdict == SIG_NOT_SIGNIFICANT, "+13% between two steady repeat sets is under the 15% floor");
-	struct measure t1 = mk(101, 2, 12), t2 = mk(97, 2, 12), t3 = mk(103, 2, 12), rep_c;
-	const struct measure *set_c[] = { &t1, &t2, &t3 };
-	measure_combine_repeats(set_c, 3, &rep_c);
+	struct measure rep_c = repeats3(101, 97, 103, 2);
 	sig_judge(&rep_a, &rep_c, &j);
 	ok(j.verdict == SIG_NOT_SIGNIFICANT, "two repeat sets of one workload are not significant");
-	struct measure w1 = mk(100, 2, 12), w2 = mk(60, 2, 12), w3 = mk(120, 2, 12), rep_w;
-	const struct measure *set_w[] = { &w1, &w2, &w3 };
-	measure_combine_repeats(set_w, 3, &rep_w);
+	struct measure rep_w = repeats3(100, 60, 120, 2);
 	sig_judge(&rep_w, &rep_b, &j);
 	ok(j.verdict == SIG_NOT_SIGNIFICANT, "a drop within a repeat set's wide spread is not significant");
 	sig_judge(&rep_a, &s1, &j);
