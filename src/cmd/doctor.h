@@ -18,6 +18,7 @@
 #include "lab/throttle.h"
 #include "pool/zfs.h"
 #include "poolbench/poolbench.h"
+#include "triage/doctor_judgement.h"
 
 #define DOCTOR_MAX_MEMBERS 16
 
@@ -45,17 +46,6 @@ void twin_destroy(struct pool_twin *t);
 int doctor_pool_workload(const struct bench_target *t, const char *run_id, const char *suffix, uint64_t size,
 			 unsigned runtime_s, struct pb_outcome *o);
 
-/* The pool step's judgement: the pool layer stands out only when the pool
- * on its disks reads under DOCTOR_POOL_TO_TWIN of the same pool on RAM AND
- * under DOCTOR_POOL_TO_MEMBER of what one of its members reads raw. Slower
- * than RAM alone is what every real disk is, and the disks themselves were
- * judged in step 1. MEMBER_READ <= 0 (not measured) never names the pool.
- * The twin margin is wide because the twin's path differs from the pool's
- * (buffered loop devices on shmem against the real members): a healthy
- * btrfs raid1 on this project's CI machine read at 37-55% of its twin. */
-#define DOCTOR_POOL_TO_TWIN 0.2
-#define DOCTOR_POOL_TO_MEMBER 0.1
-bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double member_read);
 
 /* zpool destroy, retried while zfs-fuse answers "pool is busy". */
 int zpool_destroy_retrying(const char *pool);
