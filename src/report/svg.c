@@ -63,7 +63,8 @@ void svg_bar_chart(struct strbuf *out, const char *title, bool higher_is_better,
 			    LABEL_W - 6, y + 15);
 		xml_escape(out, b->label);
 		strbuf_adds(out, "</text>\n");
-		double w = isfinite(b->value) && max > 0 ? (double)BAR_W * b->value / max : 0;
+		/* Divide first: BAR_W * value overflows to inf for values near DBL_MAX. */
+		double w = isfinite(b->value) && max > 0 ? (double)BAR_W * (b->value / max) : 0;
 		if (isfinite(b->value)) {
 			strbuf_addf(out, "<rect class=\"bar%s\" x=\"%u\" y=\"%u\" width=\"%.1f\" height=\"%u\" fill=\"%s\" "
 					 "data-value=\"%.6g\"><title>",
