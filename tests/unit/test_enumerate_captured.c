@@ -5,6 +5,8 @@
  *   sysfs_vm/   this project's VM: virtio vda, zram0 (never initialised),
  *               zram1 (64 MiB), loop11 (4096-byte sectors, backing file
  *               /var/tmp/iotriage-capture-loop.img, 16 MiB), loop12 (free).
+ *   sysfs_qemu_scsi_debug/   the tests/vm qemu VM (Debian's kernel): two
+ *               scsi_debug disks, 16 MiB, 4096-byte sectors, two partitions each.
  *
  * The captured /sys/block entries are the kernel's relative symlinks, so the
  * transport and controller come from the real device paths. */
@@ -17,6 +19,7 @@
 #include "tap.h"
 
 #define VM TEST_DATA_DIR "/sysfs_vm"
+#define QS TEST_DATA_DIR "/sysfs_qemu_scsi_debug"
 
 static const struct disk_info *find(const struct disk_list *l, const char *kname)
 {
@@ -132,9 +135,54 @@ static void test_vm_lookups(void)
 	is_int(disk_describe(VM "/sys", VM "/dev", "../vda", &d), -EINVAL, "a name with a slash is refused");
 }
 
+static void test_qemu_scsi_debug(void)
+{
+	struct disk_list l;
+	is_int(disk_enumerate(QS "/sys", QS "/dev", &l), 0, "qemu: enumeration succeeds");
+	is_int(l.count, 2, "qemu: two disks, partitions not listed");
+	ok(l.count == 2 && strcmp(l.disks[0].kname, "sda") == 0 && strcmp(l.disks[1].kname, "sdb") == 0,
+	   "qemu: sda then sdb");
+	static const char *const wwn[] = { "naa.33333330000007d0", "naa.3333333000000bb8" };
+	for (size_t i = 0; i < l.count && i < 2; i++) {
+		const struct disk_info *d = &l.disks[i];
+		char name[96], key[160];
+		snprintf(name, sizeof(name), "%s: transport scsi (host0 under a pseudo adapter, no sas)", d->kname);
+		is_str(d->transport, "scsi", name);
+		snprintf(name, sizeof(name), "%s: vendor and model with the SCSI space padding stripped", d->kname);
+		ok(strcmp(d->vendor, "IOTRIAGE") == 0 && strcmp(d->model, "CAPTURE") == 0, name);
+		snprintf(name, sizeof(name), "%s: wwn from device/wwid", d->kname);
+		is_str(d->wwn, wwn[i], name);
+		snprintf(name, sizeof(name), "%s: 16 MiB, 4096-byte logical and physical blocks, not rotational", d->kname);
+		ok(d->size_bytes == 16 << 20 && d->logical_block_size == 4096 && d->physical_block_size == 4096 &&
+		   !d->rotational && !d->removable, name);
+		snprintf(name, sizeof(name), "%s: path group is its SCSI host", d->kname);
+		is_str(d->path_group, "host0", name);
+		snprintf(name, sizeof(name), "%s: can be read", d->kname);
+		is_str(reason(d), "(none)", name);
+		snprintf(name, sizeof(name), "%s: device 8:%u", d->kname, (unsigned)i * 16);
+		ok(d->major == 8 && d->minor == i * 16, name);
+		disk_identity_key(d, key, sizeof(key));
+		snprintf(name, sizeof(name), "%s: identity from the wwn", d->kname);
+		ok(strncmp(key, "wwn:", 4) == 0 && strcmp(key + 4, wwn[i]) == 0, name);
+	}
+	ok(l.count == 2 && strcmp(l.disks[0].path_group, l.disks[1].path_group) == 0,
+	   "qemu: both disks share their controller path");
+	disk_list_free(&l);
+
+	char name[64];
+	bool part = false;
+	is_int(disk_kname_from_devnum(QS "/sys", 8, 1, name, sizeof(name), &part), 0, "8:1 resolves");
+	ok(strcmp(name, "sda1") == 0 && part, "8:1 is sda1, a partition");
+	is_int(disk_whole_kname_from_devnum(QS "/sys", 8, 18, name, sizeof(name)), 0, "8:18 resolves to a whole disk");
+	is_str(name, "sdb", "8:18 (sdb2) belongs to sdb");
+	is_int(disk_whole_kname_from_devnum(QS "/sys", 8, 16, name, sizeof(name)), 0, "8:16 resolves");
+	is_str(name, "sdb", "8:16 is sdb itself");
+}
+
 int main(void)
 {
 	test_vm_list();
 	test_vm_lookups();
+	test_qemu_scsi_debug();
 	return tap_done();
 }
