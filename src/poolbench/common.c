@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/pagecache.h"
 
 static const char *const test_names[PB_NTESTS] = { "fio", "elbencho", "dd", "iozone", "builtin" };
 
@@ -74,14 +75,7 @@ const char *pb_read_cache_label(const struct pb_context *c, bool bypassed)
 
 bool pb_drop_caches(int fd)
 {
-	if (fd >= 0) {
-		fdatasync(fd);
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	}
-	/* "1": the page cache only. A FUSE file system (zfs-fuse) ignores
-	 * fadvise on its files; this reaches it. Root only. */
-	sync();
-	return write_small_file("/proc/sys/vm/drop_caches", "1") == 0;
+	return pagecache_drop(fd);
 }
 
 bool pb_direct_supported(const char *dir)

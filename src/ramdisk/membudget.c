@@ -11,25 +11,7 @@
 #include <string.h>
 
 #include "basic/fsutil.h"
-
-static int meminfo_field(const char *text, const char *key, uint64_t *ret)
-{
-	size_t klen = strlen(key);
-	for (const char *line = text; line && *line;) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			char *end;
-			unsigned long long kib = strtoull(line + klen + 1, &end, 10);
-			if (end == line + klen + 1)
-				return -EINVAL;
-			*ret = (uint64_t)kib * 1024;
-			return 0;
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return -ENOENT;
-}
+#include "basic/meminfo.h"
 
 int ramdisk_parse_meminfo(const char *text, uint64_t *ret_available, uint64_t *ret_total)
 {
@@ -61,13 +43,12 @@ static bool zfs_fuse_running(void)
 int ramdisk_mem_read(struct ramdisk_mem *ret)
 {
 	memset(ret, 0, sizeof(*ret));
-	char buf[16384];
-	int r = read_small_file("/proc/meminfo", buf, sizeof(buf));
+	struct meminfo mi;
+	int r = meminfo_read(&mi);
 	if (r < 0)
 		return r;
-	r = ramdisk_parse_meminfo(buf, &ret->mem_available, &ret->mem_total);
-	if (r < 0)
-		return r;
+	ret->mem_available = mi.available_bytes;
+	ret->mem_total = mi.total_bytes;
 	ret->budget = ret->mem_available / 3 * 2;
 	arc_read(&ret->arc);
 	ret->zfs_fuse = zfs_fuse_running();
@@ -76,10 +57,6 @@ int ramdisk_mem_read(struct ramdisk_mem *ret)
 
 uint64_t ramdisk_mem_available(void)
 {
-	struct ramdisk_mem m;
-	char buf[16384];
-	if (read_small_file("/proc/meminfo", buf, sizeof(buf)) < 0 ||
-	    ramdisk_parse_meminfo(buf, &m.mem_available, &m.mem_total) < 0)
-		return 0;
-	return m.mem_available;
+	struct meminfo mi;
+	return meminfo_read(&mi) < 0 ? 0 : mi.available_bytes;
 }
