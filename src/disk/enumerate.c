@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
+#include "basic/fsutil.h"
 
 /* Largest sysfs attribute we read: sysfs hands out at most one page. */
 #define ATTR_MAX 4096
@@ -778,4 +779,30 @@ void disk_list_free(struct disk_list *list)
 	free(list->disks);
 	list->disks = NULL;
 	list->count = 0;
+}
+
+size_t disk_and_partitions(const char *sysfs_root, dev_t whole, dev_t *devs, size_t max)
+{
+	size_t n = 0;
+	devs[n++] = whole;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u", sysfs_root, major(whole), minor(whole));
+	DIR *d = opendir(dir);
+	if (!d)
+		return n;
+	struct dirent *de;
+	while ((de = readdir(d)) && n < max) {
+		char part[1024], devnum[32];
+		unsigned maj, min;
+		if (de->d_name[0] == '.')
+			continue; /* "./partition" is a partition's own */
+		snprintf(part, sizeof(part), "%s/%s/partition", dir, de->d_name);
+		if (access(part, F_OK) < 0)
+			continue;
+		snprintf(part, sizeof(part), "%s/%s/dev", dir, de->d_name);
+		if (read_small_file(part, devnum, sizeof(devnum)) > 0 && sscanf(devnum, "%u:%u", &maj, &min) == 2)
+			devs[n++] = makedev(maj, min);
+	}
+	closedir(d);
+	return n;
 }

@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct disk_info {
 	char kname[64];       /* "sda", "loop3", "nvme0n1" */
@@ -85,5 +86,10 @@ int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigne
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len);
 
 void disk_list_free(struct disk_list *list);
+
+/* The one partition walk: WHOLE's device number, then each of its
+ * partitions' (SYSFS_ROOT/dev/block/MAJ:MIN/<part>/partition), into DEVS
+ * (at most MAX). Returns how many; at least 1. */
+size_t disk_and_partitions(const char *sysfs_root, dev_t whole, dev_t *devs, size_t max);
 
 #endif

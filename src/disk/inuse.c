@@ -14,6 +14,7 @@
 
 #include "basic/cleanup.h"
 #include "basic/fsutil.h"
+#include "disk/enumerate.h"
 
 #define MAX_DEVS 128
 
@@ -129,31 +130,6 @@ int inuse_find_holders(const char *sysfs, const dev_t *devs, size_t ndevs, struc
 	return 0;
 }
 
-/* The device itself and its partitions, from sysfs. */
-static size_t device_and_partitions(const char *sysfs, dev_t rdev, dev_t *devs, size_t max)
-{
-	size_t n = 0;
-	devs[n++] = rdev;
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u", sysfs, major(rdev), minor(rdev));
-	DIR *d = opendir(dir);
-	if (!d)
-		return n;
-	struct dirent *de;
-	while ((de = readdir(d)) && n < max) {
-		char part[1024], devnum[32];
-		unsigned maj, min;
-		snprintf(part, sizeof(part), "%s/%s/partition", dir, de->d_name);
-		if (access(part, F_OK) < 0)
-			continue;
-		snprintf(part, sizeof(part), "%s/%s/dev", dir, de->d_name);
-		if (read_small_file(part, devnum, sizeof(devnum)) > 0 && sscanf(devnum, "%u:%u", &maj, &min) == 2)
-			devs[n++] = makedev(maj, min);
-	}
-	closedir(d);
-	return n;
-}
-
 static void find_signature(int fd, const char *path, struct inuse_report *r)
 {
 	blkid_probe pr = blkid_new_probe();
@@ -185,7 +161,7 @@ int inuse_check(const char *path, dev_t rdev, const struct inuse_paths *paths, s
 {
 	struct inuse_report r = { .excl_fd = -1 };
 	dev_t devs[MAX_DEVS];
-	size_t n = device_and_partitions(paths->sysfs, rdev, devs, MAX_DEVS);
+	size_t n = disk_and_partitions(paths->sysfs, rdev, devs, MAX_DEVS);
 	int err = inuse_find_mounts(paths->mountinfo, devs, n, &r);
 	if (err == 0)
 		err = inuse_find_swaps(paths->swaps, devs, n, &r);

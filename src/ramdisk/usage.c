@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "disk/enumerate.h"
 #include "disk/inuse.h"
 
 static void add_use(struct ramdisk_usage *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -43,30 +44,6 @@ static void set_status(struct ramdisk_usage *u, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(u->status, sizeof(u->status), fmt, ap);
 	va_end(ap);
-}
-
-static size_t device_and_partitions(const char *kname, dev_t rdev, dev_t *devs, size_t max)
-{
-	size_t n = 0;
-	devs[n++] = rdev;
-	char dir[256];
-	snprintf(dir, sizeof(dir), "/sys/class/block/%s", kname);
-	DIR *d = opendir(dir);
-	if (!d)
-		return n;
-	struct dirent *de;
-	while ((de = readdir(d)) && n < max) {
-		char path[600], buf[32];
-		unsigned maj, min;
-		snprintf(path, sizeof(path), "%s/%s/partition", dir, de->d_name);
-		if (access(path, F_OK) < 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/dev", dir, de->d_name);
-		if (read_small_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%u:%u", &maj, &min) == 2)
-			devs[n++] = makedev(maj, min);
-	}
-	closedir(d);
-	return n;
 }
 
 static bool dev_in(dev_t d, const dev_t *devs, size_t n)
@@ -146,7 +123,7 @@ int ramdisk_usage_check(const struct ramdisk_dev *d, struct ramdisk_usage *ret)
 	memset(&u, 0, sizeof(u));
 	snprintf(u.status, sizeof(u.status), "free");
 	dev_t devs[64];
-	size_t n = device_and_partitions(d->kname, d->rdev, devs, 64);
+	size_t n = disk_and_partitions("/sys", d->rdev, devs, 64);
 
 	struct inuse_report rep = { .excl_fd = -1 };
 	int r = inuse_find_mounts(inuse_default_paths.mountinfo, devs, n, &rep);

@@ -184,5 +184,15 @@ int main(void)
 	test_vm_list();
 	test_vm_lookups();
 	test_qemu_scsi_debug();
+	{
+		/* The one partition walk (inuse's write guard, ramdisk's usage). */
+		dev_t devs[8];
+		size_t n = disk_and_partitions(QS "/sys", makedev(8, 0), devs, 8);
+		ok(n == 3 && devs[0] == makedev(8, 0), "sda and its two partitions, the whole disk first");
+		ok(n == 3 && ((devs[1] == makedev(8, 1) && devs[2] == makedev(8, 2)) ||
+			      (devs[1] == makedev(8, 2) && devs[2] == makedev(8, 1))), "the partitions are sda1 and sda2");
+		is_int(disk_and_partitions(QS "/sys", makedev(8, 1), devs, 8), 1, "a partition has no partitions of its own");
+		is_int(disk_and_partitions(QS "/sys", makedev(8, 0), devs, 2), 2, "no more than MAX are returned");
+	}
 	return tap_done();
 }
