@@ -1,6 +1,5 @@
 /* netcheck's document: the JSON members that store what was gathered and
  * judged (docs/results.md). */
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
