@@ -29,7 +29,7 @@
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
 #include "cmd/doctor.h"
-#include "cmd/netcheck.h"
+#include "triage/netcheck.h"
 #include "cmd/poolbench_cmd.h"
 #include "cmd/readdisks.h"
 #include "disk/enumerate.h"

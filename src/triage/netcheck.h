@@ -1,11 +1,17 @@
-/* cmd/netcheck.h: what netcheck gathers (cmd_netcheck.c) and how it is
- * judged and shown (netcheck_report.c). */
-#ifndef IOTRIAGE_CMD_NETCHECK_H
-#define IOTRIAGE_CMD_NETCHECK_H
+/* triage/netcheck.h: step 2 of the method, rule out the network. What
+ * netcheck gathers (netcheck_gather.c: ports and their traffic over a
+ * window, routes, bonds, destinations and the probes to them), how it is
+ * judged (netcheck_judge.c: findings, one sentence and one fix each) and
+ * its stored form (netcheck_json.c). Nothing here prints: the netcheck
+ * command draws the tables (cmd/netcheck_render.c); doctor reads the
+ * findings. */
+#ifndef IOTRIAGE_TRIAGE_NETCHECK_H
+#define IOTRIAGE_TRIAGE_NETCHECK_H
 
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "net/bonding.h"
@@ -74,16 +80,41 @@ struct netcheck {
 	unsigned errors;          /* checks that could not be made */
 };
 
-/* cmd_netcheck.c: reads the ports (counting traffic over window_ns), the
- * routes and the bonds, picks destinations (the gateways unless dests
- * were given) and probes them; a check that cannot be made counts in
- * errors. For doctor too. */
+/* Echo requests per probe (their count is in the document's parameters). */
+#define NC_ECHO_COUNT 5
+
+/* S (an IPv4 address, or a host name that resolves to one) as destination
+ * D (zeroed first; name as given, addr the dotted quad). Returns 0, or
+ * -EINVAL (IPv6, not an address or a name) or -ENOENT (does not resolve)
+ * with the sentence in WHY, e.g. "--dest 'x' is not an IPv4 address or a
+ * host name". */
+int netcheck_resolve_dest(const char *s, struct nc_dest *d, char *why, size_t len);
+
+/* Reads the ports (counting traffic over window_ns), the routes and the
+ * bonds (/proc/net/bonding, or the directory IOTRIAGE_BONDING_DIR names),
+ * picks destinations (the gateways unless dests_given: then dests[0..ndests)
+ * as resolved above) and probes them from each port that routes to them.
+ * Logs each step; a check that cannot be made counts in errors. The
+ * wait and the probes end early on a signal (basic/interrupt). */
 void netcheck_gather(struct netcheck *nc);
 
-/* netcheck_report.c */
+/* Adds the findings (competing default routes, LACP, static LAG, bond
+ * ports down, traffic collapsed onto one port, no route, unreachable,
+ * packet loss, MTU mismatch) and logs each one, or "no finding". */
 void netcheck_judge(struct netcheck *nc);
-void netcheck_print(const struct netcheck *nc);
+
+/* The document's members: parameters, ports, routes, bonds, destinations,
+ * findings, summary. */
 void netcheck_json(const struct netcheck *nc, struct json *j);
+
+/* Frees what gather and judge allocated; NC itself is the caller's. */
 void netcheck_release(struct netcheck *nc);
+
+/* The name of port IFINDEX, "?" when it is not among the ports read. */
+const char *netcheck_port_name(const struct netcheck *nc, int ifindex);
+
+/* Bytes per second between counters A and B over the window, 0 when the
+ * window is empty or the counter went backwards. */
+double netcheck_rate(const struct netcheck *nc, uint64_t a, uint64_t b);
 
 #endif

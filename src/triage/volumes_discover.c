@@ -1,6 +1,6 @@
-/* cmd/volumes_discover.c: which mounts the volumes command tests, and what
+/* triage/volumes_discover.c: which mounts the volumes test covers, and what
  * each one is: its stable id, name, pool and mapping. */
-#include "cmd/volumes.h"
+#include "triage/volumes.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>
