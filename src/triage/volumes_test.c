@@ -15,6 +15,7 @@
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
 #include "basic/log.h"
+#include "basic/pagecache.h"
 #include "bench/job.h"
 #include "bench/target.h"
 #include "fs/volfile.h"
@@ -192,7 +193,7 @@ static void test_volume(struct volume *v, const struct volumes_settings *s, cons
 			 f.size, v->file_bytes, write_error_text(r));
 	} else {
 		/* fsync and POSIX_FADV_DONTNEED are done; as root, drop the rest of the page cache too. */
-		v->caches_dropped = geteuid() == 0 && write_small_file("/proc/sys/vm/drop_caches", "1") == 0;
+		v->caches_dropped = geteuid() == 0 && pagecache_drop(-1);
 		if (read_back(v, &f, s) == 0) {
 			v->status = VOLUME_OK;
 			label_figure(v);
