@@ -54,6 +54,28 @@ static int explain_open_error(struct disk_read *d, int err)
 	return err;
 }
 
+/* The status and reason of a read that ran: ok (maybe of a short device),
+ * a read error with its offset, or interrupted. */
+static void record_outcome(struct disk_read *d, uint64_t device_size, uint64_t asked)
+{
+	if (d->res->stop == JOB_STOP_ERROR) {
+		d->status = READTEST_ERROR;
+		snprintf(d->reason, sizeof(d->reason), "read error on '%s' at byte %llu: %s",
+			 d->info.dev_path, (unsigned long long)d->res->error_offset,
+			 strerror(-d->res->error));
+	} else if (d->res->stop == JOB_STOP_INTERRUPTED) {
+		d->status = READTEST_ERROR;
+		snprintf(d->reason, sizeof(d->reason), "interrupted after %llu bytes",
+			 (unsigned long long)d->res->bytes);
+	} else {
+		d->status = READTEST_OK;
+		if (d->truncated)
+			snprintf(d->reason, sizeof(d->reason),
+				 "device holds %llu bytes, less than the %llu asked for; read all of it",
+				 (unsigned long long)device_size, (unsigned long long)asked);
+	}
+}
+
 int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 {
 	d->requested = opts->size;
@@ -120,22 +142,7 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 		set_error(d, "cannot read '%s': %s", strerror(-r));
 		return 0;
 	}
-	if (d->res->stop == JOB_STOP_ERROR) {
-		d->status = READTEST_ERROR;
-		snprintf(d->reason, sizeof(d->reason), "read error on '%s' at byte %llu: %s",
-			 d->info.dev_path, (unsigned long long)d->res->error_offset,
-			 strerror(-d->res->error));
-	} else if (d->res->stop == JOB_STOP_INTERRUPTED) {
-		d->status = READTEST_ERROR;
-		snprintf(d->reason, sizeof(d->reason), "interrupted after %llu bytes",
-			 (unsigned long long)d->res->bytes);
-	} else {
-		d->status = READTEST_OK;
-		if (d->truncated)
-			snprintf(d->reason, sizeof(d->reason),
-				 "device holds %llu bytes, less than the %llu asked for; read all of it",
-				 (unsigned long long)t.size, (unsigned long long)opts->size);
-	}
+	record_outcome(d, t.size, opts->size);
 	return 0;
 }
 

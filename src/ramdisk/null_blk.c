@@ -90,6 +90,27 @@ static size_t count_nullb(const struct ramdisk_paths *p)
 	return n;
 }
 
+/* A new device's attributes in its configfs directory DIR, then power on. */
+static int configure_device(const char *dir, const struct ramdisk_spec *spec, char *why, size_t len)
+{
+	char val[32];
+	snprintf(val, sizeof(val), "%" PRIu64, spec->size >> 20);
+	int r = set_attr(dir, "size", val, why, len);
+	snprintf(val, sizeof(val), "%u", spec->sector_size ? spec->sector_size : 512);
+	if (r == 0)
+		r = set_attr(dir, "blocksize", val, why, len);
+	if (r == 0)
+		r = set_attr(dir, "memory_backed", "1", why, len);
+	if (r == 0)
+		r = set_attr(dir, "irqmode", spec->ndelay_ns ? "2" : "0", why, len);
+	snprintf(val, sizeof(val), "%" PRIu64, spec->ndelay_ns);
+	if (r == 0 && spec->ndelay_ns)
+		r = set_attr(dir, "completion_nsec", val, why, len);
+	if (r == 0)
+		r = set_attr(dir, "power", "1", why, len);
+	return r;
+}
+
 static int null_blk_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec,
 			   struct ramdisk_dev *devs, char *why, size_t len)
 {
@@ -116,27 +137,13 @@ static int null_blk_create(const struct ramdisk_paths *p, const struct ramdisk_s
 	int r = 0;
 	for (; made < spec->count; made++) {
 		struct ramdisk_dev *d = &devs[made];
-		char val[32];
 		snprintf(d->configfs, sizeof(d->configfs), "%s/" NULLB_DIR_PREFIX "%u", base, d->index);
 		if (mkdir(d->configfs, 0755) < 0) {
 			r = -errno;
 			snprintf(why, len, "cannot make '%s': %s", d->configfs, strerror(errno));
 			goto undo;
 		}
-		snprintf(val, sizeof(val), "%" PRIu64, spec->size >> 20);
-		r = set_attr(d->configfs, "size", val, why, len);
-		snprintf(val, sizeof(val), "%u", spec->sector_size ? spec->sector_size : 512);
-		if (r == 0)
-			r = set_attr(d->configfs, "blocksize", val, why, len);
-		if (r == 0)
-			r = set_attr(d->configfs, "memory_backed", "1", why, len);
-		if (r == 0)
-			r = set_attr(d->configfs, "irqmode", spec->ndelay_ns ? "2" : "0", why, len);
-		snprintf(val, sizeof(val), "%" PRIu64, spec->ndelay_ns);
-		if (r == 0 && spec->ndelay_ns)
-			r = set_attr(d->configfs, "completion_nsec", val, why, len);
-		if (r == 0)
-			r = set_attr(d->configfs, "power", "1", why, len);
+		r = configure_device(d->configfs, spec, why, len);
 		if (r < 0) {
 			made++;
 			goto undo;

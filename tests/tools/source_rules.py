@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""tests/tools/source_rules.py SRC_DIR: the layering and size rules of
+docs/ARCHITECTURE.md, checked on the sources. Prints TAP lines.
+
+  - a file includes headers only of its own layer or the layers under it
+    (basic <- core <- domain <- triage <- cmd), so even a call the linker
+    would not see (a macro, an inline function) cannot run upward
+  - no cmd/ header is included from outside cmd/ (main.c is the command layer)
+  - no include circle between modules (a module: a header and its .c files)
+  - triage/ never writes to stdout
+  - cmd/ stays under CMD_MAX_LINES lines
+  - no function in src/ is longer than FUNCTION_MAX_LINES lines, except the
+    ones listed in tests/tools/long_functions.txt with their reason
+"""
+import os
+import re
+import sys
+
+FUNCTION_MAX_LINES = 80
+CMD_MAX_LINES = 5500
+LAYERS = {
+    'basic': 0,
+    'engine': 1, 'bench': 1, 'output': 1,
+    'disk': 2, 'media': 2, 'pool': 2, 'fs': 2, 'net': 2, 'ramdisk': 2, 'lab': 2,
+    'poolbench': 2, 'store': 2, 'report': 2, 'remote': 2,
+    'triage': 3,
+    'cmd': 4,
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([A-Za-z0-9_]+)\.h"', re.M)
+
+src = sys.argv[1]
+here = os.path.dirname(os.path.abspath(__file__))
+n = 0
+failed = 0
+
+
+def ok(cond, name, details=()):
+    global n, failed
+    n += 1
+    print(('ok' if cond else 'not ok') + ' %d - %s' % (n, name))
+    if not cond:
+        failed += 1
+        for d in list(details)[:30]:
+            print('#   ' + d)
+
+
+files = []
+for d, _, names in os.walk(src):
+    for name in names:
+        if name.endswith(('.c', '.h')):
+            files.append(os.path.join(d, name))
+files.sort()
+
+
+def layer_dir(path):
+    rel = os.path.relpath(path, src)
+    return rel.split(os.sep)[0] if os.sep in rel else 'cmd'  # main.c is the command layer
+
+
+texts = {f: open(f, encoding='utf-8', errors='replace').read() for f in files}
+
+upward, cmd_outside = [], []
+for f, text in texts.items():
+    d = layer_dir(f)
+    for inc_dir, _ in INCLUDE.findall(text):
+        if inc_dir not in LAYERS or d not in LAYERS:
+            continue
+        if LAYERS[inc_dir] > LAYERS[d]:
+            upward.append('%s includes a %s/ header' % (os.path.relpath(f, src), inc_dir))
+        if inc_dir == 'cmd' and d != 'cmd':
+            cmd_outside.append(os.path.relpath(f, src))
+unknown = sorted({layer_dir(f) for f in files} - set(LAYERS))
+ok(not unknown, 'every source directory has a layer', ['no layer for src/%s/' % u for u in unknown])
+ok(not upward, 'no file includes a header of a layer above it', upward)
+ok(not cmd_outside, 'no cmd/ header is included from outside cmd/', cmd_outside)
+
+# Modules: "dir/name" for name.h and name.c; an edge when a file of one
+# module includes the header of another.
+edges = {}
+for f, text in texts.items():
+    rel = os.path.relpath(f, src)
+    mod = os.path.splitext(rel)[0]
+    for inc_dir, inc_name in INCLUDE.findall(text):
+        target = inc_dir + '/' + inc_name
+        if target != mod:
+            edges.setdefault(mod, set()).add(target)
+cycles = []
+state = {}
+
+
+def visit(m, stack):
+    state[m] = 1
+    stack.append(m)
+    for t in sorted(edges.get(m, ())):
+        if state.get(t) == 1:
+            cycles.append(' -> '.join(stack[stack.index(t):] + [t]))
+        elif t not in state:
+            visit(t, stack)
+    stack.pop()
+    state[m] = 2
+
+
+for m in sorted(edges):
+    if m not in state:
+        visit(m, [])
+ok(not cycles, 'no include circle between modules', cycles)
+
+stdout_writes = []
+for f, text in texts.items():
+    if layer_dir(f) != 'triage':
+        continue
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.search(r'\b(printf|puts|putchar)\s*\(|\bstdout\b', line) and not line.strip().startswith(('*', '/*', '//')):
+            stdout_writes.append('%s:%d: %s' % (os.path.relpath(f, src), i, line.strip()))
+ok(not stdout_writes, 'triage/ never writes to stdout', stdout_writes)
+
+cmd_lines = sum(texts[f].count('\n') for f in files if layer_dir(f) == 'cmd' and '/cmd/' in f)
+ok(cmd_lines < CMD_MAX_LINES, 'cmd/ is under %d lines (%d)' % (CMD_MAX_LINES, cmd_lines))
+
+allowed = {}
+listing = os.path.join(here, 'long_functions.txt')
+if os.path.exists(listing):
+    for line in open(listing):
+        line = line.split('#', 1)[0].strip()
+        if line:
+            path, func = line.split()[:2]
+            allowed[(path, func)] = True
+long_functions = []
+# Kernel style: a function's signature starts in column 0 and its body is
+# the lines between a "{" and a "}" that stand alone in column 0.
+SIGNATURE = re.compile(r'^[A-Za-z_][^;]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(')
+for f, text in texts.items():
+    if not f.endswith('.c'):
+        continue
+    rel = os.path.relpath(f, src)
+    name = None
+    start = None
+    for i, line in enumerate(text.splitlines()):
+        m = SIGNATURE.match(line)
+        if m and start is None and not line.rstrip().endswith(';'):
+            name = m.group(1)
+        elif line == '{' and name:
+            start = i
+        elif line == '}' and start is not None:
+            length = i - start - 1
+            if length > FUNCTION_MAX_LINES and (rel, name) not in allowed:
+                long_functions.append('%s: %s() is %d lines' % (rel, name, length))
+            name, start = None, None
+long_functions.sort()
+ok(not long_functions, 'no function is over %d lines (or it is listed with its reason)' % FUNCTION_MAX_LINES,
+   long_functions)
+print('1..%d' % n)
+sys.exit(1 if failed else 0)
