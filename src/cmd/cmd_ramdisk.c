@@ -15,6 +15,7 @@
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
+#include "triage/ramdisk_batch.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -48,12 +49,7 @@ struct create_args {
 
 /* --- the table and the JSON of a listing --- */
 
-struct listed {
-	struct ramdisk_dev dev;
-	struct ramdisk_usage usage;
-};
-
-static void print_table(const struct listed *l, size_t n, FILE *out)
+static void print_table(const struct ramdisk_listed *l, size_t n, FILE *out)
 {
 	static const char *const headers[] = { "DEVICE", "FRIENDLY", "BACKEND", "SIZE(MB)", "SECTOR", "NDELAY(ns)",
 					       "STATUS", "BY-ID" };
@@ -75,7 +71,7 @@ static void print_table(const struct listed *l, size_t n, FILE *out)
 	table_release(&t);
 }
 
-static void json_devices(struct json *j, const char *key, const struct listed *l, size_t n)
+static void json_devices(struct json *j, const char *key, const struct ramdisk_listed *l, size_t n)
 {
 	json_begin_array(j, key);
 	for (size_t i = 0; i < n; i++) {
@@ -97,17 +93,6 @@ static void json_devices(struct json *j, const char *key, const struct listed *l
 		json_end_object(j);
 	}
 	json_end_array(j);
-}
-
-static struct listed *examine(const struct ramdisk_entry *e, size_t n)
-{
-	struct listed *l = xcalloc(n ? n : 1, sizeof(*l));
-	for (size_t i = 0; i < n; i++) {
-		l[i].dev = e[i].dev;
-		if (ramdisk_usage_check(&l[i].dev, &l[i].usage) < 0)
-			snprintf(l[i].usage.status, sizeof(l[i].usage.status), "unknown");
-	}
-	return l;
 }
 
 /* Asks on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
@@ -185,6 +170,68 @@ static void show_plan(const struct ramdisk_spec *spec, const struct ramdisk_back
 	      o);
 }
 
+/* Asks before creating, unless -y. Returns 0 to go on, or -1 with REASON. */
+static int confirm_create(bool yes, char *reason, size_t len)
+{
+	if (yes)
+		return 0;
+	int c = confirm("Continue?");
+	if (c == -ENOTTY) {
+		log_msg(LOG_ERR, "RAMDISK: refusing: standard input is not a terminal to confirm on; pass -y to "
+			"create without asking");
+		snprintf(reason, len, "not confirmed (no terminal, no -y)");
+		return -1;
+	}
+	if (c != 1) {
+		log_msg(LOG_INFO, "RAMDISK: not confirmed; nothing created");
+		snprintf(reason, len, "not confirmed");
+		return -1;
+	}
+	return 0;
+}
+
+static void create_json(struct json *j, const struct create_args *a, const struct ramdisk_backend *b, bool created,
+			const char *reason, const struct ramdisk_listed *l)
+{
+	json_begin_object(j, "ramdisk");
+	json_string(j, "action", "create");
+	json_string(j, "backend", b ? b->name : NULL);
+	json_uint(j, "count", a->spec.count);
+	json_uint(j, "size_bytes", a->spec.size);
+	json_uint(j, "sector_size_bytes", a->spec.sector_size);
+	json_uint(j, "ndelay_ns", a->spec.ndelay_ns);
+	json_bool(j, "created", created);
+	json_string(j, "reason", reason[0] ? reason : NULL);
+	json_devices(j, "devices", l, created ? a->spec.count : 0);
+	json_end_object(j);
+}
+
+/* The checks, the plan, the confirmation and the batch. Returns the listing
+ * of the devices made (malloc'd), or NULL with REASON. */
+static struct ramdisk_listed *create_batch(struct create_args *a, const struct ramdisk_backend **ret_b,
+					   char *reason, size_t len)
+{
+	bool defaulted = false;
+	if (ramdisk_create_prepare(a->backend, &a->spec, ret_b, &defaulted, reason, len) < 0)
+		return NULL;
+	const struct ramdisk_backend *b = *ret_b;
+	show_plan(&a->spec, b, defaulted);
+	if (confirm_create(a->yes, reason, len) < 0)
+		return NULL;
+	struct ramdisk_dev devs[RAMDISK_MAX_COUNT];
+	if (ramdisk_batch_create(b, &a->spec, devs) < 0) {
+		snprintf(reason, len, "creation failed");
+		return NULL;
+	}
+	log_msg(LOG_INFO, "RAMDISK: created %u RAM disk(s)", a->spec.count);
+	struct ramdisk_entry *e = xcalloc(a->spec.count, sizeof(*e));
+	for (unsigned i = 0; i < a->spec.count; i++)
+		e[i].dev = devs[i];
+	struct ramdisk_listed *l = ramdisk_examine(e, a->spec.count);
+	free(e);
+	return l;
+}
+
 static int ramdisk_create(int argc, char **argv, struct global_opts *g)
 {
 	static const struct command_doc doc = {
@@ -209,92 +256,23 @@ static int ramdisk_create(int argc, char **argv, struct global_opts *g)
 	if (run_ctx_begin(&rc, "ramdisk-create", argc, argv, g))
 		return 1;
 	a.spec.run_id = rc.id;
-	int status = 1;
-	struct ramdisk_entry *live = NULL;
-	size_t nlive = 0;
-	struct ramdisk_dev devs[RAMDISK_MAX_COUNT];
-	struct listed *l = NULL;
 	const struct ramdisk_backend *b = NULL;
-	bool created = false;
 	char reason[300] = "";
-
-	ramdisk_scan_live(true, &live, &nlive);
-	if (nlive) {
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < nlive; i++)
-			strbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", live[i].dev.link, live[i].dev.path);
-		log_msg(LOG_ERR, "RAMDISK: refusing: %zu RAM disk(s) already exist: %s; size, sector size and latency "
-			"are set for the whole batch, so run 'iotriage ramdisk destroy' first", nlive, sb.buf);
-		strbuf_release(&sb);
-		snprintf(reason, sizeof(reason), "RAM disks already exist");
-		goto out;
-	}
-	b = ramdisk_choose_backend(a.backend, &a.spec, why, sizeof(why));
-	if (!b) {
-		log_msg(LOG_ERR, "RAMDISK: %s: %s", a.backend ? "cannot use that backend" : "no backend here can do this",
-			why);
-		snprintf(reason, sizeof(reason), "no backend");
-		goto out;
-	}
-	log_msg(LOG_INFO, "RAMDISK: backend %s (%s)", b->name, why);
-	bool defaulted = a.spec.sector_size == 0;
-	a.spec.sector_size = ramdisk_backend_sector_size(b, &a.spec);
-	if (ramdisk_check_budget(a.spec.size * a.spec.count) < 0) {
-		snprintf(reason, sizeof(reason), "over the memory budget");
-		goto out;
-	}
-	show_plan(&a.spec, b, defaulted);
-	if (!a.yes) {
-		int c = confirm("Continue?");
-		if (c == -ENOTTY) {
-			log_msg(LOG_ERR, "RAMDISK: refusing: standard input is not a terminal to confirm on; pass -y to "
-				"create without asking");
-			snprintf(reason, sizeof(reason), "not confirmed (no terminal, no -y)");
-			goto out;
-		}
-		if (c != 1) {
-			log_msg(LOG_INFO, "RAMDISK: not confirmed; nothing created");
-			snprintf(reason, sizeof(reason), "not confirmed");
-			goto out;
-		}
-	}
-	if (ramdisk_batch_create(b, &a.spec, devs) < 0) {
-		snprintf(reason, sizeof(reason), "creation failed");
-		goto out;
-	}
-	created = true;
-	status = 0;
-	log_msg(LOG_INFO, "RAMDISK: created %u RAM disk(s)", a.spec.count);
-	struct ramdisk_entry *e = xcalloc(a.spec.count, sizeof(*e));
-	for (unsigned i = 0; i < a.spec.count; i++)
-		e[i].dev = devs[i];
-	l = examine(e, a.spec.count);
-	free(e);
-	if (!rc.json) {
+	struct ramdisk_listed *l = create_batch(&a, &b, reason, sizeof(reason));
+	int status = l ? 0 : 1;
+	if (l && !rc.json) {
 		fputc('\n', stdout);
 		print_table(l, a.spec.count, stdout);
 	}
-out:
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(&rc, &j);
-	json_begin_object(&j, "ramdisk");
-	json_string(&j, "action", "create");
-	json_string(&j, "backend", b ? b->name : NULL);
-	json_uint(&j, "count", a.spec.count);
-	json_uint(&j, "size_bytes", a.spec.size);
-	json_uint(&j, "sector_size_bytes", a.spec.sector_size);
-	json_uint(&j, "ndelay_ns", a.spec.ndelay_ns);
-	json_bool(&j, "created", created);
-	json_string(&j, "reason", reason[0] ? reason : NULL);
-	json_devices(&j, "devices", l, created ? a.spec.count : 0);
-	json_end_object(&j);
+	create_json(&j, &a, b, l != NULL, reason, l);
 	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
 	json_release(&j);
 	free(l);
-	free(live);
 	return status;
 }
 
@@ -319,7 +297,7 @@ static int ramdisk_list(int argc, char **argv, struct global_opts *g)
 	struct ramdisk_entry *live = NULL;
 	size_t n = 0;
 	ramdisk_scan_live(false, &live, &n);
-	struct listed *l = examine(live, n);
+	struct ramdisk_listed *l = ramdisk_examine(live, n);
 	if (!rc.json) {
 		if (n)
 			print_table(l, n, stdout);
@@ -359,6 +337,63 @@ static int parse_destroy_option(int id, const char *arg, void *state)
 	return 0;
 }
 
+struct destroy_outcome {
+	bool destroyed;
+	uint64_t before, after;
+	const char *reason;
+};
+
+/* All of L[0..N) or none: the busy check, the --force confirmation, the
+ * batch. Returns the exit status. */
+static int destroy_all(const struct destroy_args *a, const struct ramdisk_listed *l, size_t n, int reaped,
+		       struct destroy_outcome *o)
+{
+	if (n == 0 && reaped > 0) {
+		o->destroyed = true;
+		o->after = ramdisk_mem_available();
+		return 0;
+	}
+	if (n == 0) {
+		log_msg(LOG_ERR, "RAMDISK: no RAM disks exist; nothing to destroy");
+		o->reason = "no RAM disks exist";
+		return 1;
+	}
+	size_t busy = ramdisk_destroy_log_busy(l, n, a->force);
+	o->reason = ramdisk_destroy_refusal(l, n, busy, a->force);
+	if (o->reason)
+		return 1;
+	if (busy && !a->yes) {
+		int c = confirm("Destroy RAM disks that are in use, leaving their users dangling?");
+		if (c != 1) {
+			log_msg(LOG_ERR, "RAMDISK: nothing destroyed: --force %s",
+				c == -ENOTTY ? "needs -y when standard input is not a terminal" : "was not confirmed");
+			o->reason = "not confirmed";
+			return 1;
+		}
+	}
+	if (ramdisk_destroy_listed(l, n, a->force, o->before, &o->after, &o->reason) < 0)
+		return 1;
+	o->destroyed = true;
+	return 0;
+}
+
+static void destroy_json(struct json *j, const struct destroy_args *a, const struct destroy_outcome *o,
+			 const struct ramdisk_listed *l, size_t n)
+{
+	json_begin_object(j, "ramdisk");
+	json_string(j, "action", "destroy");
+	json_bool(j, "force", a->force);
+	json_bool(j, "destroyed", o->destroyed);
+	json_string(j, "reason", o->reason);
+	json_uint(j, "mem_available_before_bytes", o->before);
+	if (o->destroyed)
+		json_uint(j, "mem_available_after_bytes", o->after);
+	else
+		json_null(j, "mem_available_after_bytes");
+	json_devices(j, "devices", l, n);
+	json_end_object(j);
+}
+
 static int ramdisk_destroy(int argc, char **argv, struct global_opts *g)
 {
 	static const struct command_doc doc = {
@@ -382,104 +417,15 @@ static int ramdisk_destroy(int argc, char **argv, struct global_opts *g)
 	struct ramdisk_entry *live = NULL;
 	size_t n = 0;
 	int reaped = ramdisk_scan_live(true, &live, &n);
-	struct listed *l = examine(live, n);
-	int status = 1;
-	bool destroyed = false;
-	uint64_t before = ramdisk_mem_available(), after = 0;
-	size_t busy = 0;
-	const char *reason = NULL;
-	if (n == 0 && reaped > 0) {
-		status = 0;
-		destroyed = true;
-		after = ramdisk_mem_available();
-		goto out;
-	}
-	if (n == 0) {
-		log_msg(LOG_ERR, "RAMDISK: no RAM disks exist; nothing to destroy");
-		reason = "no RAM disks exist";
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!ramdisk_usage_busy(&l[i].usage))
-			continue;
-		busy++;
-		for (size_t k = 0; k < l[i].usage.count; k++)
-			log_msg(a.force ? LOG_WARN : LOG_ERR, "RAMDISK: %s (%s) is in use: %s", l[i].dev.link, l[i].dev.path,
-				l[i].usage.uses[k]);
-	}
-	const struct ramdisk_backend *b = ramdisk_backend_find(l[0].dev.backend);
-	if (busy && !a.force) {
-		log_msg(LOG_ERR, "RAMDISK: nothing destroyed (destroy takes all or none): stop using %s and run destroy "
-			"again, or use --force, which leaves those users referencing a device that no longer exists",
-			busy == 1 ? "that device" : "those devices");
-		reason = "in use";
-		goto out;
-	}
-	if (busy && b && !b->can_force) {
-		log_msg(LOG_ERR, "RAMDISK: nothing destroyed: the kernel does not let %s remove a device that is open, so "
-			"--force cannot help; stop using it first", b->name);
-		reason = "in use; the backend cannot remove open devices";
-		goto out;
-	}
-	if (busy && !a.yes) {
-		int c = confirm("Destroy RAM disks that are in use, leaving their users dangling?");
-		if (c != 1) {
-			log_msg(LOG_ERR, "RAMDISK: nothing destroyed: --force %s",
-				c == -ENOTTY ? "needs -y when standard input is not a terminal" : "was not confirmed");
-			reason = "not confirmed";
-			goto out;
-		}
-	}
-	struct ramdisk_dev *devs = xcalloc(n, sizeof(*devs));
-	for (size_t i = 0; i < n; i++)
-		devs[i] = l[i].dev;
-	int r = ramdisk_batch_destroy(devs, n, a.force);
-	size_t gone = 0;
-	for (size_t i = 0; i < n; i++)
-		gone += devs[i].removed;
-	free(devs);
-	if (r < 0) {
-		/* Say what still holds them, right now (the spec's tool said "check lsof"). */
-		for (size_t i = 0; i < n; i++) {
-			struct ramdisk_usage u;
-			if (ramdisk_usage_check(&l[i].dev, &u) == 0 && u.count)
-				for (size_t k = 0; k < u.count; k++)
-					log_msg(LOG_ERR, "RAMDISK: %s: %s", l[i].dev.path, u.uses[k]);
-		}
-		log_msg(LOG_ERR, "RAMDISK: %zu of %zu device(s) removed; run 'iotriage ramdisk list' to see what is left",
-			gone, n);
-		reason = "the kernel refused";
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (ramdisk_usage_busy(&l[i].usage))
-			for (size_t k = 0; k < l[i].usage.count; k++)
-				log_msg(LOG_WARN, "RAMDISK: --force left dangling: %s, which referred to %s (now gone)",
-					l[i].usage.uses[k], l[i].dev.path);
-	destroyed = true;
-	status = 0;
-	usleep(200 * 1000); /* freed pages reach MemAvailable within a moment */
-	after = ramdisk_mem_available();
-	log_msg(LOG_INFO, "RAMDISK: RAM disks destroyed and memory released: MemAvailable %.0fMB before, %.0fMB after "
-		"(%+.0fMB)", (double)before / MB, (double)after / MB, ((double)after - (double)before) / MB);
-out:
+	struct ramdisk_listed *l = ramdisk_examine(live, n);
+	struct destroy_outcome o = { .before = ramdisk_mem_available() };
+	int status = destroy_all(&a, l, n, reaped, &o);
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(&rc, &j);
-	json_begin_object(&j, "ramdisk");
-	json_string(&j, "action", "destroy");
-	json_bool(&j, "force", a.force);
-	json_bool(&j, "destroyed", destroyed);
-	json_string(&j, "reason", reason);
-	json_uint(&j, "mem_available_before_bytes", before);
-	if (destroyed)
-		json_uint(&j, "mem_available_after_bytes", after);
-	else
-		json_null(&j, "mem_available_after_bytes");
-	json_devices(&j, "devices", l, n);
-	json_end_object(&j);
+	destroy_json(&j, &a, &o, l, n);
 	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
 	json_release(&j);
 	free(l);

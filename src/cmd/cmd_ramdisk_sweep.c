@@ -19,6 +19,7 @@
 #include "bench/job.h"
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
+#include "triage/ramdisk_batch.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
 
