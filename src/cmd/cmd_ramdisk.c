@@ -1,6 +1,8 @@
 /* ramdisk: create, list and destroy RAM-backed block devices (step 3 of the
- * method), and sweep their latency (cmd_ramdisk_sweep.c). The first operand
- * names the sub-command; each has its own option table. */
+ * method; destroy in cmd_ramdisk_destroy.c), and sweep their latency
+ * (cmd_ramdisk_sweep.c). The first operand names the sub-command; each has
+ * its own option table. The listing's table and JSON and the confirmation
+ * are shared through cmd/ramdisk_cmd.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 
 #define MB (1024.0 * 1024.0)
 
-enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND, OPT_FORCE };
+enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND };
 
 static const struct opt_def create_opts[] = {
 	{ "count", 'n', "N", "devices to create, 1 to 32, each with its own store (default 1)", OPT_COUNT },
@@ -28,12 +30,6 @@ static const struct opt_def create_opts[] = {
 	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first this kernel offers)",
 	  OPT_BACKEND },
 	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES },
-	OPT_END,
-};
-
-static const struct opt_def destroy_opts[] = {
-	{ "force", 'f', NULL, "destroy devices that are in use, leaving their users dangling", OPT_FORCE },
-	{ "yes", 'y', NULL, "do not ask before --force", OPT_YES },
 	OPT_END,
 };
 
@@ -46,71 +42,6 @@ struct create_args {
 	const char *backend;
 	bool yes;
 };
-
-/* --- the table and the JSON of a listing --- */
-
-static void print_table(const struct ramdisk_listed *l, size_t n, FILE *out)
-{
-	static const char *const headers[] = { "DEVICE", "FRIENDLY", "BACKEND", "SIZE(MB)", "SECTOR", "NDELAY(ns)",
-					       "STATUS", "BY-ID" };
-	struct table t;
-	table_init(&t, 8, headers, "lllrrrll");
-	for (size_t i = 0; i < n; i++) {
-		char size[32], sector[16], ndelay[32];
-		snprintf(size, sizeof(size), "%.0f", (double)l[i].dev.size / MB);
-		snprintf(sector, sizeof(sector), "%u", l[i].dev.sector_size);
-		snprintf(ndelay, sizeof(ndelay), "%" PRIu64, l[i].dev.ndelay_ns);
-		char status[200];
-		snprintf(status, sizeof(status), "%s%s", l[i].usage.status,
-			 l[i].usage.unknown ? " (openers: needs root)" : "");
-		const char *cells[] = { l[i].dev.path, l[i].dev.link, l[i].dev.backend, size, sector, ndelay, status,
-					l[i].dev.by_id[0] ? l[i].dev.by_id : "-" };
-		table_add_row(&t, cells);
-	}
-	table_print(&t, out);
-	table_release(&t);
-}
-
-static void json_devices(struct json *j, const char *key, const struct ramdisk_listed *l, size_t n)
-{
-	json_begin_array(j, key);
-	for (size_t i = 0; i < n; i++) {
-		json_begin_object(j, NULL);
-		json_uint(j, "index", l[i].dev.index);
-		json_string(j, "device", l[i].dev.path);
-		json_string(j, "friendly", l[i].dev.link);
-		json_string(j, "backend", l[i].dev.backend);
-		json_uint(j, "size_bytes", l[i].dev.size);
-		json_uint(j, "sector_size_bytes", l[i].dev.sector_size);
-		json_uint(j, "ndelay_ns", l[i].dev.ndelay_ns);
-		json_string(j, "status", l[i].usage.status);
-		json_bool(j, "in_use", ramdisk_usage_busy(&l[i].usage));
-		json_begin_array(j, "uses");
-		for (size_t k = 0; k < l[i].usage.count; k++)
-			json_string(j, NULL, l[i].usage.uses[k]);
-		json_end_array(j);
-		json_string(j, "by_id", l[i].dev.by_id[0] ? l[i].dev.by_id : NULL);
-		json_end_object(j);
-	}
-	json_end_array(j);
-}
-
-/* Asks on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
-static int confirm(const char *question)
-{
-	if (!isatty(STDIN_FILENO))
-		return -ENOTTY;
-	fprintf(stderr, "  %s [y/N] ", question);
-	fflush(stderr);
-	char buf[16];
-	ssize_t k = read(STDIN_FILENO, buf, sizeof(buf) - 1);
-	if (k <= 0) {
-		fputc('\n', stderr);
-		return 0;
-	}
-	buf[k] = '\0';
-	return buf[0] == 'y' || buf[0] == 'Y';
-}
 
 /* --- create --- */
 
@@ -149,14 +80,6 @@ static int parse_create_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-static int need_root(const char *what)
-{
-	if (geteuid() == 0)
-		return 0;
-	fprintf(stderr, "iotriage ramdisk %s: needs root (to load modules and make block devices)\n", what);
-	return 1;
-}
-
 static void show_plan(const struct ramdisk_spec *spec, const struct ramdisk_backend *b, bool sector_defaulted)
 {
 	FILE *o = stderr;
@@ -175,7 +98,7 @@ static int confirm_create(bool yes, char *reason, size_t len)
 {
 	if (yes)
 		return 0;
-	int c = confirm("Continue?");
+	int c = ramdisk_confirm("Continue?");
 	if (c == -ENOTTY) {
 		log_msg(LOG_ERR, "RAMDISK: refusing: standard input is not a terminal to confirm on; pass -y to "
 			"create without asking");
@@ -202,7 +125,7 @@ static void create_json(struct json *j, const struct create_args *a, const struc
 	json_uint(j, "ndelay_ns", a->spec.ndelay_ns);
 	json_bool(j, "created", created);
 	json_string(j, "reason", reason[0] ? reason : NULL);
-	json_devices(j, "devices", l, created ? a->spec.count : 0);
+	ramdisk_json_devices(j, "devices", l, created ? a->spec.count : 0);
 	json_end_object(j);
 }
 
@@ -249,7 +172,7 @@ static int ramdisk_create(int argc, char **argv, struct global_opts *g)
 	char why[1024];
 	if (ramdisk_parse_size_arg(argv[first], &a.spec.size, why, sizeof(why)) < 0)
 		return opts_usage_error("ramdisk create", "%s", why);
-	if (need_root("create"))
+	if (ramdisk_need_root("create"))
 		return 1;
 
 	struct run_ctx rc;
@@ -262,7 +185,7 @@ static int ramdisk_create(int argc, char **argv, struct global_opts *g)
 	int status = l ? 0 : 1;
 	if (l && !rc.json) {
 		fputc('\n', stdout);
-		print_table(l, a.spec.count, stdout);
+		ramdisk_print_table(l, a.spec.count, stdout);
 	}
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
@@ -300,7 +223,7 @@ static int ramdisk_list(int argc, char **argv, struct global_opts *g)
 	struct ramdisk_listed *l = ramdisk_examine(live, n);
 	if (!rc.json) {
 		if (n)
-			print_table(l, n, stdout);
+			ramdisk_print_table(l, n, stdout);
 		else
 			printf("No RAM disks exist.  Create one with 'iotriage ramdisk create SIZE' (e.g. 1G).\n");
 	}
@@ -309,124 +232,9 @@ static int ramdisk_list(int argc, char **argv, struct global_opts *g)
 	run_ctx_json_head(&rc, &j);
 	json_begin_object(&j, "ramdisk");
 	json_string(&j, "action", "list");
-	json_devices(&j, "devices", l, n);
+	ramdisk_json_devices(&j, "devices", l, n);
 	json_end_object(&j);
 	int status = run_ctx_finish(&rc, &j, 0, NULL, NULL);
-	json_release(&j);
-	free(l);
-	free(live);
-	return status;
-}
-
-/* --- destroy --- */
-
-struct destroy_args {
-	bool force, yes;
-};
-
-static int parse_destroy_option(int id, const char *arg, void *state)
-{
-	(void)arg;
-	struct destroy_args *a = state;
-	if (id == OPT_FORCE)
-		a->force = true;
-	else if (id == OPT_YES)
-		a->yes = true;
-	else
-		return 2;
-	return 0;
-}
-
-struct destroy_outcome {
-	bool destroyed;
-	uint64_t before, after;
-	const char *reason;
-};
-
-/* All of L[0..N) or none: the busy check, the --force confirmation, the
- * batch. Returns the exit status. */
-static int destroy_all(const struct destroy_args *a, const struct ramdisk_listed *l, size_t n, int reaped,
-		       struct destroy_outcome *o)
-{
-	if (n == 0 && reaped > 0) {
-		o->destroyed = true;
-		o->after = ramdisk_mem_available();
-		return 0;
-	}
-	if (n == 0) {
-		log_msg(LOG_ERR, "RAMDISK: no RAM disks exist; nothing to destroy");
-		o->reason = "no RAM disks exist";
-		return 1;
-	}
-	size_t busy = ramdisk_destroy_log_busy(l, n, a->force);
-	o->reason = ramdisk_destroy_refusal(l, n, busy, a->force);
-	if (o->reason)
-		return 1;
-	if (busy && !a->yes) {
-		int c = confirm("Destroy RAM disks that are in use, leaving their users dangling?");
-		if (c != 1) {
-			log_msg(LOG_ERR, "RAMDISK: nothing destroyed: --force %s",
-				c == -ENOTTY ? "needs -y when standard input is not a terminal" : "was not confirmed");
-			o->reason = "not confirmed";
-			return 1;
-		}
-	}
-	if (ramdisk_destroy_listed(l, n, a->force, o->before, &o->after, &o->reason) < 0)
-		return 1;
-	o->destroyed = true;
-	return 0;
-}
-
-static void destroy_json(struct json *j, const struct destroy_args *a, const struct destroy_outcome *o,
-			 const struct ramdisk_listed *l, size_t n)
-{
-	json_begin_object(j, "ramdisk");
-	json_string(j, "action", "destroy");
-	json_bool(j, "force", a->force);
-	json_bool(j, "destroyed", o->destroyed);
-	json_string(j, "reason", o->reason);
-	json_uint(j, "mem_available_before_bytes", o->before);
-	if (o->destroyed)
-		json_uint(j, "mem_available_after_bytes", o->after);
-	else
-		json_null(j, "mem_available_after_bytes");
-	json_devices(j, "devices", l, n);
-	json_end_object(j);
-}
-
-static int ramdisk_destroy(int argc, char **argv, struct global_opts *g)
-{
-	static const struct command_doc doc = {
-		"ramdisk destroy", "ramdisk destroy [--force] [-y]",
-		"Destroys all of iotriage's RAM disks and frees their memory; all or none. Refuses\n"
-		"while any is mounted, in a pool, held or open, and names which and by what.",
-		destroy_opts,
-	};
-	struct destroy_args a = { 0 };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_destroy_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk destroy", "unexpected operand '%s' (destroy takes all RAM disks or none)",
-					argv[first]);
-	if (need_root("destroy"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-destroy", argc, argv, g))
-		return 1;
-	struct ramdisk_entry *live = NULL;
-	size_t n = 0;
-	int reaped = ramdisk_scan_live(true, &live, &n);
-	struct ramdisk_listed *l = ramdisk_examine(live, n);
-	struct destroy_outcome o = { .before = ramdisk_mem_available() };
-	int status = destroy_all(&a, l, n, reaped, &o);
-	if (run_ctx_interrupted_status())
-		status = run_ctx_interrupted_status();
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	destroy_json(&j, &a, &o, l, n);
-	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
 	json_release(&j);
 	free(l);
 	free(live);
@@ -442,7 +250,7 @@ static const struct {
 } subcommands[] = {
 	{ "create", "create RAM disks: SIZE each, --count, --sector-size, --ndelay, --backend, -y", ramdisk_create },
 	{ "list", "list iotriage's RAM disks, their status and by-id path (any user)", ramdisk_list },
-	{ "destroy", "destroy all of them and free the memory (--force: even in use)", ramdisk_destroy },
+	{ "destroy", "destroy all of them and free the memory (--force: even in use)", cmd_ramdisk_destroy },
 	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", cmd_ramdisk_sweep },
 };
 
