@@ -16,10 +16,10 @@
 #include "basic/timeutil.h"
 #include "bench/job.h"
 #include "bench/target.h"
-#include "triage/matrix.h"
-#include "triage/matrix_image.h"
 #include "poolbench/parse.h"
 #include "poolbench/poolbench.h"
+#include "triage/matrix.h"
+#include "triage/matrix_image.h"
 
 #define TOOL_TIMEOUT_MS (4 * 3600 * 1000)
 
