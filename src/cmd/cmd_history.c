@@ -178,10 +178,10 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 	}
 	char *id = NULL, *text = NULL;
 	r = store_get_run(s, argv[first], &id, &text);
+	char why[1024];
 	if (r < 0) {
-		if (r == -ENOENT || r == -EEXIST || r == -EINVAL)
-			fprintf(stderr, "iotriage show: %s '%s'%s\n", r == -EEXIST ? "more than one run starts with" : "no run",
-				argv[first], r == -EEXIST ? "; give more of the id" : " in the database (see 'iotriage history')");
+		if (stored_runs_lookup_error(r, argv[first], why, sizeof(why)))
+			fprintf(stderr, "iotriage show: %s\n", why);
 		else
 			fprintf(stderr, "iotriage show: cannot read '%s': %s\n", db, store_errmsg(s));
 		store_close(s);

@@ -113,7 +113,7 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		status |= write_out(f.prom, &sb, "the Prometheus file");
 		strbuf_release(&sb);
 	}
-	stored_release_runs(runs, n);
+	stored_runs_release(runs, n);
 	free(runs);
 	return status;
 }

@@ -12,16 +12,16 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
-#include "cmd/matrix.h"
-#include "cmd/matrix_image.h"
+#include "cmd/matrix_targets.h"
 #include "cmd/poolbench_cmd.h"
+#include "triage/matrix_image.h"
 
 /* Files in a user's directory go in a tagged scratch subdirectory
  * (pool/scratch.h), so that what a killed run left there is found and
  * removed by the next run, and nothing else is touched. Areas of dead
  * owners in DIR are removed first. */
 static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
-			 struct scratch *area)
+			 struct scratch *area, char *why, size_t len)
 {
 	struct bench_target bt = { .kind = SCRATCH_DIR };
 	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
@@ -30,8 +30,7 @@ static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, 
 	struct strbuf err = STRBUF_INIT;
 	int r = scratch_create(SCRATCH_DIR, dir, run_id, suffix, NULL, area, &err);
 	if (r < 0)
-		fprintf(stderr, "iotriage matrix: cannot make a temporary directory in '%s': %s\n", dir,
-			err.len ? err.buf : strerror(-r));
+		snprintf(why, len, "cannot make a temporary directory in '%s': %s", dir, err.len ? err.buf : strerror(-r));
 	else
 		log_msg(LOG_INFO, "MATRIX (%s): created temporary directory %s", dir, area->path);
 	strbuf_release(&err);
@@ -47,24 +46,25 @@ static void file_in_area(struct mx_target *t)
 	snprintf(t->file, sizeof(t->file), "%s/matrix.dat", dir);
 }
 
-int mx_add_path_targets(struct matrix *m, const char *run_id)
+int mx_add_path_targets(struct matrix *m, const char *run_id, char *why, size_t len)
 {
 	for (size_t i = 0; i < m->npaths; i++) {
 		struct mx_target *t = &m->targets[m->ntargets++];
 		struct stat st;
 		if (stat(m->paths[i], &st) < 0) {
-			fprintf(stderr, "iotriage matrix: cannot use target '%s': %s\n", m->paths[i], strerror(errno));
-			return -errno;
+			int e = errno;
+			snprintf(why, len, "cannot use target '%s': %s", m->paths[i], strerror(e));
+			return -e;
 		}
 		if (!S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "iotriage matrix: target '%s' is neither a directory nor a block device\n", m->paths[i]);
+			snprintf(why, len, "target '%s' is neither a directory nor a block device", m->paths[i]);
 			return -EINVAL;
 		}
 		t->kind = S_ISDIR(st.st_mode) ? MX_DIR : MX_DEVICE;
 		snprintf(t->label, sizeof(t->label), "%s", m->paths[i]);
 		snprintf(t->path, sizeof(t->path), "%s", m->paths[i]);
 		if (t->kind == MX_DIR) {
-			int r = make_dir_area(m, m->paths[i], run_id, "matrix", &t->area);
+			int r = make_dir_area(m, m->paths[i], run_id, "matrix", &t->area, why, len);
 			if (r < 0)
 				return r;
 			t->created = true;
@@ -99,7 +99,7 @@ void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id
 	snprintf(pcomp, sizeof(pcomp), "compression=%s", comp);
 	const char *props[] = { prs, pcomp, "primarycache=metadata", NULL };
 	struct strbuf err = STRBUF_INIT;
-	int r = scratch_create(SCRATCH_ZFS, m->pool_target.parent, run_id, suffix, props, &t->area, &err);
+	int r = scratch_create(SCRATCH_ZFS, m->pool_parent, run_id, suffix, props, &t->area, &err);
 	if (r < 0 && strcmp(comp, "lz4") == 0 && strstr(err.buf, "compression")) {
 		snprintf(t->note, sizeof(t->note), "this ZFS has no lz4 (%.*s); compression=on used instead",
 			 (int)strcspn(err.buf, "\n"), err.buf);
@@ -107,7 +107,7 @@ void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id
 		strbuf_reset(&err);
 		props[1] = "compression=on";
 		snprintf(t->label, sizeof(t->label), "recordsize %s, compression on (no lz4)", rsu);
-		r = scratch_create(SCRATCH_ZFS, m->pool_target.parent, run_id, suffix, props, &t->area, &err);
+		r = scratch_create(SCRATCH_ZFS, m->pool_parent, run_id, suffix, props, &t->area, &err);
 	}
 	t->kind = MX_DATASET;
 	if (r < 0) {
@@ -142,10 +142,10 @@ void mx_destroy_targets(struct matrix *m)
 }
 
 /* The raw image first (its file is the qcow2's source), then the qcow2. */
-int mx_add_image_targets(struct matrix *m, const char *run_id)
+int mx_add_image_targets(struct matrix *m, const char *run_id, char *why, size_t len)
 {
 	static const char *const formats[] = { "raw", "qcow2" };
-	if (make_dir_area(m, m->images_dir, run_id, "images", &m->images_area) < 0)
+	if (make_dir_area(m, m->images_dir, run_id, "images", &m->images_area, why, len) < 0)
 		return -EIO;
 	m->images_area_made = true;
 	for (size_t i = 0; i < 2 && !interrupt_requested(); i++) {

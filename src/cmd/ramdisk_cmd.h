@@ -1,42 +1,28 @@
-/* cmd/ramdisk_cmd.h: what the ramdisk sub-commands share (cmd_ramdisk.c,
- * cmd_ramdisk_sweep.c): making and removing a batch with its records,
- * links and by-id identity, with every step logged. */
+/* cmd/ramdisk_cmd.h: what the ramdisk command's files share (cmd_ramdisk.c:
+ * dispatch, create, list; cmd_ramdisk_destroy.c; cmd_ramdisk_sweep.c): the
+ * sub-commands dispatched from cmd_ramdisk.c, and the rendering of a
+ * listing. What they share below the command is triage/ramdisk_batch.h. */
 #ifndef IOTRIAGE_CMD_RAMDISK_CMD_H
 #define IOTRIAGE_CMD_RAMDISK_CMD_H
 
-#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cmd/options.h"
-#include "ramdisk/ramdisk.h"
+#include "output/json.h"
+#include "triage/ramdisk_batch.h"
 
-/* Parses "256M" / "1G" (also "1GiB", "512MB"): a unit is required. Returns
- * 0, or -EINVAL with a message for the user in WHY. */
-int ramdisk_parse_size_arg(const char *s, uint64_t *ret, char *why, size_t len);
+/* L[0..N) as the listing table on OUT, and as the JSON array KEY. */
+void ramdisk_print_table(const struct ramdisk_listed *l, size_t n, FILE *out);
+void ramdisk_json_devices(struct json *j, const char *key, const struct ramdisk_listed *l, size_t n);
 
-/* Picks the backend for SPEC: NAME when given, else the first that fits and
- * is available. Returns NULL with WHY explaining every refusal. */
-const struct ramdisk_backend *ramdisk_choose_backend(const char *name, const struct ramdisk_spec *spec,
-						     char *why, size_t len);
+/* Asks QUESTION on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
+int ramdisk_confirm(const char *question);
 
-/* With CLEAN_STALE removes stale records and links, and when no live entry
- * is left, what earlier runs left without records (logging each); returns
- * the live entries (malloc'd) in *RET, and how many leftovers it removed. */
-int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_n);
+/* 0 as root, else 1 after saying that WHAT ("create") needs root. */
+int ramdisk_need_root(const char *what);
 
-/* Checks the memory budget for TOTAL bytes; logs the numbers and the ARC
- * note. Returns 0, or -ENOMEM after logging the refusal. */
-int ramdisk_check_budget(uint64_t total);
-
-/* Creates SPEC with backend B into DEVS (spec->count of them): the devices,
- * the independence check, by-id links, records and friendly links. On
- * failure or a signal everything made is removed. Logs each step. */
-int ramdisk_batch_create(const struct ramdisk_backend *b, const struct ramdisk_spec *spec,
-			 struct ramdisk_dev *devs);
-
-/* Removes DEVS (one batch: same backend) and their records/links. Logs. */
-int ramdisk_batch_destroy(struct ramdisk_dev *devs, size_t n, bool force);
-
+int cmd_ramdisk_destroy(int argc, char **argv, struct global_opts *g);
 int cmd_ramdisk_sweep(int argc, char **argv, struct global_opts *g);
 
 #endif

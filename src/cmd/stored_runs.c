@@ -36,37 +36,10 @@ int stored_open(const char *command, const struct global_opts *g, struct store *
 
 int stored_load_runs(const char *command, struct store *s, char **ids, size_t n, struct run_doc *runs)
 {
-	memset(runs, 0, n * sizeof(*runs));
-	for (size_t i = 0; i < n; i++) {
-		char *id = NULL, *doc = NULL, err[160];
-		int r = store_get_run(s, ids[i], &id, &doc);
-		if (r == -ENOENT || r == -EEXIST || r == -EINVAL) {
-			fprintf(stderr, "iotriage %s: %s '%s'%s\n", command,
-				r == -EEXIST ? "more than one run starts with" : "no run", ids[i],
-				r == -EEXIST ? "; give more of the id" : " in the database (see 'iotriage history')");
-			stored_release_runs(runs, i);
-			return -1;
-		}
-		if (r < 0) {
-			fprintf(stderr, "iotriage %s: cannot read run '%s': %s\n", command, ids[i], store_errmsg(s));
-			stored_release_runs(runs, i);
-			return -1;
-		}
-		r = run_doc_load(doc, strlen(doc), &runs[i], err, sizeof(err));
-		free(doc);
-		if (r < 0) {
-			fprintf(stderr, "iotriage %s: run '%s' has an unreadable document: %s\n", command, id, err);
-			free(id);
-			stored_release_runs(runs, i);
-			return -1;
-		}
-		free(id);
+	char why[1024];
+	if (stored_runs_load(s, ids, n, runs, why, sizeof(why)) < 0) {
+		fprintf(stderr, "iotriage %s: %s\n", command, why);
+		return -1;
 	}
 	return 0;
-}
-
-void stored_release_runs(struct run_doc *runs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		run_doc_release(&runs[i]);
 }

@@ -1,7 +1,7 @@
 /* cmd/stored_runs.h: what history, show, compare and report share: the
- * database opened for reading (a missing file is "no runs yet", never
- * created), and runs loaded by id or prefix as report/measure documents.
- * Errors are printed here as "iotriage COMMAND: ..." (cmd/ code). */
+ * database the global options name, opened for reading (a missing file is
+ * "no runs yet", never created), and runs loaded by id or prefix
+ * (triage/stored_runs.h) with the errors printed as "iotriage COMMAND: ...". */
 #ifndef IOTRIAGE_CMD_STORED_RUNS_H
 #define IOTRIAGE_CMD_STORED_RUNS_H
 
@@ -10,13 +10,14 @@
 #include "cmd/options.h"
 #include "report/measure.h"
 #include "store/store.h"
+#include "triage/stored_runs.h"
 
 /* Opens the database the global options name. Returns 0, 1 when there is
  * no database yet (after saying so, unless QUIET), or -1 after an error. */
 int stored_open(const char *command, const struct global_opts *g, struct store **ret, char *db_path, size_t len);
 
-/* Loads IDS[0..N) into RUNS (caller's array of N). Returns 0 or -1 after an error. */
+/* Loads IDS[0..N) into RUNS (caller's array of N; released with
+ * stored_runs_release). Returns 0 or -1 after printing the error. */
 int stored_load_runs(const char *command, struct store *s, char **ids, size_t n, struct run_doc *runs);
-void stored_release_runs(struct run_doc *runs, size_t n);
 
 #endif

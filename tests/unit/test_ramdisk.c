@@ -10,9 +10,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "cmd/ramdisk_cmd.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
+#include "triage/ramdisk_batch.h"
 
 static void write_text(const char *path, const char *text)
 {

@@ -1,5 +1,5 @@
-/* cmd/matrix_image.c: raw and qcow2 images measured with qemu-img bench. */
-#include "cmd/matrix_image.h"
+/* triage/matrix_image.c: raw and qcow2 images measured with qemu-img bench. */
+#include "triage/matrix_image.h"
 
 #include <errno.h>
 #include <fcntl.h>

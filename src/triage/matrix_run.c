@@ -16,9 +16,10 @@
 #include "basic/timeutil.h"
 #include "bench/job.h"
 #include "bench/target.h"
-#include "cmd/matrix.h"
-#include "cmd/matrix_image.h"
 #include "poolbench/parse.h"
+#include "poolbench/poolbench.h"
+#include "triage/matrix.h"
+#include "triage/matrix_image.h"
 
 #define TOOL_TIMEOUT_MS (4 * 3600 * 1000)
 
@@ -299,4 +300,39 @@ void mx_run_one(const struct matrix *m, const struct mx_target *t, const struct 
 			x->dbench ? "" : t->direct ? ", O_DIRECT" : ", buffered");
 	else
 		log_msg(LOG_WARN, "MATRIX (%s): %s %s: %s", t->label, x->name, r->status, r->reason);
+}
+
+void mx_check_direct(struct matrix *m)
+{
+	for (size_t i = 0; i < m->ntargets; i++) {
+		struct mx_target *t = &m->targets[i];
+		t->direct = t->kind == MX_DEVICE || (!t->failed && pb_direct_supported(t->path));
+		if (t->kind == MX_IMAGE)
+			continue; /* qemu-img says per test whether cache=none (O_DIRECT) was taken */
+		if (!t->direct && !t->failed) {
+			snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note), "%sO_DIRECT is refused here: "
+				 "buffered I/O, so reads may come from a cache", t->note[0] ? "; " : "");
+			log_msg(LOG_WARN, "MATRIX (%s): O_DIRECT is refused; buffered I/O instead", t->label);
+		}
+	}
+}
+
+void mx_run_all(struct matrix *m, bool use_fio, size_t *ret_ok, size_t *ret_ran)
+{
+	/* Target by target, test by test: the fixed order of the comparison. */
+	size_t ok = 0, ran = 0;
+	for (size_t i = 0; i < m->ntargets; i++)
+		for (size_t k = 0; k < m->ntests; k++) {
+			struct mx_result *res = &m->results[i][k];
+			if (interrupt_requested()) {
+				*res = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .noise_min = NAN, .noise_max = NAN };
+				mx_result_fail(res, "interrupted", "%s", "not run: interrupted");
+				continue;
+			}
+			mx_run_one(m, &m->targets[i], &m->tests[k], use_fio, res);
+			ran += strcmp(res->status, "skipped") != 0;
+			ok += strcmp(res->status, "ok") == 0;
+		}
+	*ret_ok = ok;
+	*ret_ran = ran;
 }

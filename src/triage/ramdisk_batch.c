@@ -1,21 +1,23 @@
 /* The ramdisk operations that the ramdisk command and its latency sweep share
- * (declared in cmd/ramdisk_cmd.h): the size argument, the backend choice,
- * the scan of live RAM disks, the memory budget, and creating and
- * destroying a batch with its friendly links and registry records. They
- * log; the commands print. */
+ * (declared in triage/ramdisk_batch.h): the size argument, the backend
+ * choice, the scan of live RAM disks, the memory budget, creating and
+ * destroying a batch with its friendly links and registry records, and the
+ * checks before create and destroy. They log; the commands print. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "basic/strbuf.h"
-#include "cmd/ramdisk_cmd.h"
+#include "triage/ramdisk_batch.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -268,3 +270,124 @@ int ramdisk_batch_destroy(struct ramdisk_dev *devs, size_t n, bool force)
 	return r;
 }
 
+
+struct ramdisk_listed *ramdisk_examine(const struct ramdisk_entry *e, size_t n)
+{
+	struct ramdisk_listed *l = xcalloc(n ? n : 1, sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		l[i].dev = e[i].dev;
+		if (ramdisk_usage_check(&l[i].dev, &l[i].usage) < 0)
+			snprintf(l[i].usage.status, sizeof(l[i].usage.status), "unknown");
+	}
+	return l;
+}
+
+int ramdisk_create_prepare(const char *backend, struct ramdisk_spec *spec, const struct ramdisk_backend **ret_b,
+			   bool *ret_sector_defaulted, char *reason, size_t len)
+{
+	struct ramdisk_entry *live = NULL;
+	size_t nlive = 0;
+	char why[1024];
+	ramdisk_scan_live(true, &live, &nlive);
+	if (nlive) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < nlive; i++)
+			strbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", live[i].dev.link, live[i].dev.path);
+		log_msg(LOG_ERR, "RAMDISK: refusing: %zu RAM disk(s) already exist: %s; size, sector size and latency "
+			"are set for the whole batch, so run 'iotriage ramdisk destroy' first", nlive, sb.buf);
+		strbuf_release(&sb);
+		free(live);
+		snprintf(reason, len, "RAM disks already exist");
+		return -EEXIST;
+	}
+	free(live);
+	const struct ramdisk_backend *b = ramdisk_choose_backend(backend, spec, why, sizeof(why));
+	if (!b) {
+		log_msg(LOG_ERR, "RAMDISK: %s: %s", backend ? "cannot use that backend" : "no backend here can do this",
+			why);
+		snprintf(reason, len, "no backend");
+		return -ENODEV;
+	}
+	*ret_b = b;
+	log_msg(LOG_INFO, "RAMDISK: backend %s (%s)", b->name, why);
+	*ret_sector_defaulted = spec->sector_size == 0;
+	spec->sector_size = ramdisk_backend_sector_size(b, spec);
+	if (ramdisk_check_budget(spec->size * spec->count) < 0) {
+		snprintf(reason, len, "over the memory budget");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool force)
+{
+	size_t busy = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!ramdisk_usage_busy(&l[i].usage))
+			continue;
+		busy++;
+		for (size_t k = 0; k < l[i].usage.count; k++)
+			log_msg(force ? LOG_WARN : LOG_ERR, "RAMDISK: %s (%s) is in use: %s", l[i].dev.link, l[i].dev.path,
+				l[i].usage.uses[k]);
+	}
+	return busy;
+}
+
+const char *ramdisk_destroy_refusal(const struct ramdisk_listed *l, size_t n, size_t busy, bool force)
+{
+	const struct ramdisk_backend *b = n ? ramdisk_backend_find(l[0].dev.backend) : NULL;
+	if (busy && !force) {
+		log_msg(LOG_ERR, "RAMDISK: nothing destroyed (destroy takes all or none): stop using %s and run destroy "
+			"again, or use --force, which leaves those users referencing a device that no longer exists",
+			busy == 1 ? "that device" : "those devices");
+		return "in use";
+	}
+	if (busy && b && !b->can_force) {
+		log_msg(LOG_ERR, "RAMDISK: nothing destroyed: the kernel does not let %s remove a device that is open, so "
+			"--force cannot help; stop using it first", b->name);
+		return "in use; the backend cannot remove open devices";
+	}
+	return NULL;
+}
+
+/* After a failed destroy: what still holds each device, right now (rather
+ * than sending the user to lsof), and how many were removed. */
+static void log_still_held(const struct ramdisk_listed *l, size_t n, size_t gone)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ramdisk_usage u;
+		if (ramdisk_usage_check(&l[i].dev, &u) == 0 && u.count)
+			for (size_t k = 0; k < u.count; k++)
+				log_msg(LOG_ERR, "RAMDISK: %s: %s", l[i].dev.path, u.uses[k]);
+	}
+	log_msg(LOG_ERR, "RAMDISK: %zu of %zu device(s) removed; run 'iotriage ramdisk list' to see what is left",
+		gone, n);
+}
+
+int ramdisk_destroy_listed(const struct ramdisk_listed *l, size_t n, bool force, uint64_t before,
+			   uint64_t *ret_after, const char **ret_reason)
+{
+	struct ramdisk_dev *devs = xcalloc(n, sizeof(*devs));
+	for (size_t i = 0; i < n; i++)
+		devs[i] = l[i].dev;
+	int r = ramdisk_batch_destroy(devs, n, force);
+	size_t gone = 0;
+	for (size_t i = 0; i < n; i++)
+		gone += devs[i].removed;
+	free(devs);
+	if (r < 0) {
+		log_still_held(l, n, gone);
+		*ret_reason = "the kernel refused";
+		return r;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (ramdisk_usage_busy(&l[i].usage))
+			for (size_t k = 0; k < l[i].usage.count; k++)
+				log_msg(LOG_WARN, "RAMDISK: --force left dangling: %s, which referred to %s (now gone)",
+					l[i].usage.uses[k], l[i].dev.path);
+	usleep(200 * 1000); /* freed pages reach MemAvailable within a moment */
+	*ret_after = ramdisk_mem_available();
+	log_msg(LOG_INFO, "RAMDISK: RAM disks destroyed and memory released: MemAvailable %.0fMB before, %.0fMB after "
+		"(%+.0fMB)", (double)before / MB, (double)*ret_after / MB, ((double)*ret_after - (double)before) / MB);
+	return 0;
+}

@@ -1,10 +1,10 @@
-/* cmd/matrix_image.h: raw and qcow2 image files as matrix targets, the
+/* triage/matrix_image.h: raw and qcow2 image files as matrix targets, the
  * published benchmark's "raw image vs qcow2" comparison. I/O goes through
  * QEMU's own block layer with `qemu-img bench` (the format driver a VM's
  * disk would use), run by argv. qemu-img bench issues sequential I/O only:
  * random tests on an image are reported as not measured, with that reason. */
-#ifndef IOTRIAGE_CMD_MATRIX_IMAGE_H
-#define IOTRIAGE_CMD_MATRIX_IMAGE_H
+#ifndef IOTRIAGE_TRIAGE_MATRIX_IMAGE_H
+#define IOTRIAGE_TRIAGE_MATRIX_IMAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

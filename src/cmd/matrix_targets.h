@@ -1,0 +1,28 @@
+/* cmd/matrix_targets.h: matrix's targets: the --target paths (a directory's
+ * file in a tagged scratch subdirectory), temporary ZFS datasets for every
+ * recordsize x compression, raw and qcow2 image files; and their removal.
+ * This module belongs in triage/ (it prints nothing: errors come back in
+ * WHY); it stays in cmd/ only while the pool area helpers it calls
+ * (pool_areas_remove_stale, pool_areas_destroy in cmd/poolbench_cmd.h) are
+ * there. */
+#ifndef IOTRIAGE_CMD_MATRIX_TARGETS_H
+#define IOTRIAGE_CMD_MATRIX_TARGETS_H
+
+#include <stddef.h>
+
+#include "triage/matrix.h"
+
+/* The --target paths, in order (a directory gets a tagged scratch
+ * subdirectory). Returns 0 or -errno with WHY. */
+int mx_add_path_targets(struct matrix *m, const char *run_id, char *why, size_t len);
+/* A temporary dataset of m->pool (in m->pool_parent) with recordsize RS
+ * and compression COMP, added as target T (marked failed, with the reason,
+ * when it cannot be made). */
+void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id, const char *rs, const char *comp);
+/* The raw and qcow2 image targets in m->images_dir. Returns 0 or -errno
+ * with WHY. */
+int mx_add_image_targets(struct matrix *m, const char *run_id, char *why, size_t len);
+/* Removes every dataset, directory and image file the targets made. */
+void mx_destroy_targets(struct matrix *m);
+
+#endif

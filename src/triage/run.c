@@ -1,0 +1,277 @@
+/* The run command's workload (see triage/run.h). */
+#include "triage/run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/humanize.h"
+#include "basic/log.h"
+#include "basic/strbuf.h"
+#include "bench/target.h"
+#include "output/latency.h"
+
+static const struct {
+	const char *name;
+	bool random;
+	int read_pct; /* -1: from --rwmixread */
+} rw_modes[] = {
+	{ "read", false, 100 },	  { "write", false, 0 },     { "randread", true, 100 },
+	{ "randwrite", true, 0 }, { "rw", false, -1 },	     { "readwrite", false, -1 },
+	{ "randrw", true, -1 },
+};
+
+const char *run_rw_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
+		if (strcmp(name, rw_modes[i].name) == 0)
+			return rw_modes[i].name;
+	return NULL;
+}
+
+void run_apply_rw(struct run_settings *s)
+{
+	unsigned mix = s->mix;
+	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
+		if (strcmp(s->rw, rw_modes[i].name) == 0) {
+			s->spec.random = rw_modes[i].random;
+			s->spec.read_pct = rw_modes[i].read_pct < 0 ? mix : (unsigned)rw_modes[i].read_pct;
+		}
+}
+
+static const char *open_error_text(int r, bool direct)
+{
+	switch (r) {
+	case -ENOENT:
+		return "no such path (give --size to create a file)";
+	case -EISDIR:
+		return "is a directory; give a file or a block device";
+	case -ENOTBLK:
+		return "is neither a regular file nor a block device";
+	case -EINVAL:
+		return direct ? "the file system does not support O_DIRECT here; use --direct 0 and read the figures as cache-influenced"
+			      : strerror(-r);
+	default:
+		return strerror(-r);
+	}
+}
+
+static void json_direction(struct json *j, const char *key, uint64_t bytes, uint64_t ios,
+			   const struct histogram *h, double seconds)
+{
+	json_begin_object(j, key);
+	json_uint(j, "bytes", bytes);
+	json_uint(j, "ios", ios);
+	json_double(j, "bw_bytes_per_s", seconds > 0 ? (double)bytes / seconds : 0);
+	json_double(j, "iops", seconds > 0 ? (double)ios / seconds : 0);
+	json_latency(j, "lat_ns", h);
+	json_end_object(j);
+}
+
+void run_json_parameters(struct json *j, const struct run_settings *s, const char *path)
+{
+	json_begin_object(j, "parameters");
+	json_string(j, "target", path);
+	json_string(j, "rw", s->rw);
+	json_uint(j, "rwmixread", s->spec.read_pct);
+	json_uint(j, "bs_bytes", s->spec.bs);
+	json_uint(j, "iodepth", s->spec.iodepth);
+	json_uint(j, "numjobs", s->spec.numjobs);
+	json_uint(j, "size_bytes", s->spec.size);
+	json_uint(j, "io_size_bytes", s->spec.io_limit ? s->spec.io_limit : s->spec.size);
+	json_double(j, "runtime_cap_seconds", (double)s->spec.runtime_ns / 1e9);
+	json_string(j, "engine", s->engine);
+	json_bool(j, "direct", s->direct);
+	json_string(j, "pattern", pattern_name(s->spec.pattern));
+	json_bool(j, "pin", !s->spec.no_pin);
+	json_double(j, "sample_interval_seconds", (double)s->spec.sample_ns / 1e9);
+	json_end_object(j);
+}
+
+void run_json_result(struct json *j, const struct job_result *r, const char *engine_reason, bool direct)
+{
+	json_begin_object(j, "result");
+	json_string(j, "engine", r->engine->name);
+	json_string(j, "engine_reason", engine_reason);
+	json_uint(j, "iodepth", r->iodepth);
+	json_uint(j, "span_bytes", r->span);
+	json_uint(j, "bytes", r->bytes);
+	json_uint(j, "ios", r->ios);
+	json_double(j, "seconds", r->seconds);
+	json_double(j, "bw_bytes_per_s", job_bw_bytes_per_s(r));
+	json_double(j, "iops", job_iops(r));
+	json_double(j, "first_done_seconds", r->first_done_seconds);
+	json_double(j, "last_done_seconds", r->last_done_seconds);
+	json_string(j, "stopped_by", job_stop_name(r->stop));
+	json_string(j, "cache", direct ? "bypassed" : "page cache may serve reads");
+	json_direction(j, "read", r->read_bytes, r->read_ios, &r->lat_read, r->seconds);
+	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write, r->seconds);
+	json_begin_array(j, "jobs");
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "bytes", r->workers[i].bytes);
+		json_uint(j, "ios", r->workers[i].ios);
+		json_double(j, "done_seconds", r->workers[i].done_seconds);
+		json_int(j, "cpu", r->workers[i].cpu);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	/* The run's own noise: bandwidth over each whole interval (compare). */
+	double mean = 0, var = 0;
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		mean += r->samples_bw[i] / r->nr_samples;
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		var += (r->samples_bw[i] - mean) * (r->samples_bw[i] - mean);
+	json_begin_object(j, "samples");
+	json_double(j, "interval_seconds", r->sample_seconds);
+	json_uint(j, "count", r->nr_samples);
+	json_double(j, "mean_bw_bytes_per_s", r->nr_samples ? mean : 0);
+	if (r->nr_samples > 1)
+		json_double(j, "stddev_bw_bytes_per_s", sqrt(var / (r->nr_samples - 1)));
+	else
+		json_null(j, "stddev_bw_bytes_per_s");
+	json_begin_array(j, "bw_bytes_per_s");
+	for (unsigned i = 0; i < r->nr_samples; i++)
+		json_double(j, NULL, r->samples_bw[i]);
+	json_end_array(j);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+static bool same_device(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) &&
+	       sa.st_rdev == sb.st_rdev;
+}
+
+static void join_findings(const struct inuse_report *g, char *buf, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < g->count; i++)
+		strbuf_addf(&sb, "%s%s", i ? "; " : "", g->findings[i]);
+	snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The raw-device write guard: refuse a device that is in use, or that holds
+ * data unless --force names it again. On success s->guard holds O_EXCL. */
+static int guard_device_write(const char *path, struct run_settings *s, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	int r = inuse_check(path, st.st_rdev, &inuse_default_paths, &s->guard);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot check whether '%s' is in use: %s", path, strerror(-r));
+		return r;
+	}
+	char found[INUSE_MAX_FINDINGS * 330];
+	join_findings(&s->guard, found, sizeof(found));
+	if (s->guard.in_use) {
+		snprintf(err, errlen, "refusing to write to '%s', it is in use: %s", path, found);
+		return -EBUSY;
+	}
+	if (s->guard.has_signature && !(s->force && same_device(s->force, path))) {
+		snprintf(err, errlen, "refusing to write to '%s', it holds data: %s; to overwrite it, "
+			 "name the device again with --force %s", path, found, path);
+		return -EEXIST;
+	}
+	if (s->guard.has_signature)
+		log_msg(LOG_WARN, "RUN (%s): overwriting because of --force: %s", path, found);
+	return 0;
+}
+
+/* Opens the target for the workload; writes to a block device pass the guard first. */
+static int open_run_target(const char *path, struct run_settings *s, struct target *t, char *err,
+			   size_t errlen)
+{
+	bool writes = s->spec.read_pct < 100;
+	enum target_kind kind = TARGET_REGULAR_FILE;
+	int r = target_classify(path, &kind);
+	if (s->force && !same_device(s->force, path)) {
+		snprintf(err, errlen, "--force names '%s', which is not the target '%s'", s->force, path);
+		return -EINVAL;
+	}
+	if (r == 0 && kind == TARGET_BLOCK_DEVICE && writes) {
+		r = guard_device_write(path, s, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	if (r == -ENOENT && s->size_given)
+		writes = true; /* a new file is created, then laid out */
+	else if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, open_error_text(r, s->direct));
+		return r;
+	}
+	/* Reads open read-only; a short file is laid out through a second descriptor. */
+	r = target_open(path, writes, s->direct, writes, t);
+	if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, open_error_text(r, s->direct));
+		return r;
+	}
+	if (!s->size_given)
+		s->spec.size = t->size;
+	if (t->kind == TARGET_REGULAR_FILE && t->size < s->spec.size) {
+		r = target_layout_file(t, s->spec.size, s->spec.pattern);
+		if (r < 0) {
+			if (t->created)
+				unlink(path);
+			snprintf(err, errlen, "cannot lay out '%s' to %" PRIu64 " bytes: %s", path, s->spec.size,
+				 strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+int run_workload(const char *path, struct run_settings *s, struct job_result **ret, char *err, size_t errlen,
+		 char *engine_reason, size_t reason_len)
+{
+	struct target t = TARGET_INIT;
+	struct job_result *res = NULL;
+	int r = open_run_target(path, s, &t, err, errlen);
+	if (r == 0)
+		r = job_validate(&s->spec, &t, err, errlen);
+	const struct engine_ops *engine = NULL;
+	if (r == 0) {
+		struct engine_target_traits traits = { .synchronous_device = t.bio_based };
+		engine = engine_select(s->engine, s->spec.iodepth, &traits, engine_reason, reason_len);
+		if (!engine) {
+			snprintf(err, errlen, "%s", engine_reason);
+			r = -EINVAL;
+		}
+	}
+	if (r == 0) {
+		char bs[32];
+		human_size_exact(s->spec.bs, bs, sizeof(bs));
+		log_msg(LOG_INFO, "RUN (%s): starting: %s, %s blocks, queue depth %u, %u job(s), engine %s (%s), %s",
+			path, s->rw, bs, s->spec.iodepth, s->spec.numjobs, engine->name, engine_reason,
+			s->direct ? "O_DIRECT" : "buffered");
+		r = job_run(&s->spec, &t, engine, &res);
+		if (r < 0)
+			snprintf(err, errlen, "cannot run the workload: %s", strerror(-r));
+	}
+	target_close(&t);
+	inuse_report_release(&s->guard);
+	*ret = res;
+	if (r < 0) {
+		log_msg(LOG_ERR, "RUN (%s): failed: %s", path, err);
+		return r;
+	}
+	if (res->stop == JOB_STOP_ERROR) {
+		snprintf(err, errlen, "I/O error at byte %" PRIu64 ": %s", res->error_offset, strerror(-res->error));
+		log_msg(LOG_ERR, "RUN (%s): failed: %s", path, err);
+		return -EIO;
+	}
+	char summary_text[160];
+	human_dd_summary(res->bytes, res->seconds, summary_text, sizeof(summary_text));
+	log_msg(LOG_INFO, "RUN (%s): completed: %s, stopped by the %s cap", path, summary_text,
+		job_stop_name(res->stop));
+	return 0;
+}
