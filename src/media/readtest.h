@@ -45,7 +45,7 @@ struct disk_read {
 	struct job_result *res; /* NULL unless the read ran; owned */
 	double pct_of_median;   /* 0 when not ranked */
 
-	/* The verdict against its peers (read_batch_judge in cmd/). */
+	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
 	char sentence[320];     /* the finding in words */
 	struct outlier_finding finding;
