@@ -132,8 +132,11 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g)
 	struct run_ctx rc;
 	if (run_ctx_begin(&rc, "readdisks", argc, argv, g))
 		return 1;
-	if (read_batch_add_system_disks(&b, globs, nglobs) < 0)
+	int r = read_batch_add_system_disks(&b, globs, nglobs);
+	if (r < 0) {
+		log_msg(LOG_ERR, "cannot list disks in /sys/block: %s", strerror(-r));
 		return 1;
+	}
 	b.parallel = parallel;
 	if (b.group_by == READ_GROUP_VDEV)
 		read_batch_assign_pools(&b);

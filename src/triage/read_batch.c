@@ -183,10 +183,8 @@ int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, 
 {
 	struct disk_list list;
 	int r = disk_enumerate(SYSFS_ROOT, DEV_ROOT, &list);
-	if (r < 0) {
-		log_msg(LOG_ERR, "cannot list disks in %s/block: %s", SYSFS_ROOT, strerror(-r));
+	if (r < 0)
 		return r;
-	}
 	b->reads = xcalloc(list.count, sizeof(*b->reads));
 	for (size_t i = 0; i < list.count; i++) {
 		if (!matches(&list.disks[i], globs, nglobs))

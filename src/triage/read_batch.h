@@ -50,7 +50,7 @@ void read_describe_path(const char *path, struct disk_info *info);
 /* Fills B with every whole disk of the system whose kernel name or path
  * matches one of GLOBS (all when NGLOBS is 0); a disk enumeration gives a
  * skip reason for is entered as skipped with that reason. Returns 0, or
- * -errno after logging that the disks cannot be listed. */
+ * -errno when the disks cannot be listed (/sys/block). */
 int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, size_t nglobs);
 
 /* Reads every entry that is not already skipped (serially, or all at once
