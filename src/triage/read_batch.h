@@ -48,8 +48,9 @@ void readtest_opts_default(struct readtest_opts *opts);
 void read_describe_path(const char *path, struct disk_info *info);
 
 /* Fills B with every whole disk of the system whose kernel name or path
- * matches one of GLOBS (all when NGLOBS is 0); a disk enumeration gives a
- * skip reason for is entered as skipped with that reason. Returns 0, or
+ * matches one of GLOBS (all when NGLOBS is 0), in kernel-name order; a
+ * disk that disk_enumerate() gives a skip reason (detached loop device,
+ * empty drive, ...) is entered as skipped with it. Returns 0, or
  * -errno when the disks cannot be listed (/sys/block). */
 int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, size_t nglobs);
 
