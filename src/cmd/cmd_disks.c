@@ -1,5 +1,5 @@
-/* disks: every disk the database knows, with its last read and its
- * baseline (the spec's "Read Seq" and "Last Performance Test" columns). */
+/* disks: every disk the database knows, with its last sequential read
+ * rate and when it was taken, and its baseline with the change since. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

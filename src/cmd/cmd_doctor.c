@@ -31,8 +31,11 @@
 #include "cmd/doctor.h"
 #include "triage/netcheck.h"
 #include "cmd/poolbench_cmd.h"
-#include "cmd/readdisks.h"
+#include "cmd/read_render.h"
 #include "disk/enumerate.h"
+#include "triage/read_batch.h"
+#include "triage/read_health.h"
+#include "triage/read_pool.h"
 
 /* A pool reading at half its RAM twin or better is not held back by its
  * media (the sentence in the "no layer" evidence). */
@@ -651,7 +654,7 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 	doctor_json(&j, dr);
 	if (dr->batch.count)
 		read_batch_document(&dr->batch, &j);
-	status = run_ctx_finish(&rc, &j, status, dr->batch.count ? read_batch_store : NULL, &dr->batch);
+	status = run_ctx_finish(&rc, &j, status, dr->batch.count ? read_batch_store_run : NULL, &dr->batch);
 	json_release(&j);
 	read_batch_release(&dr->batch);
 	pool_layout_release(&dr->layout);

@@ -17,9 +17,11 @@
 #include "cmd/bench_target.h"
 #include "cmd/commands.h"
 #include "cmd/poolbench_cmd.h"
-#include "cmd/readdisks.h"
+#include "cmd/read_render.h"
 #include "cmd/runctx.h"
 #include "pool/zfs.h"
+#include "triage/read_batch.h"
+#include "triage/read_pool.h"
 
 #define RWPOOL_DEFAULT_SIZE (1ULL << 30)
 #define FREE_SPACE_MARGIN (64ULL << 20)
@@ -203,7 +205,7 @@ static int store_all_batches(struct store *s, const struct run_ctx *rc, void *ar
 {
 	struct pool_reads *reads = arg;
 	for (size_t i = 0; i < reads->count; i++) {
-		int r = read_batch_store(s, rc, &reads->batches[i]);
+		int r = read_batch_store(s, rc->id, rc->started, &reads->batches[i]);
 		if (r < 0)
 			return r;
 	}

@@ -1,6 +1,6 @@
 /* media/readtest.h: step 1 of the method, the media read test.
  *
- * readtest_run() reads one block device the way the spec's readdisk does
+ * readtest_run() reads one block device the way readdisk does
  * (O_DIRECT, sequential, 1000 MiB in 1 MiB blocks by default) with the
  * built-in engine, opened read-only, and fills a struct disk_read with the
  * outcome: "ok" with the figures, or "error"/"skipped" with a reason a
@@ -45,7 +45,7 @@ struct disk_read {
 	struct job_result *res; /* NULL unless the read ran; owned */
 	double pct_of_median;   /* 0 when not ranked */
 
-	/* The verdict against its peers (read_batch_judge in cmd/). */
+	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
 	char sentence[320];     /* the finding in words */
 	struct outlier_finding finding;

@@ -1,12 +1,13 @@
 /* The health cross-check: each disk the read test flagged (slow, or
  * failing part way through its read) is asked for its SMART state, so the
  * finding and the drive's own opinion of itself are shown side by side. */
+#include "triage/read_health.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "basic/log.h"
-#include "cmd/readdisks.h"
 
 static bool needs_health_check(const struct disk_read *d)
 {
@@ -92,22 +93,4 @@ void read_health_json(struct json *j, const struct disk_read *d)
 	read_health_describe(d, text, sizeof(text));
 	json_string(j, "sentence", text);
 	json_end_object(j);
-}
-
-void read_health_print(const struct read_batch *b, FILE *out)
-{
-	bool header = false;
-	for (size_t i = 0; i < b->count; i++) {
-		const struct disk_read *d = &b->reads[i];
-		if (!d->health_checked)
-			continue;
-		if (!header)
-			fputs("Health of the flagged disks:\n", out);
-		header = true;
-		char text[600];
-		read_health_describe(d, text, sizeof(text));
-		fprintf(out, "  %s: %s\n", d->info.dev_path, text);
-	}
-	if (header)
-		fputc('\n', out);
 }

@@ -1,5 +1,5 @@
-/* cmd/pool_lookup.c: ZFS pools and btrfs file systems, and their members. */
-#include "cmd/pool_lookup.h"
+/* pool/lookup.c: ZFS pools and btrfs file systems, and their members. */
+#include "pool/lookup.h"
 
 #include <errno.h>
 #include <stdio.h>

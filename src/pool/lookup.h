@@ -1,9 +1,10 @@
-/* cmd/pool_lookup.h: pools as their own tools see them. ZFS pools from
+/* pool/lookup.h: pools as their own tools see them. ZFS pools from
  * zpool (list, status), btrfs file systems from btrfs filesystem show;
  * both run by argv (basic/spawn). A missing tool means "no pools of that
- * kind", not an error. Errors are logged here (this is cmd/ code). */
-#ifndef IOTRIAGE_CMD_POOL_LOOKUP_H
-#define IOTRIAGE_CMD_POOL_LOOKUP_H
+ * kind", not an error. Errors go to the log (basic/log.h: the log file and
+ * stderr), never to stdout. */
+#ifndef IOTRIAGE_POOL_LOOKUP_H
+#define IOTRIAGE_POOL_LOOKUP_H
 
 #include <stddef.h>
 

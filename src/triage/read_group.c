@@ -1,18 +1,18 @@
-/* Grouping a read batch, as the spec's "Group by VDEV / Group by
- * Enclosure" views do: by pool device group (vdev), by controller (the
+/* Grouping a read batch: by pool device group (vdev), by controller (the
  * PCI function and SCSI host on the sysfs path, or what a virtual disk
  * shares), or by SES enclosure where sysfs exposes one. Each group gets
  * one line of its members' rates and a median, so a group that is slower
  * as a whole (one controller, one enclosure) shows next to a single slow
  * member. */
+#include "triage/read_group.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/strbuf.h"
-#include "cmd/pool_lookup.h"
-#include "cmd/readdisks.h"
 #include "media/outlier.h"
+#include "pool/lookup.h"
 
 static const char *const group_by_names[] = { "none", "vdev", "controller", "enclosure" };
 
@@ -119,32 +119,6 @@ void read_groups_release(struct read_groups *g)
 	free(g->groups);
 	free(g->member_of);
 	*g = (struct read_groups){ 0 };
-}
-
-void read_groups_print(const struct read_batch *b, const struct read_groups *groups, FILE *out)
-{
-	size_t width = 0;
-	for (size_t g = 0; g < groups->count; g++)
-		if (strlen(groups->groups[g].name) > width)
-			width = strlen(groups->groups[g].name);
-	for (size_t g = 0; g < groups->count; g++) {
-		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, "%-*s", (int)width, groups->groups[g].name);
-		for (size_t i = 0; i < b->count; i++) {
-			const struct disk_read *d = &b->reads[i];
-			if (groups->member_of[i] != g)
-				continue;
-			if (d->status == READTEST_OK)
-				strbuf_addf(&line, "  %s %.0f MB/s%s", d->info.kname, job_bw_bytes_per_s(d->res) / 1e6,
-					    d->verdict && strcmp(d->verdict, "ok") != 0 ? " (" : "");
-			else
-				strbuf_addf(&line, "  %s %s", d->info.kname, readtest_status_name(d->status));
-			if (d->status == READTEST_OK && d->verdict && strcmp(d->verdict, "ok") != 0)
-				strbuf_addf(&line, "%s)", d->verdict);
-		}
-		fprintf(out, "%s\n", line.buf);
-		strbuf_release(&line);
-	}
 }
 
 void read_groups_json(const struct read_batch *b, const struct read_groups *groups, struct json *j)

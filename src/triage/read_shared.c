@@ -2,13 +2,14 @@
  * every disk read alone, then all together. Disks that are fast alone but
  * slow together share something that cannot carry them all: a cable, an
  * expander, a controller, or on a VM one backing disk. */
+#include "triage/read_shared.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/log.h"
 #include "basic/strbuf.h"
-#include "cmd/readdisks.h"
 
 /* Below this share of its solo rate, a disk read with its group is held back
  * by the path they share. Independent paths stay near 100%. */

@@ -1,5 +1,7 @@
 /* The verdict on a read batch: each disk against its peers, flagged disks
  * re-read to confirm, and one sentence per disk that says what was found. */
+#include "triage/read_verdict.h"
+
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -8,16 +10,13 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "basic/timeutil.h"
-#include "cmd/readdisks.h"
-
-#define CONFIRM_READS 2 /* re-reads of a flagged disk; slow only if all agree */
 
 static const char *flag_word(enum outlier_flag f)
 {
 	return f == OUTLIER_SLOW ? "slow" : f == OUTLIER_FAST ? "fast" : "ok";
 }
 
-static void describe(struct disk_read *d, double bw)
+void read_verdict_describe(struct disk_read *d, double bw)
 {
 	const struct outlier_finding *f = &d->finding;
 	const char *name = d->info.kname[0] ? d->info.kname : d->info.dev_path;
@@ -55,7 +54,7 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 {
 	enum outlier_flag first = d->finding.flag;
 	bool peer_suspect = first == OUTLIER_SLOW || first == OUTLIER_FAST;
-	for (int i = 0; i < CONFIRM_READS; i++) {
+	for (int i = 0; i < READ_CONFIRM_READS; i++) {
 		struct disk_read again = { .info = d->info };
 		readtest_run(&again, opts);
 		d->reads_total++;
@@ -66,10 +65,41 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 			if (below_baseline(d, bw, regression_pct))
 				d->baseline_flagged++;
 			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f MB/s",
-				d->info.dev_path, i + 1, CONFIRM_READS, bw / 1e6);
+				d->info.dev_path, i + 1, READ_CONFIRM_READS, bw / 1e6);
 		}
 		disk_read_release(&again);
 	}
+}
+
+const char *read_verdict_word(const struct disk_read *d)
+{
+	bool confirmed = d->reads_flagged && d->reads_flagged == d->reads_total;
+	bool regressed = d->baseline_flagged && d->baseline_flagged == d->reads_total;
+	return confirmed ? flag_word(d->finding.flag) : regressed ? "slow" : "ok";
+}
+
+/* Judges one disk of the batch (FOUND: its finding against its peers, BW:
+ * its first read's rate). Returns whether it was confirmed out of line. */
+static bool judge_one(struct disk_read *d, const struct outlier_finding *found, double bw,
+		      const struct readtest_opts *opts, double regression_pct)
+{
+	if (d->status != READTEST_OK) {
+		d->verdict = readtest_status_name(d->status);
+		snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
+		return false;
+	}
+	d->finding = *found;
+	d->reads_total = 1;
+	d->reads_flagged = (found->flag == OUTLIER_SLOW || found->flag == OUTLIER_FAST) ? 1 : 0;
+	d->baseline_flagged = below_baseline(d, bw, regression_pct) ? 1 : 0;
+	if (d->reads_flagged || d->baseline_flagged)
+		confirm(d, opts, regression_pct);
+	d->verdict = read_verdict_word(d);
+	read_verdict_describe(d, bw);
+	if (strcmp(d->verdict, "ok") == 0)
+		return false;
+	log_msg(LOG_WARN, "READ-DISK (%s): %s: %s", d->info.dev_path, d->verdict, d->sentence);
+	return true;
 }
 
 size_t read_batch_judge(struct read_batch *b)
@@ -91,29 +121,8 @@ size_t read_batch_judge(struct read_batch *b)
 	size_t flagged = 0;
 	struct readtest_opts opts = b->opts;
 	opts.progress = false;
-	for (size_t i = 0; i < b->count; i++) {
-		struct disk_read *d = &b->reads[i];
-		if (d->status != READTEST_OK) {
-			d->verdict = readtest_status_name(d->status);
-			snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
-			continue;
-		}
-		d->finding = found[i];
-		d->reads_total = 1;
-		d->reads_flagged = (found[i].flag == OUTLIER_SLOW || found[i].flag == OUTLIER_FAST) ? 1 : 0;
-		d->baseline_flagged = below_baseline(d, samples[i].bw, b->regression_pct) ? 1 : 0;
-		if (d->reads_flagged || d->baseline_flagged)
-			confirm(d, &opts, b->regression_pct);
-		bool confirmed = d->reads_flagged && d->reads_flagged == d->reads_total;
-		bool regressed = d->baseline_flagged && d->baseline_flagged == d->reads_total;
-		d->verdict = confirmed ? flag_word(found[i].flag) : regressed ? "slow" : "ok";
-		describe(d, samples[i].bw);
-		confirmed |= regressed;
-		if (confirmed) {
-			flagged++;
-			log_msg(LOG_WARN, "READ-DISK (%s): %s: %s", d->info.dev_path, d->verdict, d->sentence);
-		}
-	}
+	for (size_t i = 0; i < b->count; i++)
+		flagged += judge_one(&b->reads[i], &found[i], samples[i].bw, &opts, b->regression_pct);
 	free(found);
 	free(groups);
 	free(samples);

@@ -1,0 +1,129 @@
+/* A read batch on the terminal and at the end of a run. */
+#include "cmd/read_render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/humanize.h"
+#include "basic/strbuf.h"
+#include "output/table.h"
+#include "triage/read_health.h"
+
+void read_batch_print_table(const struct read_batch *b, FILE *out)
+{
+	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
+					       "OF MEDIAN", "TOGETHER", "VERDICT", "STATUS" };
+	struct table t;
+	table_init(&t, 10, headers, "llrrrrrrll");
+	for (size_t k = 0; k < b->count; k++) {
+		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
+		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "", together[32] = "",
+		     status[400];
+		if (d->parallel_bw > 0)
+			snprintf(together, sizeof(together), "%.0f%%", d->parallel_pct_of_serial);
+		if (d->info.size_bytes)
+			human_size_exact(d->info.size_bytes, size, sizeof(size));
+		if (d->status == READTEST_OK) {
+			human_iec((double)d->res->bytes, bytes, sizeof(bytes));
+			snprintf(secs, sizeof(secs), "%.2f s", d->res->seconds);
+			human_rate(job_bw_bytes_per_s(d->res), rate, sizeof(rate));
+			snprintf(pct, sizeof(pct), "%.0f%%", d->pct_of_median);
+		}
+		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
+			 d->reason[0] ? ": " : "", d->reason);
+		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
+				      d->verdict ? d->verdict : "", status };
+		table_add_row(&t, row);
+	}
+	table_print(&t, out);
+	table_release(&t);
+}
+
+void read_groups_print(const struct read_batch *b, const struct read_groups *groups, FILE *out)
+{
+	size_t width = 0;
+	for (size_t g = 0; g < groups->count; g++)
+		if (strlen(groups->groups[g].name) > width)
+			width = strlen(groups->groups[g].name);
+	for (size_t g = 0; g < groups->count; g++) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "%-*s", (int)width, groups->groups[g].name);
+		for (size_t i = 0; i < b->count; i++) {
+			const struct disk_read *d = &b->reads[i];
+			if (groups->member_of[i] != g)
+				continue;
+			if (d->status == READTEST_OK)
+				strbuf_addf(&line, "  %s %.0f MB/s%s", d->info.kname, job_bw_bytes_per_s(d->res) / 1e6,
+					    d->verdict && strcmp(d->verdict, "ok") != 0 ? " (" : "");
+			else
+				strbuf_addf(&line, "  %s %s", d->info.kname, readtest_status_name(d->status));
+			if (d->status == READTEST_OK && d->verdict && strcmp(d->verdict, "ok") != 0)
+				strbuf_addf(&line, "%s)", d->verdict);
+		}
+		fprintf(out, "%s\n", line.buf);
+		strbuf_release(&line);
+	}
+}
+
+void read_health_print(const struct read_batch *b, FILE *out)
+{
+	bool header = false;
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_read *d = &b->reads[i];
+		if (!d->health_checked)
+			continue;
+		if (!header)
+			fputs("Health of the flagged disks:\n", out);
+		header = true;
+		char text[600];
+		read_health_describe(d, text, sizeof(text));
+		fprintf(out, "  %s: %s\n", d->info.dev_path, text);
+	}
+	if (header)
+		fputc('\n', out);
+}
+
+void read_batch_present(const struct read_batch *b, FILE *out)
+{
+	if (!b->count)
+		return;
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	fputc('\n', out);
+	read_batch_print_table(b, out);
+	fputc('\n', out);
+	if (groups.count) {
+		fprintf(out, "By %s:\n", read_group_by_name(groups.by));
+		read_groups_print(b, &groups, out);
+		fputc('\n', out);
+	}
+	read_health_print(b, out);
+	read_groups_release(&groups);
+}
+
+int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg)
+{
+	return read_batch_store(s, rc->id, rc->started, arg);
+}
+
+int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg)
+{
+	read_batch_conclude(b, rc->db_path);
+	if (!rc->json)
+		read_batch_present(b, stdout);
+	int status = run_ctx_interrupted_status();
+	if (!status)
+		status = (errors || ok == 0) ? 1 : 0;
+	struct json j;
+	json_init(&j);
+	run_ctx_json_head(rc, &j);
+	read_batch_document(b, &j);
+	if (shared)
+		shared_paths_json(shared, &j);
+	if (extra)
+		extra(&j, extra_arg);
+	status = run_ctx_finish(rc, &j, status, read_batch_store_run, b);
+	json_release(&j);
+	return status;
+}

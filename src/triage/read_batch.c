@@ -1,0 +1,210 @@
+/* The read batch: disks read serially or all at once, with their log
+ * lines, then ranked. */
+#include "triage/read_batch.h"
+
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "basic/humanize.h"
+#include "basic/interrupt.h"
+#include "basic/log.h"
+#include "basic/strbuf.h"
+#include "triage/read_health.h"
+#include "triage/read_verdict.h"
+
+#define SYSFS_ROOT "/sys"
+#define DEV_ROOT "/dev"
+
+void readtest_opts_default(struct readtest_opts *opts)
+{
+	*opts = (struct readtest_opts){
+		.size = READTEST_DEFAULT_SIZE,
+		.bs = READTEST_DEFAULT_BS,
+		.iodepth = 1,
+		.engine = "auto",
+		.progress = isatty(STDERR_FILENO),
+	};
+}
+
+/* ---- one read, its log lines ---- */
+
+static void log_starting(const struct disk_read *d, const struct readtest_opts *opts)
+{
+	char size[32], bs[32];
+	human_size_exact(opts->size, size, sizeof(size));
+	human_size_exact(opts->bs, bs, sizeof(bs));
+	log_msg(LOG_INFO, "READ-DISK (%s): starting: O_DIRECT sequential read of %s in %s blocks, queue depth %u, engine %s",
+		d->info.dev_path, size, bs, opts->iodepth, opts->engine);
+}
+
+static void log_outcome(const struct disk_read *d)
+{
+	if (d->status == READTEST_SKIPPED) {
+		log_msg(LOG_INFO, "READ-DISK (%s): skipped: %s", d->info.dev_path, d->reason);
+		return;
+	}
+	if (d->status == READTEST_ERROR) {
+		log_msg(LOG_ERR, "READ-DISK (%s): failed: %s", d->info.dev_path, d->reason);
+		return;
+	}
+	char summary[160];
+	human_dd_summary(d->res->bytes, d->res->seconds, summary, sizeof(summary));
+	log_msg(LOG_INFO, "READ-DISK (%s): completed: %s", d->info.dev_path, summary);
+	if (d->truncated)
+		log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->reason);
+}
+
+struct parallel_read {
+	struct disk_read *d;
+	const struct readtest_opts *opts;
+};
+
+static void *parallel_read_main(void *arg)
+{
+	struct parallel_read *p = arg;
+	readtest_run(p->d, p->opts);
+	return NULL;
+}
+
+static void read_all_at_once(struct read_batch *b)
+{
+	struct readtest_opts opts = b->opts;
+	opts.progress = false; /* several devices cannot share one progress line */
+	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
+	struct parallel_read *args = xcalloc(b->count, sizeof(*args));
+	bool *started = xcalloc(b->count, sizeof(*started));
+	for (size_t i = 0; i < b->count; i++) {
+		if (b->reads[i].status == READTEST_SKIPPED)
+			continue;
+		log_starting(&b->reads[i], &b->opts);
+		args[i] = (struct parallel_read){ &b->reads[i], &opts };
+		int r = pthread_create(&threads[i], NULL, parallel_read_main, &args[i]);
+		if (r) {
+			b->reads[i].status = READTEST_ERROR;
+			snprintf(b->reads[i].reason, sizeof(b->reads[i].reason),
+				 "cannot start a reader thread: %s", strerror(r));
+			continue;
+		}
+		started[i] = true;
+	}
+	for (size_t i = 0; i < b->count; i++)
+		if (started[i])
+			pthread_join(threads[i], NULL);
+	for (size_t i = 0; i < b->count; i++)
+		log_outcome(&b->reads[i]);
+	free(threads);
+	free(args);
+	free(started);
+}
+
+size_t read_batch_execute(struct read_batch *b)
+{
+	if (b->parallel) {
+		read_all_at_once(b);
+	} else {
+		for (size_t i = 0; i < b->count; i++) {
+			struct disk_read *d = &b->reads[i];
+			if (d->status != READTEST_SKIPPED && interrupt_requested()) {
+				d->status = READTEST_SKIPPED;
+				snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
+			}
+			if (d->status != READTEST_SKIPPED) {
+				log_starting(d, &b->opts);
+				readtest_run(d, &b->opts);
+			}
+			log_outcome(d);
+		}
+	}
+	free(b->order);
+	b->order = xcalloc(b->count, sizeof(*b->order));
+	b->median_bw = readtest_rank(b->reads, b->count, b->order);
+	size_t errors = 0;
+	for (size_t i = 0; i < b->count; i++)
+		errors += b->reads[i].status == READTEST_ERROR;
+	return errors;
+}
+
+size_t read_batch_count(const struct read_batch *b, enum readtest_status s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->count; i++)
+		n += b->reads[i].status == s;
+	return n;
+}
+
+void read_batch_release(struct read_batch *b)
+{
+	for (size_t i = 0; i < b->count; i++)
+		disk_read_release(&b->reads[i]);
+	free(b->reads);
+	free(b->order);
+	b->reads = NULL;
+	b->order = NULL;
+	b->count = 0;
+}
+
+void read_describe_path(const char *path, struct disk_info *info)
+{
+	struct stat st;
+	char kname[64];
+	bool partition = false;
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
+	    disk_kname_from_devnum(SYSFS_ROOT, major(st.st_rdev), minor(st.st_rdev), kname,
+				   sizeof(kname), &partition) == 0 &&
+	    !partition)
+		disk_describe(SYSFS_ROOT, DEV_ROOT, kname, info);
+	else if (partition)
+		snprintf(info->kname, sizeof(info->kname), "%s", kname);
+	/* Keep the path as the user gave it: it is how they know the device. */
+	snprintf(info->dev_path, sizeof(info->dev_path), "%s", path);
+	if (!info->kname[0]) {
+		const char *slash = strrchr(path, '/');
+		snprintf(info->kname, sizeof(info->kname), "%s", slash ? slash + 1 : path);
+	}
+}
+
+static bool matches(const struct disk_info *d, const char *const *globs, size_t n)
+{
+	if (n == 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(globs[i], d->kname, 0) == 0 || fnmatch(globs[i], d->dev_path, 0) == 0)
+			return true;
+	return false;
+}
+
+int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, size_t nglobs)
+{
+	struct disk_list list;
+	int r = disk_enumerate(SYSFS_ROOT, DEV_ROOT, &list);
+	if (r < 0)
+		return r;
+	b->reads = xcalloc(list.count, sizeof(*b->reads));
+	for (size_t i = 0; i < list.count; i++) {
+		if (!matches(&list.disks[i], globs, nglobs))
+			continue;
+		struct disk_read *d = &b->reads[b->count++];
+		d->info = list.disks[i];
+		if (d->info.skip_reason) {
+			d->status = READTEST_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "%s", d->info.skip_reason);
+		}
+	}
+	disk_list_free(&list);
+	return 0;
+}
+
+void read_batch_conclude(struct read_batch *b, const char *db_path)
+{
+	if (interrupt_signal())
+		return;
+	read_batch_load_baselines(b, db_path);
+	read_batch_log_conclusion(b, read_batch_judge(b));
+	read_batch_check_health(b);
+}

@@ -1,0 +1,42 @@
+/* triage/read_verdict.h: the verdict on a read batch. Each ok disk is
+ * compared with its peers (media/outlier.h: same model and size class when
+ * there are enough of them, else every disk read) and with its baseline
+ * from an earlier run; a disk out of line is re-read READ_CONFIRM_READS
+ * times and called slow (or fast) only if every read agrees. Each entry
+ * gets a verdict word and one sentence that says what was found. */
+#ifndef IOTRIAGE_TRIAGE_READ_VERDICT_H
+#define IOTRIAGE_TRIAGE_READ_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "triage/read_batch.h"
+
+#define READ_CONFIRM_READS 2 /* re-reads of a flagged disk; slow only if all agree */
+
+/* Compares each ok disk with its peers, re-reads a flagged disk to confirm
+ * (logging each confirming read), and sets each entry's verdict and
+ * sentence; logs each confirmed disk. Returns how many disks were confirmed
+ * slow or fast (or slow against their baseline). */
+size_t read_batch_judge(struct read_batch *b);
+/* The closing log line: an outlier to replace, or "not a media anomaly";
+ * nothing when fewer than OUTLIER_MIN_SET disks were read. */
+void read_batch_log_conclusion(const struct read_batch *b, size_t flagged);
+
+/* The verdict word of an ok disk from its counts of reads: "slow" or
+ * "fast" when every read was out of line with its peers, else "slow" when
+ * every read was below its baseline, else "ok". Pure. */
+const char *read_verdict_word(const struct disk_read *d);
+/* The sentence of an ok disk whose first read ran at BW bytes/s, into
+ * D->sentence: its share of the peers' median and how many reads agreed,
+ * then its share of its baseline. Pure. */
+void read_verdict_describe(struct disk_read *d, double bw);
+
+/* Whether a disk's identity is stable enough to key a baseline (WWN,
+ * serial, by-id path or loop backing file; never the kernel name). */
+bool disk_has_stable_identity(const struct disk_info *info);
+/* Looks up each disk's baseline in the database at DB_PATH (a missing
+ * database means no baselines). Returns 0 or -errno after logging. */
+int read_batch_load_baselines(struct read_batch *b, const char *db_path);
+
+#endif

@@ -1,0 +1,116 @@
+/* The read batch's verdict (triage/read_verdict.h): the verdict word from
+ * the counts of reads, the sentence, and read_batch_judge on sets where no
+ * disk is out of line (no confirming re-read runs). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/strbuf.h"
+#include "triage/read_verdict.h"
+#include "tap.h"
+
+#define MB 1e6
+
+static void set_ok(struct disk_read *d, const char *kname, const char *model, double bw)
+{
+	snprintf(d->info.kname, sizeof(d->info.kname), "%s", kname);
+	snprintf(d->info.dev_path, sizeof(d->info.dev_path), "/dev/%s", kname);
+	snprintf(d->info.model, sizeof(d->info.model), "%s", model);
+	d->info.size_bytes = 4000ULL * 1000 * 1000 * 1000;
+	d->status = READTEST_OK;
+	d->res = xcalloc(1, sizeof(*d->res));
+	d->res->bytes = (uint64_t)bw;
+	d->res->seconds = 1.0;
+}
+
+static void test_word(void)
+{
+	struct disk_read d = { .finding = { .flag = OUTLIER_SLOW } };
+	d.reads_total = 3;
+	d.reads_flagged = 3;
+	is_str(read_verdict_word(&d), "slow", "slow when every read was out of line");
+	d.reads_flagged = 2;
+	is_str(read_verdict_word(&d), "ok", "ok when one confirming read was in line");
+	d.finding.flag = OUTLIER_FAST;
+	d.reads_flagged = 3;
+	is_str(read_verdict_word(&d), "fast", "fast when every read was out of line upwards");
+	d.finding.flag = OUTLIER_NONE;
+	d.reads_flagged = 0;
+	d.baseline_flagged = 3;
+	is_str(read_verdict_word(&d), "slow", "slow when every read was below its baseline");
+	d.baseline_flagged = 1;
+	is_str(read_verdict_word(&d), "ok", "ok when a re-read was within its baseline");
+	d.reads_total = 1;
+	d.baseline_flagged = 0;
+	is_str(read_verdict_word(&d), "ok", "ok with nothing flagged");
+}
+
+static void test_sentence(void)
+{
+	struct disk_read d = { .reads_total = 3, .reads_flagged = 3 };
+	snprintf(d.info.kname, sizeof(d.info.kname), "sdc");
+	d.finding = (struct outlier_finding){ .flag = OUTLIER_SLOW, .ratio = 0.05, .set_size = 4,
+					      .peers_are_group = true };
+	read_verdict_describe(&d, 10 * MB);
+	is_str(d.sentence, "sdc reads at 5.0% of the median of 4 same-model disks (3 of 3 reads out of line)",
+	       "one decimal under 10%");
+	d.finding.ratio = 0.98;
+	d.finding.peers_are_group = false;
+	d.reads_flagged = 0;
+	d.reads_total = 1;
+	read_verdict_describe(&d, 10 * MB);
+	is_str(d.sentence, "sdc reads at 98% of the median of 4 disks (1 of 1 reads in line)", "in line");
+	d.finding.flag = OUTLIER_NO_PEERS;
+	read_verdict_describe(&d, 10 * MB);
+	is_str(d.sentence, "sdc has no peers to compare with (fewer than 3 disks read)", "no peers");
+	d.has_baseline = true;
+	d.baseline_bw = 20 * MB;
+	d.baseline_at = 0;
+	d.baseline_flagged = 1;
+	read_verdict_describe(&d, 10 * MB);
+	is_str(d.sentence, "sdc has no peers to compare with (fewer than 3 disks read); 50% of its baseline "
+			   "of 20.0 MB/s from 1970-01-01 (1 of 1 reads below it)", "against its baseline");
+}
+
+static void test_judge_in_line(void)
+{
+	struct read_batch b = { .count = 5, .regression_pct = DEFAULT_REGRESSION_PCT };
+	b.reads = xcalloc(b.count, sizeof(*b.reads));
+	set_ok(&b.reads[0], "sda", "DISK-A", 200 * MB);
+	set_ok(&b.reads[1], "sdb", "DISK-A", 205 * MB);
+	set_ok(&b.reads[2], "sdc", "DISK-A", 198 * MB);
+	snprintf(b.reads[3].info.dev_path, sizeof(b.reads[3].info.dev_path), "/dev/sdd");
+	b.reads[3].status = READTEST_ERROR;
+	snprintf(b.reads[3].reason, sizeof(b.reads[3].reason), "cannot open: Permission denied");
+	snprintf(b.reads[4].info.dev_path, sizeof(b.reads[4].info.dev_path), "/dev/sde");
+	b.reads[4].status = READTEST_SKIPPED;
+	snprintf(b.reads[4].reason, sizeof(b.reads[4].reason), "partition");
+
+	is_int(read_batch_judge(&b), 0, "three disks in line: none flagged");
+	is_str(b.reads[0].verdict, "ok", "sda ok");
+	is_int(b.reads[0].reads_total, 1, "no confirming read of a disk in line");
+	is_int(b.reads[0].finding.set_size, 3, "the set is the three ok disks");
+	ok(b.reads[0].finding.peers_are_group, "of the same model and size");
+	is_str(b.reads[1].sentence, "sdb reads at 102% of the median of 3 same-model disks (1 of 1 reads in line)",
+	       "sdb's sentence");
+	is_str(b.reads[3].verdict, "error", "a failed read's verdict is its status");
+	is_str(b.reads[3].sentence, "/dev/sdd: cannot open: Permission denied", "with its reason");
+	is_str(b.reads[4].verdict, "skipped", "a skipped disk's verdict is its status");
+
+	struct read_batch one = { .count = 1, .regression_pct = DEFAULT_REGRESSION_PCT };
+	one.reads = xcalloc(1, sizeof(*one.reads));
+	set_ok(&one.reads[0], "sda", "DISK-A", 200 * MB);
+	is_int(read_batch_judge(&one), 0, "one disk: nothing flagged");
+	is_str(one.reads[0].verdict, "ok", "and ok");
+	ok(strstr(one.reads[0].sentence, "no peers") != NULL, "with no peers said");
+
+	read_batch_release(&b);
+	read_batch_release(&one);
+}
+
+int main(void)
+{
+	test_word();
+	test_sentence();
+	test_judge_in_line();
+	return tap_done();
+}
