@@ -34,6 +34,7 @@
 #include "cmd/read_render.h"
 #include "disk/enumerate.h"
 #include "triage/read_batch.h"
+#include "triage/read_verdict.h"
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
 

@@ -21,6 +21,7 @@
 #include "cmd/runctx.h"
 #include "pool/zfs.h"
 #include "triage/read_batch.h"
+#include "triage/read_verdict.h"
 #include "triage/read_pool.h"
 
 #define RWPOOL_DEFAULT_SIZE (1ULL << 30)

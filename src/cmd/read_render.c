@@ -8,6 +8,7 @@
 #include "basic/strbuf.h"
 #include "output/table.h"
 #include "triage/read_health.h"
+#include "triage/read_verdict.h"
 
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {

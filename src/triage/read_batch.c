@@ -15,8 +15,6 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
-#include "triage/read_health.h"
-#include "triage/read_verdict.h"
 
 #define SYSFS_ROOT "/sys"
 #define DEV_ROOT "/dev"
@@ -198,13 +196,4 @@ int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, 
 	}
 	disk_list_free(&list);
 	return 0;
-}
-
-void read_batch_conclude(struct read_batch *b, const char *db_path)
-{
-	if (interrupt_signal())
-		return;
-	read_batch_load_baselines(b, db_path);
-	read_batch_log_conclusion(b, read_batch_judge(b));
-	read_batch_check_health(b);
 }

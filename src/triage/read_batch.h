@@ -61,10 +61,6 @@ size_t read_batch_execute(struct read_batch *b);
 size_t read_batch_count(const struct read_batch *b, enum readtest_status s);
 void read_batch_release(struct read_batch *b);
 
-/* Baselines, the verdict (with its closing log line) and the health
- * cross-check, in that order; nothing after an interrupt. */
-void read_batch_conclude(struct read_batch *b, const char *db_path);
-
 /* The batch's members of a document: "parameters", "devices" and
  * "summary". */
 void read_batch_json(const struct read_batch *b, struct json *j);

@@ -10,6 +10,8 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "basic/timeutil.h"
+#include "basic/interrupt.h"
+#include "triage/read_health.h"
 
 static const char *flag_word(enum outlier_flag f)
 {
@@ -179,4 +181,13 @@ int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 	}
 	store_close(s);
 	return 0;
+}
+
+void read_batch_conclude(struct read_batch *b, const char *db_path)
+{
+	if (interrupt_signal())
+		return;
+	read_batch_load_baselines(b, db_path);
+	read_batch_log_conclusion(b, read_batch_judge(b));
+	read_batch_check_health(b);
 }

@@ -39,4 +39,9 @@ bool disk_has_stable_identity(const struct disk_info *info);
  * database means no baselines). Returns 0 or -errno after logging. */
 int read_batch_load_baselines(struct read_batch *b, const char *db_path);
 
+/* Baselines, the verdict (with its closing log line) and the health
+ * cross-check (triage/read_health), in that order; nothing after an
+ * interrupt. */
+void read_batch_conclude(struct read_batch *b, const char *db_path);
+
 #endif
