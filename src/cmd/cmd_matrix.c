@@ -22,9 +22,10 @@
 #include "basic/spawn.h"
 #include "cmd/commands.h"
 #include "cmd/matrix.h"
-#include "cmd/poolbench_cmd.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
+#include "pool/areas.h"
+#include "poolbench/poolbench.h"
 
 enum {
 	OPT_TARGET = OPT_COMMAND_BASE,
@@ -501,7 +502,7 @@ int cmd_matrix(int argc, char **argv, struct global_opts *g)
 
 	int r = mx_add_path_targets(m, rc.id);
 	if (r == 0 && m->pool) {
-		r = bench_target_resolve(m->pool, "zfs", &m->pool_target);
+		r = pool_target_resolve(m->pool, "zfs", &m->pool_target);
 		if (r == 0)
 			m->stale_removed += pool_areas_remove_stale(&m->pool_target, "MATRIX");
 		for (size_t a = 0; r == 0 && a < m->nrs && !interrupt_requested(); a++)

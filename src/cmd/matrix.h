@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/bench_target.h"
 #include "pool/scratch.h"
+#include "pool/target.h"
 
 #define MX_MAX_TARGETS 16
 #define MX_MAX_TESTS 48
@@ -79,7 +79,7 @@ struct matrix {
 	unsigned iodepth;
 	const char *engine;
 	struct mx_result (*results)[MX_MAX_TESTS];
-	struct bench_target pool_target;
+	struct pool_target pool_target;
 	struct scratch images_area; /* --images: the tagged directory the image files go in */
 	bool images_area_made;
 	int stale_removed;

@@ -14,7 +14,7 @@
 #include "basic/strbuf.h"
 #include "cmd/matrix.h"
 #include "cmd/matrix_image.h"
-#include "cmd/poolbench_cmd.h"
+#include "pool/areas.h"
 
 /* Files in a user's directory go in a tagged scratch subdirectory
  * (pool/scratch.h), so that what a killed run left there is found and
@@ -23,7 +23,7 @@
 static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
 			 struct scratch *area)
 {
-	struct bench_target bt = { .kind = SCRATCH_DIR };
+	struct pool_target bt = { .kind = SCRATCH_DIR };
 	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
 	snprintf(bt.parent, sizeof(bt.parent), "%s", dir);
 	m->stale_removed += pool_areas_remove_stale(&bt, "MATRIX");
