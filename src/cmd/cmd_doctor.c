@@ -28,15 +28,18 @@
 #include "basic/strbuf.h"
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
-#include "cmd/doctor.h"
-#include "triage/netcheck.h"
-#include "cmd/poolbench_cmd.h"
 #include "cmd/read_render.h"
 #include "disk/enumerate.h"
+#include "pool/areas.h"
+#include "pool/target.h"
+#include "triage/doctor_judgement.h"
+#include "triage/lab.h"
+#include "triage/netcheck.h"
+#include "triage/pool_twin.h"
 #include "triage/read_batch.h"
-#include "triage/read_verdict.h"
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
+#include "triage/read_verdict.h"
 
 /* A pool reading at half its RAM twin or better is not held back by its
  * media (the sentence in the "no layer" evidence). */
@@ -120,7 +123,7 @@ struct doctor {
 	char run_id[17];
 	const char *db_path;
 	bool have_pool;
-	struct bench_target target;
+	struct pool_target target;
 	struct pool_layout layout;
 	struct read_batch batch;
 	struct step steps[4];
@@ -331,7 +334,7 @@ static void step_twin(struct doctor *dr)
 	struct pool_twin *twin = &dr->twin;
 	struct step *s = &dr->steps[2];
 	uint64_t member = dr->budget->workload_size > (128ULL << 20) ? dr->budget->workload_size : (128ULL << 20);
-	if (twin_build(&dr->target, &dr->layout, dr->run_id, member, twin) < 0) {
+	if (pool_twin_build(&dr->target, &dr->layout, dr->run_id, member, twin) < 0) {
 		s->state = STEP_FAILED;
 		snprintf(s->summary, sizeof(s->summary), "cannot build a RAM twin of the pool");
 		return;
@@ -339,8 +342,8 @@ static void step_twin(struct doctor *dr)
 	log_msg(LOG_INFO, "DOCTOR: RAM twin %s built on %zu RAM-backed loop devices", twin->target.pool, twin->nloops);
 	struct pb_outcome o;
 	pb_outcome_init(&o, PB_BUILTIN);
-	int r = doctor_pool_workload(&twin->target, dr->run_id, "twin", dr->budget->workload_size,
-				     dr->budget->workload_cap_s, &o);
+	int r = pool_twin_workload(&twin->target, dr->run_id, "twin", dr->budget->workload_size,
+				   dr->budget->workload_cap_s, &o);
 	figures_of(&o, &dr->twin_write_bw, &dr->twin_read_bw);
 	s->state = r == 0 ? STEP_RAN : STEP_FAILED;
 	char rd[32], wr[32];
@@ -359,8 +362,8 @@ static void step_pool(struct doctor *dr)
 	struct pb_outcome o;
 	pb_outcome_init(&o, PB_BUILTIN);
 	pool_areas_remove_stale(&dr->target, "DOCTOR");
-	int r = doctor_pool_workload(&dr->target, dr->run_id, "doctor", dr->budget->workload_size,
-				     dr->budget->workload_cap_s, &o);
+	int r = pool_twin_workload(&dr->target, dr->run_id, "doctor", dr->budget->workload_size,
+				   dr->budget->workload_cap_s, &o);
 	figures_of(&o, &dr->pool_write_bw, &dr->pool_read_bw);
 	pb_outcome_release(&o);
 	if (r < 0) {
@@ -584,7 +587,7 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 	if (stale > 0)
 		log_msg(LOG_INFO, "DOCTOR: removed %d leftover(s) of killed runs", stale);
 
-	struct doctor_lab lab = { .slowed = -1 };
+	struct lab lab = { .slowed = -1 };
 	int status = 0;
 	const char *pool_id = argc - first == 1 ? argv[first] : NULL;
 	if (dr->set.lab) {
@@ -593,7 +596,7 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 		pool_id = lab.pool; /* a ZFS pool's name, or a btrfs label */
 	}
 	if (status == 0 && pool_id) {
-		if (bench_target_resolve(pool_id, NULL, &dr->target) < 0)
+		if (pool_target_resolve(pool_id, NULL, &dr->target) < 0)
 			status = 1;
 		else if (dr->target.kind == SCRATCH_DIR) {
 			log_msg(LOG_ERR, "DOCTOR: '%s' is a directory, not a pool: run doctor without it, or benchpool on it",
@@ -631,7 +634,7 @@ int cmd_doctor(int argc, char **argv, struct global_opts *g)
 				dr->verdict.layer ? dr->verdict.layer : "", dr->verdict.layer ? " layer" : "",
 				dr->verdict.evidence);
 	}
-	twin_destroy(&dr->twin);
+	pool_twin_destroy(&dr->twin);
 	char slowed[64] = "";
 	if (lab.slowed >= 0)
 		snprintf(slowed, sizeof(slowed), "%s", lab.loops[lab.slowed].path);

@@ -1,4 +1,4 @@
-/* interactive: the spec's guided chooser. It lists the pools and disks (no
+/* interactive: the guided chooser. It lists the pools and disks (no
  * ids to look up), asks for the test and its settings, shows the command
  * it is about to run, and runs it, in this process, through the same
  * command table as the command line. It needs a terminal; it is also what
@@ -12,7 +12,7 @@
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
 #include "basic/parse.h"
-#include "cmd/bench_target.h"
+#include "pool/target.h"
 #include "cmd/commands.h"
 #include "disk/enumerate.h"
 
@@ -77,6 +77,101 @@ static size_t ask_number(const char *prompt, size_t max)
 	return 0;
 }
 
+/* What there is to choose from: pools, usable disks, tests. */
+struct choices {
+	struct disk_list disks;
+	struct disk_info **usable;
+	size_t ndisks;
+	struct pool_target *pools;
+	size_t npools;
+};
+
+static void list_choices(struct choices *c)
+{
+	disk_enumerate("/sys", "/dev", &c->disks);
+	c->npools = pool_target_list_all(&c->pools);
+	printf("iotriage interactive: choose a test and what to run it on.\n\nPools:\n");
+	if (c->npools == 0)
+		printf("  (none: no ZFS pool and no mounted btrfs file system)\n");
+	for (size_t i = 0; i < c->npools; i++)
+		printf("  %2zu) %-24s %-6s %s\n", i + 1, c->pools[i].pool, c->pools[i].fstype, c->pools[i].mountpoint);
+	printf("\nDisks:\n");
+	c->usable = calloc(c->disks.count ? c->disks.count : 1, sizeof(*c->usable));
+	if (!c->usable)
+		abort();
+	for (size_t i = 0; i < c->disks.count; i++) {
+		const struct disk_info *d = &c->disks.disks[i];
+		if (d->skip_reason)
+			continue;
+		c->usable[c->ndisks++] = &c->disks.disks[i];
+		char size[32];
+		human_size_exact(d->size_bytes, size, sizeof(size));
+		printf("  %2zu) %-14s %10s  %-8s %s%s%s\n", c->ndisks, d->dev_path, size, d->transport[0] ? d->transport : "?",
+		       d->model, d->model[0] && d->serial[0] ? " " : "", d->serial);
+	}
+	printf("\nTests:\n");
+	for (size_t i = 0; i < NTESTS; i++)
+		printf("  %2zu) %-14s %s\n", i + 1, tests[i].command, tests[i].what);
+	putchar('\n');
+}
+
+/* The disk or pool CHOICE runs on, appended to ARGS. Returns false when
+ * there is none or the user gave up. */
+static bool ask_target(const struct test_choice *choice, const struct choices *c, const char **args, size_t *n)
+{
+	size_t pick = 1;
+	if (choice->need == NEED_DISK) {
+		pick = c->ndisks ? ask_number("Disk", c->ndisks) : 0;
+		if (!c->ndisks)
+			printf("There is no disk to read.\n");
+		if (pick)
+			args[(*n)++] = c->usable[pick - 1]->dev_path;
+	} else if (choice->need == NEED_POOL) {
+		pick = c->npools ? ask_number("Pool", c->npools) : 0;
+		if (!c->npools)
+			printf("There is no pool here to run %s on.\n", choice->command);
+		if (pick)
+			args[(*n)++] = c->pools[pick - 1].pool;
+	}
+	return pick != 0;
+}
+
+/* CHOICE's size option, asked for (into SIZE) and appended to ARGS.
+ * Returns false when the user gave up. */
+static bool ask_size(const struct test_choice *choice, char *size, size_t len, const char **args, size_t *n)
+{
+	uint64_t v = 0;
+	for (int attempt = 0; attempt < MAX_ATTEMPTS && v == 0; attempt++) {
+		if (!ask(choice->size_prompt, choice->size_default, size, len))
+			break;
+		if (parse_size(size, &v) < 0 || v == 0) {
+			printf("  '%s' is not a size (e.g. 64M, 1G)\n", size);
+			v = 0;
+		}
+	}
+	if (!v)
+		return false;
+	args[(*n)++] = choice->size_option;
+	args[(*n)++] = size;
+	return true;
+}
+
+/* The command line ARGS stands for, shown, confirmed and run. */
+static int confirm_and_run(const struct test_choice *choice, const char **args, size_t n, struct global_opts *g)
+{
+	char line[16];
+	printf("\nRunning: iotriage");
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", args[i]);
+	printf("\n");
+	if (ask("Go ahead? (y/n)", "y", line, sizeof(line)) && (line[0] == 'y' || line[0] == 'Y')) {
+		const struct command *cmd = command_find(choice->command);
+		return cmd->run((int)n, (char **)args, g);
+	}
+	printf("Not run.\n");
+	return 1;
+}
+
 int cmd_interactive(int argc, char **argv, struct global_opts *g)
 {
 	static const struct opt_def no_opts[] = { OPT_END };
@@ -96,96 +191,31 @@ int cmd_interactive(int argc, char **argv, struct global_opts *g)
 		return 2;
 	}
 
-	struct disk_list disks = { 0 };
-	disk_enumerate("/sys", "/dev", &disks);
-	struct bench_target *pools = NULL;
-	size_t npools = bench_target_list_all(&pools);
-	size_t ndisks = 0;
-	printf("iotriage interactive: choose a test and what to run it on.\n\nPools:\n");
-	if (npools == 0)
-		printf("  (none: no ZFS pool and no mounted btrfs file system)\n");
-	for (size_t i = 0; i < npools; i++)
-		printf("  %2zu) %-24s %-6s %s\n", i + 1, pools[i].pool, pools[i].fstype, pools[i].mountpoint);
-	printf("\nDisks:\n");
-	struct disk_info **usable = calloc(disks.count ? disks.count : 1, sizeof(*usable));
-	if (!usable)
-		abort();
-	for (size_t i = 0; i < disks.count; i++) {
-		const struct disk_info *d = &disks.disks[i];
-		if (d->skip_reason)
-			continue;
-		usable[ndisks++] = &disks.disks[i];
-		char size[32];
-		human_size_exact(d->size_bytes, size, sizeof(size));
-		printf("  %2zu) %-14s %10s  %-8s %s%s%s\n", ndisks, d->dev_path, size, d->transport[0] ? d->transport : "?",
-		       d->model, d->model[0] && d->serial[0] ? " " : "", d->serial);
-	}
-	printf("\nTests:\n");
-	for (size_t i = 0; i < NTESTS; i++)
-		printf("  %2zu) %-14s %s\n", i + 1, tests[i].command, tests[i].what);
-	putchar('\n');
-
+	struct choices c = { .ndisks = 0 };
+	list_choices(&c);
 	int status = 1;
 	const char *args[16];
 	size_t n = 0;
-	char size[64], line[16];
+	char size[64];
 	size_t t = ask_number("Test", NTESTS);
 	const struct test_choice *choice = t ? &tests[t - 1] : NULL;
-	if (!choice)
-		printf("Nothing run.\n");
 	if (choice) {
 		args[n++] = choice->command;
-		size_t pick = 1;
-		if (choice->need == NEED_DISK) {
-			pick = ndisks ? ask_number("Disk", ndisks) : 0;
-			if (!ndisks)
-				printf("There is no disk to read.\n");
-			if (pick)
-				args[n++] = usable[pick - 1]->dev_path;
-		} else if (choice->need == NEED_POOL) {
-			pick = npools ? ask_number("Pool", npools) : 0;
-			if (!npools)
-				printf("There is no pool here to run %s on.\n", choice->command);
-			if (pick)
-				args[n++] = pools[pick - 1].pool;
-		}
-		if (pick && choice->size_option) {
-			uint64_t v = 0;
-			for (int attempt = 0; attempt < MAX_ATTEMPTS && v == 0; attempt++) {
-				if (!ask(choice->size_prompt, choice->size_default, size, sizeof(size)))
-					break;
-				if (parse_size(size, &v) < 0 || v == 0) {
-					printf("  '%s' is not a size (e.g. 64M, 1G)\n", size);
-					v = 0;
-				}
-			}
-			if (v) {
-				args[n++] = choice->size_option;
-				args[n++] = size;
-			} else {
-				pick = 0;
-			}
-		}
-		for (size_t i = 0; pick && choice->extra && choice->extra[i]; i++)
+		bool ok = ask_target(choice, &c, args, &n);
+		if (ok && choice->size_option)
+			ok = ask_size(choice, size, sizeof(size), args, &n);
+		for (size_t i = 0; ok && choice->extra && choice->extra[i]; i++)
 			args[n++] = choice->extra[i];
 		args[n] = NULL;
-		if (!pick)
+		if (ok)
+			status = confirm_and_run(choice, args, n, g);
+		else
 			printf("Nothing run.\n");
-		if (pick) {
-			printf("\nRunning: iotriage");
-			for (size_t i = 0; i < n; i++)
-				printf(" %s", args[i]);
-			printf("\n");
-			if (ask("Go ahead? (y/n)", "y", line, sizeof(line)) && (line[0] == 'y' || line[0] == 'Y')) {
-				const struct command *cmd = command_find(choice->command);
-				status = cmd->run((int)n, (char **)args, g);
-			} else {
-				printf("Not run.\n");
-			}
-		}
+	} else {
+		printf("Nothing run.\n");
 	}
-	free(usable);
-	free(pools);
-	disk_list_free(&disks);
+	free(c.usable);
+	free(c.pools);
+	disk_list_free(&c.disks);
 	return status;
 }

@@ -20,12 +20,13 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "basic/spawn.h"
-#include "cmd/bench_target.h"
 #include "cmd/commands.h"
-#include "cmd/matrix_targets.h"
-#include "cmd/poolbench_cmd.h"
+#include "triage/matrix_targets.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
+#include "pool/areas.h"
+#include "pool/target.h"
+#include "poolbench/poolbench.h"
 #include "triage/matrix.h"
 
 enum {
@@ -257,8 +258,8 @@ static int set_up_targets(struct matrix *m, const char *run_id)
 	char why[PATH_MAX + 512] = "";
 	int r = mx_add_path_targets(m, run_id, why, sizeof(why));
 	if (r == 0 && m->pool) {
-		struct bench_target pool;
-		r = bench_target_resolve(m->pool, "zfs", &pool);
+		struct pool_target pool;
+		r = pool_target_resolve(m->pool, "zfs", &pool);
 		if (r == 0) {
 			snprintf(m->pool_parent, sizeof(m->pool_parent), "%s", pool.parent);
 			m->stale_removed += pool_areas_remove_stale(&pool, "MATRIX");

@@ -5,7 +5,7 @@
  * figures (bytes, seconds, rate, IOPS) that say whether a cache could have
  * served them, and the engine's own output, kept whole.
  *
- * Library code: never prints (the log lines are cmd/'s), returns -errno.
+ * Library code: never prints (the log lines are triage/benchpool's), returns -errno.
  */
 #ifndef IOTRIAGE_POOLBENCH_POOLBENCH_H
 #define IOTRIAGE_POOLBENCH_POOLBENCH_H

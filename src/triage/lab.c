@@ -1,9 +1,11 @@
-/* doctor --lab: a throwaway system with a known fault. Five loop devices
- * (unnamed backing files, cleared by the kernel when closed), a pool on
- * them (a zfs-fuse raidz where ZFS is available, else a btrfs raid1), and
- * optionally one member slowed for this process by a cgroup blkio rule.
- * Pools carry the run's owner tag so that one left by a killed run is
- * removed by the next, and nothing else is. */
+/* triage/lab.c: doctor --lab's throwaway system with a known fault. Five
+ * loop devices (unnamed backing files, cleared by the kernel when closed),
+ * a pool on them (a zfs-fuse raidz where ZFS is available, else a btrfs
+ * raid1), and optionally one member slowed for this process by a cgroup
+ * blkio rule. Pools carry the run's owner tag so that one left by a killed
+ * run is removed by the next, and nothing else is. */
+#include "triage/lab.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -17,8 +19,9 @@
 #include "basic/fsutil.h"
 #include "basic/log.h"
 #include "basic/spawn.h"
-#include "cmd/doctor.h"
 #include "fs/mounts.h"
+#include "pool/scratch.h"
+#include "pool/zpool.h"
 
 #define LAB_BACKING_DIR "/var/tmp"
 #define TOOL_TIMEOUT_MS 120000
@@ -40,9 +43,9 @@ static bool zfs_available(void)
 	return run_quiet(argv, NULL) == 0;
 }
 
-int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slow_rate, struct doctor_lab *lab)
+int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slow_rate, struct lab *lab)
 {
-	*lab = (struct doctor_lab){ .slowed = -1, .slow_rate = slow_rate };
+	*lab = (struct lab){ .slowed = -1, .slow_rate = slow_rate };
 	for (size_t i = 0; i < 5; i++)
 		lab->loops[i] = (struct loopdev)LOOPDEV_INIT;
 	int r = 0;
@@ -111,7 +114,7 @@ int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slo
 	return 0;
 }
 
-void lab_destroy(struct doctor_lab *lab)
+void lab_destroy(struct lab *lab)
 {
 	throttle_destroy(&lab->throttle);
 	if (lab->pool_made && lab->zfs && zpool_destroy_retrying(lab->pool) < 0)

@@ -1,5 +1,5 @@
-/* cmd/bench_target.c: a pool, a btrfs file system or a directory to write into. */
-#include "cmd/bench_target.h"
+/* pool/target.c: a pool, a btrfs file system or a directory to write into. */
+#include "pool/target.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,7 +64,7 @@ static void fs_name_of(const char *path, char *buf, size_t len)
 	mount_table_release(&mounts);
 }
 
-static int resolve_dir(const char *id, struct bench_target *t)
+static int resolve_dir(const char *id, struct pool_target *t)
 {
 	struct stat st;
 	if (stat(id, &st) < 0) {
@@ -85,7 +85,7 @@ static int resolve_dir(const char *id, struct bench_target *t)
 }
 
 /* A ZFS pool by name or GUID. -ENOENT (quietly) when there is none. */
-static int resolve_zfs(const char *id, struct bench_target *t)
+static int resolve_zfs(const char *id, struct pool_target *t)
 {
 	if (!zfs_valid_pool_name(id) && strspn(id, "0123456789") != strlen(id))
 		return -ENOENT;
@@ -112,7 +112,7 @@ static int resolve_zfs(const char *id, struct bench_target *t)
 }
 
 /* A btrfs file system by label or UUID; it must be mounted. */
-static int resolve_btrfs(const char *id, struct bench_target *t)
+static int resolve_btrfs(const char *id, struct pool_target *t)
 {
 	const char *show_argv[] = { "btrfs", "filesystem", "show", "--raw", NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -137,9 +137,9 @@ static int resolve_btrfs(const char *id, struct bench_target *t)
 	return r < 0 ? -ENOTDIR : 0;
 }
 
-int bench_target_resolve(const char *id, const char *fstype, struct bench_target *t)
+int pool_target_resolve(const char *id, const char *fstype, struct pool_target *t)
 {
-	*t = (struct bench_target){ .kind = SCRATCH_DIR };
+	*t = (struct pool_target){ .kind = SCRATCH_DIR };
 	if (fstype && strcmp(fstype, "dir") == 0)
 		return resolve_dir(id, t);
 	if (fstype && strcmp(fstype, "btrfs") == 0 && id[0] == '/') {
@@ -178,7 +178,7 @@ int bench_target_resolve(const char *id, const char *fstype, struct bench_target
 	return r;
 }
 
-size_t bench_target_list_all(struct bench_target **ret)
+size_t pool_target_list_all(struct pool_target **ret)
 {
 	size_t n = 0, cap = 8;
 	*ret = calloc(cap, sizeof(**ret));
@@ -208,7 +208,7 @@ size_t bench_target_list_all(struct bench_target **ret)
 			if (!*ret)
 				abort();
 		}
-		struct bench_target t = { .kind = SCRATCH_DIR };
+		struct pool_target t = { .kind = SCRATCH_DIR };
 		int r = i < nzfs ? resolve_zfs(names[i], &t) : resolve_btrfs(names[i], &t);
 		if (r == 0)
 			(*ret)[n++] = t;
@@ -216,7 +216,7 @@ size_t bench_target_list_all(struct bench_target **ret)
 	return n;
 }
 
-void bench_target_status(const struct bench_target *t, struct strbuf *out)
+void pool_target_status(const struct pool_target *t, struct strbuf *out)
 {
 	if (t->kind == SCRATCH_ZFS) {
 		const char *p_argv[] = { "zpool", "status", "-v", "-P", t->pool, NULL };

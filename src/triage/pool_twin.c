@@ -1,5 +1,8 @@
-/* doctor's pool steps: a RAM twin of the pool (the media factored out) and
- * the same short workload on the twin and on the real pool. */
+/* triage/pool_twin.c: the doctor's pool steps: a RAM twin of the pool (the
+ * media factored out) and the same short workload on the twin and on the
+ * real pool. */
+#include "triage/pool_twin.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +13,8 @@
 
 #include "basic/log.h"
 #include "basic/spawn.h"
-#include "cmd/doctor.h"
-#include "cmd/poolbench_cmd.h"
+#include "pool/areas.h"
+#include "pool/zpool.h"
 
 #define TOOL_TIMEOUT_MS 120000
 #define RAM_DIR "/dev/shm" /* tmpfs: files here are memory */
@@ -50,7 +53,7 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 	snprintf(name, sizeof(name), "iotriage-twin-%s", run_id);
 	scratch_owner_tag(run_id, tag, sizeof(tag));
 	snprintf(owner, sizeof(owner), "%s=%s", SCRATCH_OWNER_PROPERTY, tag);
-	const char *argv[8 + 2 * DOCTOR_MAX_MEMBERS];
+	const char *argv[8 + 2 * POOL_TWIN_MAX_MEMBERS];
 	size_t n = 0;
 	argv[n++] = "zpool";
 	argv[n++] = "create";
@@ -74,7 +77,7 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 	if (r < 0)
 		return r;
 	t->pool_made = true;
-	return bench_target_resolve(name, "zfs", &t->target);
+	return pool_target_resolve(name, "zfs", &t->target);
 }
 
 /* btrfs's data and metadata profiles ("raid1", "single", "dup") from
@@ -94,7 +97,7 @@ static void btrfs_profile(const char *text, const char *kind, char *buf, size_t 
 	buf[n] = '\0';
 }
 
-static int btrfs_twin(const struct bench_target *real, const char *run_id, struct pool_twin *t)
+static int btrfs_twin(const struct pool_target *real, const char *run_id, struct pool_twin *t)
 {
 	const char *df_argv[] = { "btrfs", "filesystem", "df", real->mountpoint, NULL };
 	struct strbuf df = STRBUF_INIT;
@@ -106,7 +109,7 @@ static int btrfs_twin(const struct bench_target *real, const char *run_id, struc
 	if (r < 0)
 		return r;
 	snprintf(label, sizeof(label), "iotriage-twin-%s", run_id);
-	const char *argv[12 + DOCTOR_MAX_MEMBERS] = { "mkfs.btrfs", "-q", "-f", "-L", label, "-d", data, "-m", meta };
+	const char *argv[12 + POOL_TWIN_MAX_MEMBERS] = { "mkfs.btrfs", "-q", "-f", "-L", label, "-d", data, "-m", meta };
 	size_t n = 9;
 	for (size_t i = 0; i < t->nloops; i++)
 		argv[n++] = t->loops[i].path;
@@ -133,21 +136,21 @@ static int btrfs_twin(const struct bench_target *real, const char *run_id, struc
 		fwrite(line, 1, (size_t)len, f);
 		fclose(f);
 	}
-	return bench_target_resolve(t->mnt, "btrfs", &t->target);
+	return pool_target_resolve(t->mnt, "btrfs", &t->target);
 }
 
-int twin_build(const struct bench_target *real, const struct pool_layout *layout, const char *run_id,
-	       uint64_t member_size, struct pool_twin *t)
+int pool_twin_build(const struct pool_target *real, const struct pool_layout *layout, const char *run_id,
+		    uint64_t member_size, struct pool_twin *t)
 {
 	*t = (struct pool_twin){ .nloops = 0 };
-	for (size_t i = 0; i < DOCTOR_MAX_MEMBERS; i++)
+	for (size_t i = 0; i < POOL_TWIN_MAX_MEMBERS; i++)
 		t->loops[i] = (struct loopdev)LOOPDEV_INIT;
 	size_t want = 0; /* btrfs: every device; ZFS: every member of a data vdev */
 	for (size_t i = 0; i < layout->count; i++) {
 		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
 		want += real->kind == SCRATCH_BTRFS || !(type && !*type);
 	}
-	if (want == 0 || want > DOCTOR_MAX_MEMBERS) {
+	if (want == 0 || want > POOL_TWIN_MAX_MEMBERS) {
 		log_msg(LOG_ERR, "DOCTOR: cannot build a RAM twin of a pool with %zu data members", want);
 		return -EINVAL;
 	}
@@ -159,28 +162,11 @@ int twin_build(const struct bench_target *real, const struct pool_layout *layout
 	else
 		r = real->kind == SCRATCH_ZFS ? zfs_twin(layout, run_id, t) : btrfs_twin(real, run_id, t);
 	if (r < 0)
-		twin_destroy(t);
+		pool_twin_destroy(t);
 	return r;
 }
 
-/* zfs-fuse answers "pool is busy" for a moment after I/O: retry. */
-int zpool_destroy_retrying(const char *pool)
-{
-	const char *argv[] = { "zpool", "destroy", "-f", pool, NULL };
-	int r = -EBUSY;
-	for (int i = 0; i < 15 && r < 0; i++) {
-		if (i)
-			usleep(500 * 1000);
-		struct spawn_result res;
-		r = spawn_run(argv, TOOL_TIMEOUT_MS, &res);
-		if (r == 0 && res.status != 0)
-			r = -EBUSY;
-		spawn_result_release(&res);
-	}
-	return r;
-}
-
-void twin_destroy(struct pool_twin *t)
+void pool_twin_destroy(struct pool_twin *t)
 {
 	if (t->pool_made && t->target.kind == SCRATCH_ZFS) {
 		if (zpool_destroy_retrying(t->target.pool) < 0)
@@ -197,8 +183,8 @@ void twin_destroy(struct pool_twin *t)
 	t->pool_made = false;
 }
 
-int doctor_pool_workload(const struct bench_target *t, const char *run_id, const char *suffix, uint64_t size,
-			 unsigned runtime_s, struct pb_outcome *o)
+int pool_twin_workload(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t size,
+		       unsigned runtime_s, struct pb_outcome *o)
 {
 	struct scratch area;
 	if (pool_area_create(t, run_id, suffix, "1M", &area, "DOCTOR") < 0)

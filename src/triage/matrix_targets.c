@@ -12,9 +12,9 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
-#include "cmd/matrix_targets.h"
-#include "cmd/poolbench_cmd.h"
+#include "pool/areas.h"
 #include "triage/matrix_image.h"
+#include "triage/matrix_targets.h"
 
 /* Files in a user's directory go in a tagged scratch subdirectory
  * (pool/scratch.h), so that what a killed run left there is found and
@@ -23,7 +23,7 @@
 static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
 			 struct scratch *area, char *why, size_t len)
 {
-	struct bench_target bt = { .kind = SCRATCH_DIR };
+	struct pool_target bt = { .kind = SCRATCH_DIR };
 	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
 	snprintf(bt.parent, sizeof(bt.parent), "%s", dir);
 	m->stale_removed += pool_areas_remove_stale(&bt, "MATRIX");

@@ -1,12 +1,9 @@
-/* cmd/matrix_targets.h: matrix's targets: the --target paths (a directory's
+/* triage/matrix_targets.h: matrix's targets: the --target paths (a directory's
  * file in a tagged scratch subdirectory), temporary ZFS datasets for every
  * recordsize x compression, raw and qcow2 image files; and their removal.
- * This module belongs in triage/ (it prints nothing: errors come back in
- * WHY); it stays in cmd/ only while the pool area helpers it calls
- * (pool_areas_remove_stale, pool_areas_destroy in cmd/poolbench_cmd.h) are
- * there. */
-#ifndef IOTRIAGE_CMD_MATRIX_TARGETS_H
-#define IOTRIAGE_CMD_MATRIX_TARGETS_H
+ * Errors come back in WHY. */
+#ifndef IOTRIAGE_TRIAGE_MATRIX_TARGETS_H
+#define IOTRIAGE_TRIAGE_MATRIX_TARGETS_H
 
 #include <stddef.h>
 

@@ -1,0 +1,99 @@
+/* pool/areas.c: the temporary areas pool-level tests write into (create,
+ * tag, remove, stale removal) and the compression on them. */
+#include "pool/areas.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/log.h"
+#include "basic/spawn.h"
+
+static const char *kind_word(enum scratch_kind k)
+{
+	return k == SCRATCH_ZFS ? "ZFS dataset" : k == SCRATCH_BTRFS ? "btrfs subvolume" : "directory";
+}
+
+int pool_areas_remove_stale(const struct pool_target *t, const char *tag)
+{
+	struct scratch stale[32];
+	int n = scratch_find_stale(t->kind, t->parent, stale, 32);
+	for (int i = 0; i < n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		if (scratch_destroy(&stale[i], &err) == 0)
+			log_msg(LOG_INFO, "%s (%s): removed %s '%s' left by an interrupted run (owner %s is gone)", tag,
+				t->pool, kind_word(stale[i].kind), stale[i].name, stale[i].owner);
+		else
+			log_msg(LOG_WARN, "%s (%s): cannot remove stale %s '%s': %s", tag, t->pool,
+				kind_word(stale[i].kind), stale[i].name, err.buf);
+		strbuf_release(&err);
+	}
+	return n < 0 ? 0 : n;
+}
+
+int pool_area_create(const struct pool_target *t, const char *run_id, const char *suffix, const char *recordsize,
+		     struct scratch *ret, const char *tag)
+{
+	/* ZFS only: the record size asked for, and no file data in the ARC so
+	 * that reads come from the pool. */
+	char rs[32] = "";
+	const char *zprops[3] = { "primarycache=metadata", NULL, NULL };
+	if (recordsize) {
+		snprintf(rs, sizeof(rs), "recordsize=%s", recordsize);
+		zprops[1] = rs;
+	}
+	struct strbuf err = STRBUF_INIT;
+	int r = scratch_create(t->kind, t->parent, run_id, suffix, t->kind == SCRATCH_ZFS ? zprops : NULL, ret, &err);
+	if (r < 0 && t->kind == SCRATCH_ZFS && recordsize && strstr(err.buf, "recordsize")) {
+		/* An older ZFS (zfs-fuse: 128K at most) has no large records. */
+		log_msg(LOG_WARN, "%s (%s): this ZFS refuses recordsize=%s (%.*s); using 128K", tag, t->pool, recordsize,
+			(int)strcspn(err.buf, "\n"), err.buf);
+		strbuf_reset(&err);
+		snprintf(rs, sizeof(rs), "recordsize=128K");
+		r = scratch_create(t->kind, t->parent, run_id, suffix, zprops, ret, &err);
+	}
+	if (r < 0)
+		log_msg(LOG_ERR, "%s (%s): cannot create a temporary %s: %.*s", tag, t->pool, kind_word(t->kind),
+			(int)strcspn(err.buf, "\n"), err.buf);
+	else
+		log_msg(LOG_INFO, "%s (%s): created temporary %s %s%s%s", tag, t->pool, kind_word(t->kind), ret->name,
+			t->kind == SCRATCH_ZFS ? " with " : "", t->kind == SCRATCH_ZFS ? rs : "");
+	strbuf_release(&err);
+	return r;
+}
+
+void pool_areas_destroy(struct scratch *areas, size_t n, const char *pool, const char *tag)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		if (scratch_destroy(&areas[i], &err) == 0)
+			log_msg(LOG_INFO, "%s (%s): removed temporary %s %s", tag, pool, kind_word(areas[i].kind),
+				areas[i].name);
+		else
+			log_msg(LOG_ERR, "%s (%s): cannot remove temporary %s %s: %s", tag, pool,
+				kind_word(areas[i].kind), areas[i].name, err.buf);
+		strbuf_release(&err);
+	}
+}
+
+void pool_area_compression(const struct pool_target *t, const struct scratch *area, char *buf, size_t len)
+{
+	snprintf(buf, len, "off");
+	if (t->kind == SCRATCH_ZFS) {
+		scratch_zfs_get(area->name, "compression", buf, len);
+	} else if (t->kind == SCRATCH_BTRFS) {
+		const char *argv[] = { "btrfs", "property", "get", area->path, "compression", NULL };
+		struct spawn_result res;
+		if (spawn_run(argv, 30000, &res) == 0 && res.status == 0) {
+			const char *eq = strchr(res.out.buf, '=');
+			if (eq && eq[1] && eq[1] != '\n')
+				snprintf(buf, len, "%.*s", (int)strcspn(eq + 1, "\n"), eq + 1);
+		}
+		spawn_result_release(&res);
+	}
+}
+
+bool pool_compression_is_on(const char *value)
+{
+	return value[0] && strcmp(value, "off") != 0 && strcmp(value, "none") != 0 && strcmp(value, "-") != 0;
+}

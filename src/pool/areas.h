@@ -1,0 +1,35 @@
+/* pool/areas.h: the temporary areas a pool-level test (benchpool, rwpool,
+ * matrix, doctor) writes into, made with pool/scratch under a resolved
+ * pool/target: a ZFS dataset, a btrfs subvolume or a directory, tagged with
+ * its owner so that a dead run's leftovers are removed by the next run.
+ *
+ * Every step is logged (basic/log), each line starting with the caller's
+ * TAG and the pool: "BENCHPOOL (tank): created temporary ZFS dataset ...".
+ * Nothing here writes to stdout. */
+#ifndef IOTRIAGE_POOL_AREAS_H
+#define IOTRIAGE_POOL_AREAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pool/scratch.h"
+#include "pool/target.h"
+
+/* Removes areas under T that carry our tag and whose owner is gone,
+ * logging each (TAG starts the log lines: "BENCHPOOL"). Returns how many. */
+int pool_areas_remove_stale(const struct pool_target *t, const char *tag);
+/* Creates "iotriage-<RUN_ID>-<SUFFIX>" under T: on ZFS with RECORDSIZE
+ * (falling back to 128K where larger is refused) and primarycache=metadata,
+ * so the ARC keeps no file data and reads come from the pool. Logs. Returns
+ * 0 or -errno. */
+int pool_area_create(const struct pool_target *t, const char *run_id, const char *suffix, const char *recordsize,
+		     struct scratch *ret, const char *tag);
+/* Removes the N AREAS of POOL, logging each removal or failure. */
+void pool_areas_destroy(struct scratch *areas, size_t n, const char *pool, const char *tag);
+/* The compression on AREA as its file system reports it; "off" when none. */
+void pool_area_compression(const struct pool_target *t, const struct scratch *area, char *buf, size_t len);
+/* Whether a compression property VALUE means compression is on (not "",
+ * "off", "none" or "-"). */
+bool pool_compression_is_on(const char *value);
+
+#endif

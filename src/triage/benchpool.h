@@ -1,0 +1,70 @@
+/* triage/benchpool.h: step 4 of the method, the pool measured the way an
+ * application sees it (file system, record size, compression, write path).
+ *
+ * benchpool_run() resolves the pool (pool/target), removes areas a dead
+ * run left, checks the free space, makes the temporary areas (pool/areas:
+ * on ZFS a 1M-record dataset, and a 4K-record one for the tests with a
+ * random pass, both with primarycache=metadata), runs the selected engines
+ * (poolbench/) in order, captures the pool's status and removes the areas,
+ * on success, failure and interrupt alike. Along the way it writes the
+ * honesty notes: the cache note (a test size under twice the cache that can
+ * hold it measures the cache), whether perf is usable, and what writing
+ * zeros on a compressing area did to dd's figure.
+ *
+ * Every step is logged ("BENCHPOOL (POOL): ..."); nothing is written to
+ * stdout. The result is rendered by cmd/cmd_benchpool.c and stored as the
+ * JSON members benchpool_result_json() writes. */
+#ifndef IOTRIAGE_TRIAGE_BENCHPOOL_H
+#define IOTRIAGE_TRIAGE_BENCHPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "basic/strbuf.h"
+#include "bench/pattern.h"
+#include "output/json.h"
+#include "pool/scratch.h"
+#include "pool/target.h"
+#include "poolbench/poolbench.h"
+
+struct benchpool_settings {
+	unsigned tests;            /* a mask of 1 << enum pb_test */
+	const char *fstype;        /* "zfs", "btrfs", "dir", or NULL to detect */
+	unsigned runtime_s;        /* a cap on each fio and built-in pass */
+	enum data_pattern pattern;
+};
+
+struct benchpool_result {
+	struct pool_target target;
+	struct benchpool_settings set;
+	uint64_t size;
+	struct scratch areas[2];
+	size_t nareas;
+	struct pb_context ctx;
+	char compression[32];
+	struct pb_outcome outcomes[PB_NTESTS];
+	size_t noutcomes;
+	struct strbuf cache_note, perf_note, status, zeros_note;
+	bool perf_usable;
+	uint64_t cache_bytes;
+	size_t stale_removed;
+	size_t ran, failed;        /* outcomes that ran, and that failed */
+	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
+};
+
+/* Runs benchpool on ID (a ZFS pool name or GUID, a btrfs label or UUID, or
+ * a directory) with SIZE bytes per test, the areas named after RUN_ID.
+ * *RET is initialized here; release it with benchpool_result_release().
+ * Returns 0 once the tests were run (see RET's counts for how they went),
+ * or -errno when the pool could not be resolved or prepared (logged). */
+int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t size, const char *run_id,
+		  struct benchpool_result *ret);
+void benchpool_result_release(struct benchpool_result *b);
+
+/* The result as members of the open JSON object J: operation, pool,
+ * fstype, mountpoint, sizes, tests, compression, notes, areas, results
+ * (one object per outcome), pool_status. */
+void benchpool_result_json(struct json *j, const struct benchpool_result *b);
+
+#endif
