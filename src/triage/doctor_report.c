@@ -1,0 +1,66 @@
+/* doctor's document members (triage/doctor_report.h). */
+#include "triage/doctor_report.h"
+
+#include <stdio.h>
+
+#include "basic/strbuf.h"
+
+static void doctor_object_json(struct json *j, const struct doctor *dr)
+{
+	static const char *const states[] = { "not run", "ran", "skipped", "failed" };
+	json_begin_object(j, "doctor");
+	json_string(j, "pool", dr->have_pool ? dr->target.pool : NULL);
+	json_bool(j, "quick", dr->set.quick);
+	json_bool(j, "lab", dr->set.lab);
+	json_uint(j, "estimate_seconds", dr->estimate_s);
+	json_begin_array(j, "steps");
+	for (int i = 0; i < 4; i++) {
+		const struct doctor_step *s = &dr->steps[i];
+		json_begin_object(j, NULL);
+		json_string(j, "step", doctor_step_names[i]);
+		json_string(j, "state", states[s->state]);
+		json_string(j, "summary", s->summary[0] ? s->summary : NULL);
+		json_bool(j, "explains", s->explains);
+		json_double(j, "seconds", s->seconds);
+		json_uint(j, "budget_seconds", s->budget_s);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_begin_object(j, "figures");
+	json_double(j, "media_median_bw_bytes_per_s", dr->media_median_bw);
+	json_double(j, "ram_disk_bw_bytes_per_s", dr->ram_disk_bw);
+	json_double(j, "twin_write_bw_bytes_per_s", dr->twin_write_bw);
+	json_double(j, "twin_read_bw_bytes_per_s", dr->twin_read_bw);
+	json_double(j, "pool_write_bw_bytes_per_s", dr->pool_write_bw);
+	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
+	json_end_object(j);
+	json_begin_object(j, "verdict");
+	json_string(j, "layer", dr->verdict.layer	      ? dr->verdict.layer
+				: dr->verdict.undetermined ? "undetermined"
+							   : "none");
+	json_string(j, "subject", dr->verdict.subject[0] ? dr->verdict.subject : NULL);
+	json_string(j, "evidence", dr->verdict.evidence);
+	json_string(j, "confidence", dr->verdict.confidence);
+	json_string(j, "next", dr->verdict.next);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+static void lab_json(struct json *j, const struct doctor *dr)
+{
+	json_begin_object(j, "lab");
+	json_string(j, "pool", dr->lab.pool);
+	json_string(j, "kind", dr->lab.zfs ? "zfs" : "btrfs");
+	json_string(j, "slowed_device", dr->lab_slowed[0] ? dr->lab_slowed : NULL);
+	json_uint(j, "slow_rate_bytes_per_s", dr->lab.slowed >= 0 ? dr->lab.slow_rate : 0);
+	json_end_object(j);
+}
+
+void doctor_json(const struct doctor *dr, struct json *j)
+{
+	if (dr->set.lab)
+		lab_json(j, dr);
+	doctor_object_json(j, dr);
+	if (dr->batch.count)
+		read_batch_document(&dr->batch, j);
+}

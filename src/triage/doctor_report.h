@@ -1,0 +1,83 @@
+/* triage/doctor_report.h: what doctor_run() (triage/doctor.h) finds: the
+ * steps with their state and summary, the figures, the verdict, and the
+ * read batch of step 1; rendered by the command, stored as the document's
+ * "lab", "doctor" and read-batch members. */
+#ifndef IOTRIAGE_TRIAGE_DOCTOR_REPORT_H
+#define IOTRIAGE_TRIAGE_DOCTOR_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "output/json.h"
+#include "pool/target.h"
+#include "pool/zfs.h"
+#include "triage/lab.h"
+#include "triage/pool_twin.h"
+#include "triage/read_batch.h"
+
+struct doctor_settings {
+	bool quick;
+	bool lab;
+	bool fault;          /* with lab: one member slowed (default) */
+	bool skip_network;
+	const char *pool_id; /* POOL, or NULL for every disk */
+};
+
+/* Sizes and caps for one run. */
+struct doctor_budget {
+	uint64_t read_size;      /* per disk */
+	unsigned read_cap_s;     /* per read (the first and each confirming read) */
+	uint64_t window_ns;      /* network traffic window */
+	uint64_t workload_size;  /* pool and twin */
+	unsigned workload_cap_s; /* per write and per read */
+};
+
+enum doctor_step_state { STEP_NOT_RUN, STEP_RAN, STEP_SKIPPED, STEP_FAILED };
+enum { DOCTOR_STEPS = 4 };
+/* "media", "network", "ram", "pool": the document's names. */
+extern const char *const doctor_step_names[DOCTOR_STEPS];
+/* "media", "network", "RAM disk (media factored out)", "pool". */
+extern const char *const doctor_step_titles[DOCTOR_STEPS];
+
+struct doctor_step {
+	enum doctor_step_state state;
+	char summary[1024];
+	bool explains;
+	double seconds;
+	unsigned budget_s;
+};
+
+struct doctor_verdict {
+	const char *layer;       /* "media", "network", "pool", or NULL: no layer stands out */
+	bool undetermined;       /* no disk could be read: no verdict, rather than a false "none" */
+	char subject[128];       /* the disk or port */
+	char evidence[1024];
+	char confidence[512];
+	char next[512];
+};
+
+struct doctor {
+	struct doctor_settings set;
+	const struct doctor_budget *budget;
+	char run_id[17];
+	const char *db_path;
+	bool setup_failed;       /* the lab or the pool could not be had: nothing ran */
+	bool have_pool;
+	struct pool_target target;
+	struct pool_layout layout;
+	struct read_batch batch;
+	struct doctor_step steps[DOCTOR_STEPS];
+	struct doctor_verdict verdict;
+	double media_median_bw;
+	double twin_read_bw, twin_write_bw, pool_read_bw, pool_write_bw, ram_disk_bw;
+	unsigned estimate_s;
+	struct pool_twin twin;
+	struct lab lab;
+	char lab_slowed[64];     /* the lab's slowed member, "" when none */
+};
+
+/* The document's "lab" (with --lab) and "doctor" members, then the read
+ * batch's ("parameters", "devices", "summary") when disks were listed. */
+void doctor_json(const struct doctor *dr, struct json *j);
+
+#endif

@@ -1,0 +1,327 @@
+/* doctor's four steps and its verdicts (triage/doctor_steps.h). */
+#include "triage/doctor_steps.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/humanize.h"
+#include "basic/log.h"
+#include "basic/strbuf.h"
+#include "lab/loopdev.h"
+#include "media/outlier.h"
+#include "pool/areas.h"
+#include "triage/doctor_judgement.h"
+#include "triage/netcheck.h"
+#include "triage/read_health.h"
+#include "triage/read_pool.h"
+#include "triage/read_verdict.h"
+
+/* ---- step 1: media ---- */
+
+int doctor_media_prepare(struct doctor *dr)
+{
+	struct read_batch *b = &dr->batch;
+	*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = dr->have_pool ? READ_GROUP_VDEV : READ_GROUP_NONE };
+	readtest_opts_default(&b->opts);
+	b->opts.size = dr->budget->read_size;
+	b->opts.runtime_ns = (uint64_t)dr->budget->read_cap_s * 1000000000ULL;
+	b->opts.progress = false;
+	int r = dr->have_pool ? pool_read_batch_prepare(dr->target.pool, b, &dr->layout) : read_batch_add_system_disks(b, NULL, 0);
+	if (r < 0) {
+		snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "cannot list the %s: %s",
+			 dr->have_pool ? "pool's members" : "disks", strerror(-r));
+		dr->steps[0].state = STEP_FAILED;
+	}
+	return r;
+}
+
+/* Disks listed but never read are skipped, with the reason, not left
+ * looking like reads that succeeded. */
+void doctor_media_not_read(struct doctor *dr)
+{
+	for (size_t i = 0; i < dr->batch.count; i++) {
+		struct disk_read *d = &dr->batch.reads[i];
+		if (d->status == READTEST_OK && !d->res) {
+			d->status = READTEST_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
+		}
+	}
+}
+
+void doctor_step_media(struct doctor *dr)
+{
+	struct doctor_step *s = &dr->steps[0];
+	struct read_batch *b = &dr->batch;
+	if (s->state == STEP_FAILED)
+		return; /* media_prepare said why */
+	read_batch_execute(b);
+	read_batch_conclude(b, dr->db_path);
+	dr->media_median_bw = b->median_bw;
+	s->state = STEP_RAN;
+	size_t ok = read_batch_count(b, READTEST_OK);
+	struct strbuf ev = STRBUF_INIT, conf = STRBUF_INIT, next = STRBUF_INIT;
+	const struct disk_read *first = NULL;
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_read *d = &b->reads[i];
+		bool slow = d->verdict && strcmp(d->verdict, "slow") == 0;
+		bool failed = d->status == READTEST_ERROR && d->res != NULL;
+		if (!slow && !failed)
+			continue;
+		first = first ? first : d;
+		strbuf_addf(&ev, "%s%s", ev.len ? "; " : "", slow ? d->sentence : d->reason);
+		if (slow)
+			strbuf_addf(&conf, "%s%s: %u of %u reads out of line%s", conf.len ? "; " : "", d->info.dev_path,
+				    d->reads_flagged ? d->reads_flagged : d->baseline_flagged, d->reads_total,
+				    d->finding.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
+		else
+			strbuf_addf(&conf, "%s%s: the read failed with an I/O error", conf.len ? "; " : "", d->info.dev_path);
+		if (d->health_checked) {
+			char health[600];
+			read_health_describe(d, health, sizeof(health));
+			strbuf_addf(&conf, " (health: %s)", health);
+		}
+		strbuf_addf(&next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
+			    next.len ? "; " : "", d->info.dev_path, d->info.dev_path);
+	}
+	if (!first && ok == 0) {
+		/* Nothing measured: say what stopped each read, not "no disk stands out". */
+		s->state = STEP_FAILED;
+		struct strbuf why = STRBUF_INIT;
+		for (size_t i = 0; i < b->count; i++)
+			if (b->reads[i].status == READTEST_ERROR)
+				strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", b->reads[i].info.dev_path,
+					    b->reads[i].reason);
+		snprintf(s->summary, sizeof(s->summary), "no disk could be read (%s)",
+			 why.len ? why.buf : "every disk was skipped: see the skipped list");
+		strbuf_release(&why);
+	} else if (first) {
+		s->explains = true;
+		dr->verdict.layer = "media";
+		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", first->info.dev_path);
+		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence), "%s", ev.buf);
+		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence), "%s", conf.buf);
+		snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s, before tuning anything above it", next.buf);
+		snprintf(s->summary, sizeof(s->summary), "%zu disk(s) read; %s", ok, ev.buf);
+	} else {
+		char med[32];
+		human_rate(b->median_bw, med, sizeof(med));
+		snprintf(s->summary, sizeof(s->summary), "%zu disk(s) read, median %s; no disk stands out from its peers "
+			 "or its baseline%s", ok, med, ok < OUTLIER_MIN_SET ? " (too few to compare)" : "");
+	}
+	strbuf_release(&ev);
+	strbuf_release(&conf);
+	strbuf_release(&next);
+}
+
+/* ---- step 2: network ---- */
+
+void doctor_step_network(struct doctor *dr)
+{
+	struct doctor_step *s = &dr->steps[1];
+	if (dr->set.lab || dr->set.skip_network) {
+		s->state = STEP_SKIPPED;
+		snprintf(s->summary, sizeof(s->summary), "%s", dr->set.lab ? "the lab's pool is local: no network in its path"
+									     : "skipped (--no-network)");
+		return;
+	}
+	struct netcheck *nc = xcalloc(1, sizeof(*nc));
+	nc->window_ns = dr->budget->window_ns;
+	netcheck_gather(nc);
+	netcheck_judge(nc);
+	s->state = nc->errors ? STEP_FAILED : STEP_RAN;
+	const struct nc_finding *problem = NULL;
+	size_t problems = 0;
+	for (size_t i = 0; i < nc->nfindings; i++)
+		if (strcmp(nc->findings[i].severity, "problem") == 0) {
+			problem = problem ? problem : &nc->findings[i];
+			problems++;
+		}
+	if (problem) {
+		s->explains = true;
+		dr->verdict.layer = "network";
+		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", problem->subject);
+		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence), "%s", problem->sentence);
+		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
+			 "%zu network finding(s) from live probes and the kernel's own tables", problems);
+		snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s", problem->fix);
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s); %s", nc->links.n, nc->ndests,
+			 problem->sentence);
+	} else {
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s) probed; no network finding%s",
+			 nc->links.n, nc->ndests, nc->errors ? " (some checks could not be made)" : "");
+	}
+	netcheck_release(nc);
+	free(nc);
+}
+
+/* ---- steps 3 and 4: the RAM twin and the pool ---- */
+
+static void figures_of(const struct pb_outcome *o, double *write_bw, double *read_bw)
+{
+	for (size_t i = 0; i < o->nfigures; i++)
+		*(o->figures[i].is_read ? read_bw : write_bw) = o->figures[i].bw_bytes_per_s;
+}
+
+static void step_ram_disk_only(struct doctor *dr)
+{
+	struct doctor_step *s = &dr->steps[2];
+	struct loopdev ram = LOOPDEV_INIT;
+	int r = loopdev_create("/dev/shm", dr->budget->read_size, 512, &ram);
+	if (r < 0) {
+		s->state = STEP_FAILED;
+		snprintf(s->summary, sizeof(s->summary), "cannot make a RAM disk: %s", strerror(-r));
+		return;
+	}
+	struct disk_read d = { .status = READTEST_OK };
+	read_describe_path(ram.path, &d.info);
+	readtest_run(&d, &dr->batch.opts);
+	if (d.status == READTEST_OK)
+		dr->ram_disk_bw = job_bw_bytes_per_s(d.res);
+	disk_read_release(&d);
+	loopdev_destroy(&ram);
+	s->state = d.status == READTEST_OK ? STEP_RAN : STEP_FAILED;
+	char ram_rate[32], med[32];
+	human_rate(dr->ram_disk_bw, ram_rate, sizeof(ram_rate));
+	human_rate(dr->media_median_bw, med, sizeof(med));
+	if (dr->media_median_bw > 0)
+		snprintf(s->summary, sizeof(s->summary), "a RAM disk reads at %s through the same path (the disks' median: %s)",
+			 ram_rate, med);
+	else
+		snprintf(s->summary, sizeof(s->summary), "a RAM disk reads at %s through the same path", ram_rate);
+}
+
+static void step_twin(struct doctor *dr)
+{
+	struct pool_twin *twin = &dr->twin;
+	struct doctor_step *s = &dr->steps[2];
+	uint64_t member = dr->budget->workload_size > (128ULL << 20) ? dr->budget->workload_size : (128ULL << 20);
+	if (pool_twin_build(&dr->target, &dr->layout, dr->run_id, member, twin) < 0) {
+		s->state = STEP_FAILED;
+		snprintf(s->summary, sizeof(s->summary), "cannot build a RAM twin of the pool");
+		return;
+	}
+	log_msg(LOG_INFO, "DOCTOR: RAM twin %s built on %zu RAM-backed loop devices", twin->target.pool, twin->nloops);
+	struct pb_outcome o;
+	pb_outcome_init(&o, PB_BUILTIN);
+	int r = pool_twin_workload(&twin->target, dr->run_id, "twin", dr->budget->workload_size,
+				   dr->budget->workload_cap_s, &o);
+	figures_of(&o, &dr->twin_write_bw, &dr->twin_read_bw);
+	s->state = r == 0 ? STEP_RAN : STEP_FAILED;
+	char rd[32], wr[32];
+	human_rate(dr->twin_read_bw, rd, sizeof(rd));
+	human_rate(dr->twin_write_bw, wr, sizeof(wr));
+	if (r == 0)
+		snprintf(s->summary, sizeof(s->summary), "the same pool on RAM writes at %s and reads at %s", wr, rd);
+	else
+		snprintf(s->summary, sizeof(s->summary), "the workload on the RAM twin failed: %s", o.reason);
+	pb_outcome_release(&o);
+}
+
+void doctor_step_pool(struct doctor *dr)
+{
+	struct doctor_step *s = &dr->steps[3];
+	struct pb_outcome o;
+	pb_outcome_init(&o, PB_BUILTIN);
+	pool_areas_remove_stale(&dr->target, "DOCTOR");
+	int r = pool_twin_workload(&dr->target, dr->run_id, "doctor", dr->budget->workload_size,
+				   dr->budget->workload_cap_s, &o);
+	figures_of(&o, &dr->pool_write_bw, &dr->pool_read_bw);
+	pb_outcome_release(&o);
+	if (r < 0) {
+		s->state = STEP_FAILED;
+		snprintf(s->summary, sizeof(s->summary), "the workload on the pool failed");
+		return;
+	}
+	s->state = STEP_RAN;
+	char rd[32], wr[32];
+	human_rate(dr->pool_read_bw, rd, sizeof(rd));
+	human_rate(dr->pool_write_bw, wr, sizeof(wr));
+	if (dr->twin_read_bw <= 0) {
+		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s (no twin to compare with)",
+			 wr, rd);
+		return;
+	}
+	double ratio = dr->pool_read_bw / dr->twin_read_bw;
+	snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's read rate",
+		 wr, rd, 100.0 * ratio);
+	double of_member = dr->media_median_bw > 0 ? dr->pool_read_bw / dr->media_median_bw : 1.0;
+	if (doctor_pool_layer_stands_out(dr->pool_read_bw, dr->twin_read_bw, dr->media_median_bw)) {
+		s->explains = true;
+		dr->verdict.layer = "pool";
+		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", dr->target.pool);
+		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence),
+			 "the pool reads at %.1f MB/s: %.0f%% of the same pool on RAM (%.1f MB/s) and %.0f%% of what one of "
+			 "its members reads raw (%.1f MB/s), though no member stands out: the loss is in the pool on these "
+			 "disks, not in a disk", dr->pool_read_bw / 1e6, 100.0 * ratio, dr->twin_read_bw / 1e6,
+			 100.0 * of_member, dr->media_median_bw / 1e6);
+		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
+			 "one short read of the pool against one of its RAM twin, after every member was read and compared");
+		snprintf(dr->verdict.next, sizeof(dr->verdict.next),
+			 "benchpool %s for the whole picture, then the layout and the dataset properties (recordsize, sync, "
+			 "compression, dedup)", dr->target.pool);
+	}
+}
+
+void doctor_step_ram(struct doctor *dr)
+{
+	if (dr->have_pool)
+		step_twin(dr);
+	else
+		step_ram_disk_only(dr);
+}
+
+/* ---- the verdict when no step explains the complaint ---- */
+
+/* A pool reading at half its RAM twin or better is not held back by its
+ * media (the sentence in the "no layer" evidence). */
+#define POOL_NEAR_TWIN 0.5
+
+/* Step 1 read no disk: the media were not measured, so no verdict can say
+ * that no layer stands out. What the other steps found is still shown. */
+void doctor_undetermined(struct doctor *dr)
+{
+	struct doctor_verdict *v = &dr->verdict;
+	v->layer = NULL;
+	v->undetermined = true;
+	struct strbuf ev = STRBUF_INIT;
+	strbuf_addf(&ev, "%s", dr->steps[0].summary);
+	for (int i = 1; i < 4; i++)
+		if (dr->steps[i].state == STEP_RAN)
+			strbuf_addf(&ev, "; %s", dr->steps[i].summary);
+	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);
+	strbuf_release(&ev);
+	snprintf(v->confidence, sizeof(v->confidence), "none: the media were not measured, and every later step is "
+		 "judged against them");
+	snprintf(v->next, sizeof(v->next), "run doctor where the disks can be read raw (as root, on the host rather "
+		 "than in a VM that refuses raw reads of its disk), or doctor POOL for a pool's members; doctor --lab "
+		 "shows the method on a throwaway pool");
+}
+
+void doctor_no_layer(struct doctor *dr)
+{
+	struct doctor_verdict *v = &dr->verdict;
+	v->layer = NULL;
+	struct strbuf ev = STRBUF_INIT;
+	strbuf_addf(&ev, "%s", dr->steps[0].summary);
+	if (dr->steps[1].state == STEP_RAN)
+		strbuf_addf(&ev, "; %s", dr->steps[1].summary);
+	if (dr->pool_read_bw > 0 && dr->twin_read_bw > 0) {
+		double ratio = dr->pool_read_bw / dr->twin_read_bw;
+		strbuf_addf(&ev, "; the pool reads at %.0f%% of its RAM twin (%.1f against %.1f MB/s): %s",
+			    100.0 * ratio, dr->pool_read_bw / 1e6, dr->twin_read_bw / 1e6,
+			    ratio >= POOL_NEAR_TWIN ? "the media are not what limits it"
+							: "the disks set the pace, as real disks do against RAM");
+	}
+	else if (dr->ram_disk_bw > 0)
+		strbuf_addf(&ev, "; %s", dr->steps[2].summary);
+	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);
+	strbuf_release(&ev);
+	snprintf(v->confidence, sizeof(v->confidence), "%zu disk(s) read and compared with their peers%s",
+		 read_batch_count(&dr->batch, READTEST_OK),
+		 dr->twin_read_bw > 0 ? ", and the pool measured against the same pool on RAM" : "");
+	snprintf(v->next, sizeof(v->next), "%s",
+		 dr->have_pool ? "if the pool is still too slow for its workload, the ceiling is the file-system path "
+				 "itself: benchpool, then the tuning (record size, compression, sync, caches)"
+			       : "name the pool (doctor POOL) to measure the file-system path as well");
+}
