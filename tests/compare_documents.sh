@@ -58,7 +58,7 @@ shape doctor-clean "$TMP/clean.json" '{layer: .doctor.verdict.layer, states: [.d
 . "$here/cli/netlab.sh"
 netlab_up
 ip -n "$NS_A" route add default via 10.99.1.254 dev a0 metric 100
-ip -n "$NS_A" route add default via 10.99.2.254 dev a1 metric 100
+ip -n "$NS_A" route append default via 10.99.2.254 dev a1 metric 100
 ip netns exec "$NS_A" "$bin" netcheck --dest 10.99.4.2 --dest 10.99.5.2 --window 0.2 --json \
 	>"$TMP/netcheck.json" 2>/dev/null
 echo "exit $?" >"$out/netcheck.exit"
@@ -71,7 +71,7 @@ if zpool create -f "$pool" mirror "$m1" "$m2" >/dev/null 2>&1; then
 	undo "destroy_pool $pool"
 	"$bin" benchpool "$pool" 32M --tests builtin,dd --runtime 10 --json >"$TMP/benchpool.json" 2>/dev/null
 	echo "exit $?" >"$out/benchpool.exit"
-	shape benchpool "$TMP/benchpool.json" '[.. | objects | select(has("cache_label")) | .cache_label] | unique'
+	shape benchpool "$TMP/benchpool.json" '[.results[].figures[] | {cache, pattern: (.pattern // .data)}] | unique'
 else
 	echo "zpool create failed" >"$out/benchpool.exit"
 fi
