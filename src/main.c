@@ -12,7 +12,7 @@
 enum { OPT_VERSION = OPT_COMMAND_BASE };
 
 static const struct opt_def main_opts[] = {
-	{ "version", 'V', NULL, "print the version and exit", OPT_VERSION },
+	{ "version", 'V', NULL, "print the version and exit", OPT_VERSION, { 0 } },
 	OPT_END,
 };
 
@@ -75,6 +75,6 @@ int main(int argc, char **argv)
 			argv[first]);
 		return 2;
 	}
-	int status = cmd->run(argc - first, argv + first, &g);
+	int status = command_execute(cmd, argc - first, argv + first, &g);
 	return close_stdout(status);
 }

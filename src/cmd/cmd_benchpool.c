@@ -17,10 +17,10 @@
 enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN };
 
 static const struct opt_def benchpool_opts[] = {
-	{ "tests", 't', "LIST", "comma-separated: fio, elbencho, dd, iozone, builtin, or all (default all)", OPT_TESTS },
-	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE },
-	{ "runtime", 0, "SECS", "cap on each fio and built-in pass (default 60; a cap, not a duration)", OPT_RUNTIME },
-	{ "pattern", 0, "PATTERN", "data written: random (incompressible, default) or zeros", OPT_PATTERN },
+	{ "tests", 't', "LIST", "comma-separated: fio, elbencho, dd, iozone, builtin, or all (default all)", OPT_TESTS, { 0 } },
+	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE, { 0 } },
+	{ "runtime", 0, "SECS", "cap on each fio and built-in pass (default 60; a cap, not a duration)", OPT_RUNTIME, { 0 } },
+	{ "pattern", 0, "PATTERN", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
 	OPT_END,
 };
 

@@ -11,9 +11,9 @@
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_DEVICE_SIZE, OPT_SLOW_RATE };
 
 static const struct opt_def demo_opts[] = {
-	{ "count", 'n', "N", "loop devices to create, 2 to 8 (default 4)", OPT_COUNT },
-	{ "device-size", 's', "SIZE", "size of each device, read whole (default 256M)", OPT_DEVICE_SIZE },
-	{ "slow-rate", 'r', "RATE", "read limit of the slow device in bytes/s (default 40M)", OPT_SLOW_RATE },
+	{ "count", 'n', "N", "loop devices to create, 2 to 8 (default 4)", OPT_COUNT, { 0 } },
+	{ "device-size", 's', "SIZE", "size of each device, read whole (default 256M)", OPT_DEVICE_SIZE, { 0 } },
+	{ "slow-rate", 'r', "RATE", "read limit of the slow device in bytes/s (default 40M)", OPT_SLOW_RATE, { 0 } },
 	OPT_END,
 };
 

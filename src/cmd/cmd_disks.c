@@ -17,7 +17,7 @@ static const struct opt_def disks_opts[] = {
 
 struct listing {
 	struct table table;
-	struct json json;
+	struct json *json;
 	size_t rows;
 };
 
@@ -49,7 +49,7 @@ static void add_row(const struct store_disk_row *row, void *arg)
 	table_add_row(&l->table, cells);
 	l->rows++;
 
-	struct json *j = &l->json;
+	struct json *j = l->json;
 	json_begin_object(j, NULL);
 	json_string(j, "identity_key", row->identity_key);
 	json_string(j, "kname", row->kname);
@@ -65,46 +65,27 @@ static void add_row(const struct store_disk_row *row, void *arg)
 	json_end_object(j);
 }
 
-int cmd_disks(int argc, char **argv, struct global_opts *g)
+/* Lists the database's disks into the document and, without --json, a table. */
+static int disks_main(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"disks", "disks",
-		"Lists every disk in the results database: its last read rate and when, and its\n"
-		"baseline (readdisks --save-baseline) with the change since. Reads nothing from\n"
-		"the disks themselves.",
-		disks_opts,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("disks", "unexpected operand '%s'", argv[first]);
-
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "disks", argc, argv, g))
-		return 1;
-	struct listing l = { .rows = 0 };
+	struct run_ctx *rc = call->rc;
+	struct listing l = { .json = call->doc };
 	static const char *const headers[] = { "DEVICE", "MODEL", "SERIAL", "SIZE", "LAST READ", "BASELINE",
 					       "CHANGE", "IDENTITY" };
 	table_init(&l.table, 8, headers, "lllrllrl");
-	json_init(&l.json);
-	run_ctx_json_head(&rc, &l.json);
-	json_begin_array(&l.json, "disks");
+	json_begin_array(l.json, "disks");
 	int status = 0;
-	if (access(rc.db_path, F_OK) == 0) {
+	if (access(rc->db_path, F_OK) == 0) {
 		struct store *s = NULL;
-		int r = store_open(rc.db_path, &s);
+		int r = store_open(rc->db_path, &s);
 		if (r == 0)
 			r = store_list_disks(s, add_row, &l);
-		if (r < 0) {
-			fprintf(stderr, "iotriage disks: cannot read '%s': %s\n", rc.db_path,
-				s ? store_errmsg(s) : strerror(-r));
-			status = 1;
-		}
+		if (r < 0)
+			status = cmd_error("disks", "cannot read '%s': %s", rc->db_path, s ? store_errmsg(s) : strerror(-r));
 		store_close(s);
 	}
-	json_end_array(&l.json);
-	if (!rc.json) {
+	json_end_array(l.json);
+	if (!rc->json) {
 		if (l.rows)
 			table_print(&l.table, stdout);
 		else
@@ -112,7 +93,21 @@ int cmd_disks(int argc, char **argv, struct global_opts *g)
 	}
 	table_release(&l.table);
 	/* A listing records no results rows; the run itself is kept like any other. */
-	status = run_ctx_finish(&rc, &l.json, status, NULL, NULL);
-	json_release(&l.json);
 	return status;
 }
+
+static const struct command_doc disks_doc = {
+	"disks", "disks",
+	"Lists every disk in the results database: its last read rate and when, and its\n"
+	"baseline (readdisks --save-baseline) with the change since. Reads nothing from\n"
+	"the disks themselves.",
+	disks_opts,
+};
+
+const struct command_frame disks_frame = {
+	.doc = &disks_doc,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 0,
+	.max_operands = 0,
+	.main = disks_main,
+};

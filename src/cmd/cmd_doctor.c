@@ -14,11 +14,11 @@
 enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK };
 
 static const struct opt_def doctor_opts[] = {
-	{ "quick", 'q', NULL, "small reads and short caps: about two minutes on a small pool", OPT_QUICK },
-	{ "lab", 0, NULL, "build a throwaway pool on loop devices with a known fault, diagnose it, remove it", OPT_LAB },
+	{ "quick", 'q', NULL, "small reads and short caps: about two minutes on a small pool", OPT_QUICK, { 0 } },
+	{ "lab", 0, NULL, "build a throwaway pool on loop devices with a known fault, diagnose it, remove it", OPT_LAB, { 0 } },
 	{ "fault", 0, "KIND", "with --lab: slow-member (default: one member slowed by a cgroup blkio rule) or none",
-	  OPT_FAULT },
-	{ "no-network", 0, NULL, "skip the network step (a local pool, no clients)", OPT_NO_NETWORK },
+	  OPT_FAULT, { 0 } },
+	{ "no-network", 0, NULL, "skip the network step (a local pool, no clients)", OPT_NO_NETWORK, { 0 } },
 	OPT_END,
 };
 

@@ -17,11 +17,11 @@
 enum { OPT_COMMAND = OPT_COMMAND_BASE, OPT_DEVICE, OPT_POOL, OPT_SINCE, OPT_UNTIL };
 
 static const struct opt_def history_opts[] = {
-	{ "command", 0, "NAME", "only runs of this command (readdisks, run, matrix, ...)", OPT_COMMAND },
-	{ "device", 0, "IDENTITY", "only runs that measured this device: identity key (wwn:..., serial:...), kernel name or path", OPT_DEVICE },
-	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL },
-	{ "since", 0, "DATE", "runs started at or after DATE: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC", OPT_SINCE },
-	{ "until", 0, "DATE", "runs started at or before DATE (a bare day includes the whole day)", OPT_UNTIL },
+	{ "command", 0, "NAME", "only runs of this command (readdisks, run, matrix, ...)", OPT_COMMAND, { 0 } },
+	{ "device", 0, "IDENTITY", "only runs that measured this device: identity key (wwn:..., serial:...), kernel name or path", OPT_DEVICE, { 0 } },
+	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL, { 0 } },
+	{ "since", 0, "DATE", "runs started at or after DATE: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC", OPT_SINCE, { 0 } },
+	{ "until", 0, "DATE", "runs started at or before DATE (a bare day includes the whole day)", OPT_UNTIL, { 0 } },
 	OPT_END,
 };
 

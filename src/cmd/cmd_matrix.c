@@ -44,18 +44,18 @@ enum {
 };
 
 static const struct opt_def matrix_opts[] = {
-	{ "target", 0, "PATH", "a directory or block device (read tests only) to test; repeat for more, in order", OPT_TARGET },
-	{ "pool", 0, "POOL", "a ZFS pool: test temporary datasets made with each --recordsize x --compression", OPT_POOL },
-	{ "recordsize", 0, "LIST", "recordsizes of the datasets, in order (default 8k,64k)", OPT_RECORDSIZE },
-	{ "compression", 0, "LIST", "compressions of the datasets, in order (default off,lz4; lz4 falls back to on where this ZFS lacks it)", OPT_COMPRESSION },
-	{ "tests", 0, "LIST", "tests in order: seqread-8k ... randwrite-1m, dbench-N, or fio (all 12), dbench (every --dbench-clients); default all", OPT_TESTS },
-	{ "size", 0, "SIZE", "the test file on each target (default 256M)", OPT_SIZE },
-	{ "runtime", 0, "TIME", "time cap of each test (default 10s)", OPT_RUNTIME },
-	{ "engine", 0, "NAME", "auto (fio where installed, else built-in), fio or builtin (default auto)", OPT_ENGINE },
-	{ "iodepth", 0, "N", "queue depth of the fio-style tests (default 8)", OPT_IODEPTH },
-	{ "dbench-clients", 0, "LIST", "dbench client counts (default 1,6,12)", OPT_DBENCH_CLIENTS },
+	{ "target", 0, "PATH", "a directory or block device (read tests only) to test; repeat for more, in order", OPT_TARGET, { 0 } },
+	{ "pool", 0, "POOL", "a ZFS pool: test temporary datasets made with each --recordsize x --compression", OPT_POOL, { 0 } },
+	{ "recordsize", 0, "LIST", "recordsizes of the datasets, in order (default 8k,64k)", OPT_RECORDSIZE, { 0 } },
+	{ "compression", 0, "LIST", "compressions of the datasets, in order (default off,lz4; lz4 falls back to on where this ZFS lacks it)", OPT_COMPRESSION, { 0 } },
+	{ "tests", 0, "LIST", "tests in order: seqread-8k ... randwrite-1m, dbench-N, or fio (all 12), dbench (every --dbench-clients); default all", OPT_TESTS, { 0 } },
+	{ "size", 0, "SIZE", "the test file on each target (default 256M)", OPT_SIZE, { 0 } },
+	{ "runtime", 0, "TIME", "time cap of each test (default 10s)", OPT_RUNTIME, { 0 } },
+	{ "engine", 0, "NAME", "auto (fio where installed, else built-in), fio or builtin (default auto)", OPT_ENGINE, { 0 } },
+	{ "iodepth", 0, "N", "queue depth of the fio-style tests (default 8)", OPT_IODEPTH, { 0 } },
+	{ "dbench-clients", 0, "LIST", "dbench client counts (default 1,6,12)", OPT_DBENCH_CLIENTS, { 0 } },
 	{ "images", 0, "DIR", "also a raw and a qcow2 image file in DIR, measured through QEMU's block layer "
-			       "(qemu-img bench; sequential tests only)", OPT_IMAGES },
+			       "(qemu-img bench; sequential tests only)", OPT_IMAGES, { 0 } },
 	OPT_END,
 };
 

@@ -25,8 +25,8 @@ enum { OPT_DEST = OPT_COMMAND_BASE, OPT_WINDOW };
 static const struct opt_def netcheck_opts[] = {
 	{ "dest", 'd', "HOST",
 	  "a destination to probe (IPv4 address or host name; repeatable, up to 16; default: the gateways)",
-	  OPT_DEST },
-	{ "window", 'w', "SECONDS", "how long to count each port's traffic (default 2s; 0.1s to 10m)", OPT_WINDOW },
+	  OPT_DEST, { 0 } },
+	{ "window", 'w', "SECONDS", "how long to count each port's traffic (default 2s; 0.1s to 10m)", OPT_WINDOW, { 0 } },
 	OPT_END,
 };
 

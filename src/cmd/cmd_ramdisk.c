@@ -24,12 +24,12 @@
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND };
 
 static const struct opt_def create_opts[] = {
-	{ "count", 'n', "N", "devices to create, 1 to 32, each with its own store (default 1)", OPT_COUNT },
-	{ "sector-size", 0, "BYTES", "logical sector size, 512 or 4096 (default 512; zram: 4096)", OPT_SECTOR_SIZE },
-	{ "ndelay", 0, "NS", "synthetic per-command latency in nanoseconds (default 0)", OPT_NDELAY },
+	{ "count", 'n', "N", "devices to create, 1 to 32, each with its own store (default 1)", OPT_COUNT, { 0 } },
+	{ "sector-size", 0, "BYTES", "logical sector size, 512 or 4096 (default 512; zram: 4096)", OPT_SECTOR_SIZE, { 0 } },
+	{ "ndelay", 0, "NS", "synthetic per-command latency in nanoseconds (default 0)", OPT_NDELAY, { 0 } },
 	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first this kernel offers)",
-	  OPT_BACKEND },
-	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES },
+	  OPT_BACKEND, { 0 } },
+	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES, { 0 } },
 	OPT_END,
 };
 

@@ -15,8 +15,8 @@
 enum { OPT_YES = OPT_COMMAND_BASE, OPT_FORCE };
 
 static const struct opt_def destroy_opts[] = {
-	{ "force", 'f', NULL, "destroy devices that are in use, leaving their users dangling", OPT_FORCE },
-	{ "yes", 'y', NULL, "do not ask before --force", OPT_YES },
+	{ "force", 'f', NULL, "destroy devices that are in use, leaving their users dangling", OPT_FORCE, { 0 } },
+	{ "yes", 'y', NULL, "do not ask before --force", OPT_YES, { 0 } },
 	OPT_END,
 };
 

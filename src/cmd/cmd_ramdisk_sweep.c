@@ -21,11 +21,11 @@
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
 
 static const struct opt_def sweep_opts[] = {
-	{ "ndelay", 0, "LIST", "comma-separated latencies in ns (default 0,50000,250000)", OPT_NDELAY },
-	{ "size", 's', "SIZE", "RAM disk size, M or G (default 64M)", OPT_SIZE },
-	{ "runtime", 't', "TIME", "reading time per value (default 5s)", OPT_RUNTIME },
-	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first that can)", OPT_BACKEND },
-	{ "sector-size", 0, "BYTES", "512 or 4096 (default: the backend's)", OPT_SECTOR_SIZE },
+	{ "ndelay", 0, "LIST", "comma-separated latencies in ns (default 0,50000,250000)", OPT_NDELAY, { 0 } },
+	{ "size", 's', "SIZE", "RAM disk size, M or G (default 64M)", OPT_SIZE, { 0 } },
+	{ "runtime", 't', "TIME", "reading time per value (default 5s)", OPT_RUNTIME, { 0 } },
+	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first that can)", OPT_BACKEND, { 0 } },
+	{ "sector-size", 0, "BYTES", "512 or 4096 (default: the backend's)", OPT_SECTOR_SIZE, { 0 } },
 	OPT_END,
 };
 

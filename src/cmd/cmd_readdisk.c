@@ -64,10 +64,10 @@ enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH, OPT_MODE };
 static const struct opt_def readdisks_opts[] = {
 	READTEST_OPT_DEFS,
 	BASELINE_OPT_DEFS,
-	{ "parallel", 'p', NULL, "read every disk at the same time instead of one after another", OPT_PARALLEL },
+	{ "parallel", 'p', NULL, "read every disk at the same time instead of one after another", OPT_PARALLEL, { 0 } },
 	{ "mode", 0, "MODE", "serial (default), parallel, or both: alone, then all at once, showing each disk's "
-			       "rate together as a percentage of alone (finds a shared bottleneck)", OPT_MODE },
-	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH },
+			       "rate together as a percentage of alone (finds a shared bottleneck)", OPT_MODE, { 0 } },
+	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH, { 0 } },
 	GROUP_BY_OPT_DEF,
 	OPT_END,
 };

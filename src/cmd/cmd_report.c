@@ -17,9 +17,9 @@
 enum { OPT_HTML = OPT_COMMAND_BASE, OPT_CSV, OPT_PROM };
 
 static const struct opt_def report_opts[] = {
-	{ "html", 0, "FILE", "one self-contained HTML page: summary, a bar chart per test, tables, parameters", OPT_HTML },
-	{ "csv", 0, "FILE", "one CSV row per measurement", OPT_CSV },
-	{ "prom", 0, "FILE", "Prometheus text format, for node_exporter's textfile collector (*.prom)", OPT_PROM },
+	{ "html", 0, "FILE", "one self-contained HTML page: summary, a bar chart per test, tables, parameters", OPT_HTML, { 0 } },
+	{ "csv", 0, "FILE", "one CSV row per measurement", OPT_CSV, { 0 } },
+	{ "prom", 0, "FILE", "Prometheus text format, for node_exporter's textfile collector (*.prom)", OPT_PROM, { 0 } },
 	OPT_END,
 };
 

@@ -73,14 +73,14 @@ static void rwpool_print(const struct rwpool_result *r)
 /* ---- rwpool, rwpools, runall ---- */
 
 static const struct opt_def rwpool_opts[] = {
-	{ "size", 's', "SIZE", "bytes to write and read back (default 1G; less when it does not fit, and said)", OPT_SIZE },
-	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE },
+	{ "size", 's', "SIZE", "bytes to write and read back (default 1G; less when it does not fit, and said)", OPT_SIZE, { 0 } },
+	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE, { 0 } },
 	OPT_END,
 };
 
 static const struct opt_def runall_opts[] = {
-	{ "size", 's', "SIZE", "rwpool: bytes to write and read back per pool (default 1G)", OPT_SIZE },
-	{ "read-size", 0, "SIZE", "readpooldisks: bytes to read from each member (default 1000M)", OPT_READ_SIZE },
+	{ "size", 's', "SIZE", "rwpool: bytes to write and read back per pool (default 1G)", OPT_SIZE, { 0 } },
+	{ "read-size", 0, "SIZE", "readpooldisks: bytes to read from each member (default 1000M)", OPT_READ_SIZE, { 0 } },
 	OPT_END,
 };
 

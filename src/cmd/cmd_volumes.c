@@ -24,11 +24,11 @@
 enum { OPT_RUNTIME = OPT_COMMAND_BASE, OPT_SIZE, OPT_BS, OPT_IODEPTH, OPT_MATCH };
 
 static const struct opt_def volumes_opts[] = {
-	{ "runtime", 0, "TIME", "time cap of each read, e.g. 5s (default 15s); a cap, not a duration", OPT_RUNTIME },
-	{ "size", 0, "SIZE", "test file written and read on each volume (default 256M; capped by free space)", OPT_SIZE },
-	{ "bs", 0, "SIZE", "read block size, a multiple of 4K (default 1M)", OPT_BS },
-	{ "iodepth", 0, "N", "reads in flight (default 32)", OPT_IODEPTH },
-	{ "match", 'm', "GLOB", "only mounts whose mount point or source matches (repeatable), e.g. '/srv/*'", OPT_MATCH },
+	{ "runtime", 0, "TIME", "time cap of each read, e.g. 5s (default 15s); a cap, not a duration", OPT_RUNTIME, { 0 } },
+	{ "size", 0, "SIZE", "test file written and read on each volume (default 256M; capped by free space)", OPT_SIZE, { 0 } },
+	{ "bs", 0, "SIZE", "read block size, a multiple of 4K (default 1M)", OPT_BS, { 0 } },
+	{ "iodepth", 0, "N", "reads in flight (default 32)", OPT_IODEPTH, { 0 } },
+	{ "match", 'm', "GLOB", "only mounts whose mount point or source matches (repeatable), e.g. '/srv/*'", OPT_MATCH, { 0 } },
 	OPT_END,
 };
 

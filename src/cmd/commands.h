@@ -1,5 +1,17 @@
-/* cmd/commands.h: the command table. One entry per command; each command
- * parses its own options (cmd/options.h) and returns the exit status:
+/* cmd/commands.h: the command table and the frame every command runs in.
+ *
+ * A framed command declares, in its table row, its doc and options (the
+ * option rows store values into its settings struct), how many operands it
+ * takes, whether it needs root and whether it records a run. main() then
+ * does the same for each: parse -> check operands -> (begin the run: id,
+ * log, document head) -> the command's main -> (finish the run: results
+ * file, database, --json output) -> exit status. The command's main only
+ * does its one call below cmd/ and renders the result.
+ *
+ * A command with sub-commands (ramdisk) keeps a plain run function that
+ * dispatches to framed sub-commands with command_execute().
+ *
+ * Exit status:
  *   0  done, every figure measured
  *   1  a measurement failed or nothing could be measured
  *   2  bad usage or input
@@ -8,16 +20,67 @@
 #ifndef IOTRIAGE_CMD_COMMANDS_H
 #define IOTRIAGE_CMD_COMMANDS_H
 
-#include "cmd/options.h"
+#include <stddef.h>
 
+#include "cmd/options.h"
+#include "cmd/runctx.h"
+#include "output/json.h"
+
+enum command_flag {
+	CMD_RECORDS_RUN = 1 << 0, /* a run: id, log, results file, database row, --json document */
+	CMD_NEEDS_ROOT = 1 << 1,  /* refused before anything starts when not root */
+};
+
+/* What a framed command's main gets. */
+struct command_call {
+	const char *name;          /* the command's name */
+	const struct command_frame *frame;
+	struct global_opts *g;
+	void *settings;            /* the command's settings, options applied */
+	char **operands;
+	int noperands;
+	char **argv;               /* the whole command line from the command's name on */
+	int argc;
+	struct run_ctx *rc;        /* CMD_RECORDS_RUN: the run; else NULL */
+	struct json *doc;          /* CMD_RECORDS_RUN: the document, its head written; else NULL */
+	run_ctx_store_fn store_fn; /* set by main: the command's database rows, if any */
+	void *store_arg;
+};
+
+/* A framed command's definition, next to its main in its own file. */
+struct command_frame {
+	const struct command_doc *doc;
+	size_t settings_size;
+	opts_handler handle;          /* OPT_TYPE_HANDLER rows, with the settings as state */
+	unsigned flags;
+	int min_operands, max_operands; /* max -1: any number */
+	const char *operands_expected;  /* "expected one DEVICE" */
+	/* Checks the operands before a run begins; 0, or an exit status after a message. */
+	int (*check)(struct command_call *call);
+	int (*main)(struct command_call *call);
+};
+
+/* A row of the command table: a framed command, or one that parses its own
+ * arguments (sub-command dispatch). */
 struct command {
 	const char *name;
 	const char *summary;
+	const struct command_frame *frame;
 	int (*run)(int argc, char **argv, struct global_opts *g);
 };
 
 extern const struct command commands[];
 const struct command *command_find(const char *name);
+
+/* Runs CMD with ARGV (argv[0] is its name): its run function, or its main in
+ * the frame. Returns the exit status. */
+int command_execute(const struct command *cmd, int argc, char **argv, struct global_opts *g);
+/* The frame alone, for a sub-command NAME ("ramdisk create"). */
+int command_frame_execute(const char *name, const struct command_frame *f, int argc, char **argv,
+			  struct global_opts *g);
+
+/* An error that ends a command: "iotriage COMMAND: MESSAGE" on stderr. Returns 1. */
+int cmd_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int cmd_readdisk(int argc, char **argv, struct global_opts *g);
 int cmd_readdisks(int argc, char **argv, struct global_opts *g);
@@ -30,7 +93,6 @@ int cmd_rwpools(int argc, char **argv, struct global_opts *g);
 int cmd_runall(int argc, char **argv, struct global_opts *g);
 int cmd_doctor(int argc, char **argv, struct global_opts *g);
 int cmd_interactive(int argc, char **argv, struct global_opts *g);
-int cmd_disks(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
@@ -39,5 +101,8 @@ int cmd_show(int argc, char **argv, struct global_opts *g);
 int cmd_compare(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
+
+/* Framed commands: each command's row, from its own file. */
+extern const struct command_frame disks_frame;
 
 #endif

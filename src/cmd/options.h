@@ -8,7 +8,37 @@
 #define IOTRIAGE_CMD_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* What an option's value is, and where it goes. A typed option is parsed
+ * and stored by opts_parse_command() itself into the command's settings
+ * struct (at OFFSET), its range and choices checked, its error message
+ * ("invalid --iodepth '0': expected 1 to 4096") and its "(default X)" in
+ * --help made from the row. OPT_TYPE_HANDLER rows go to the command's
+ * handler instead, for values that need more than one rule. */
+enum opt_type {
+	OPT_TYPE_HANDLER = 0,
+	OPT_TYPE_FLAG,       /* bool, set to true; no argument */
+	OPT_TYPE_STRING,     /* const char *, as given */
+	OPT_TYPE_UINT,       /* unsigned (WIDTH 4) or uint64_t (WIDTH 8), decimal, in [MIN, MAX] */
+	OPT_TYPE_SIZE,       /* uint64_t bytes with binary suffixes (4K, 1G), in [MIN, MAX] */
+	OPT_TYPE_DURATION,   /* uint64_t nanoseconds (30s, 5m), in [MIN, MAX] */
+	OPT_TYPE_CHOICE,     /* const char *, one of CHOICES (the table's own string) */
+	OPT_TYPE_BOOL01,     /* bool, from "0" or "1" */
+};
+
+struct opt_value {
+	enum opt_type type;
+	size_t offset;               /* of the destination in the settings struct */
+	size_t width;                /* sizeof the destination, for OPT_TYPE_UINT */
+	uint64_t min, max;           /* inclusive; MAX 0 means no upper bound */
+	const char *const *choices;  /* OPT_TYPE_CHOICE: NULL-terminated */
+	const char *def;             /* default, applied like an argument before parsing; shown in --help */
+	const char *expect;          /* what an error says is expected; NULL: made from MIN/MAX or CHOICES */
+	size_t given_offset;         /* offset + 1 of a bool set when the option is given; 0: none */
+};
 
 struct opt_def {
 	const char *long_name;
@@ -16,9 +46,26 @@ struct opt_def {
 	const char *arg;       /* "SIZE", or NULL for a flag */
 	const char *help;
 	int id;                /* what opts_next() returns for it; >= 256 */
+	struct opt_value v;    /* how it is parsed; { 0 } for the command's handler */
 };
 
-#define OPT_END { NULL, 0, NULL, NULL, 0 }
+#define OPT_END { .long_name = NULL }
+
+/* Rows for typed options: STRUCT is the command's settings type. */
+#define OPT_GIVEN(STRUCT, FIELD) (offsetof(STRUCT, FIELD) + 1)
+#define OPT_V_FLAG(STRUCT, FIELD) { .type = OPT_TYPE_FLAG, .offset = offsetof(STRUCT, FIELD) }
+#define OPT_V_STRING(STRUCT, FIELD) { .type = OPT_TYPE_STRING, .offset = offsetof(STRUCT, FIELD) }
+#define OPT_V_BOOL01(STRUCT, FIELD, DEF) \
+	{ .type = OPT_TYPE_BOOL01, .offset = offsetof(STRUCT, FIELD), .def = (DEF) }
+#define OPT_V_CHOICE(STRUCT, FIELD, CHOICES, DEF) \
+	{ .type = OPT_TYPE_CHOICE, .offset = offsetof(STRUCT, FIELD), .choices = (CHOICES), .def = (DEF) }
+#define OPT_V_UINT(STRUCT, FIELD, MIN, MAX, DEF)                                            \
+	{ .type = OPT_TYPE_UINT, .offset = offsetof(STRUCT, FIELD),                          \
+	  .width = sizeof(((STRUCT *)0)->FIELD), .min = (MIN), .max = (MAX), .def = (DEF) }
+#define OPT_V_SIZE(STRUCT, FIELD, MIN, MAX, DEF) \
+	{ .type = OPT_TYPE_SIZE, .offset = offsetof(STRUCT, FIELD), .min = (MIN), .max = (MAX), .def = (DEF) }
+#define OPT_V_DURATION(STRUCT, FIELD, MIN, MAX, DEF) \
+	{ .type = OPT_TYPE_DURATION, .offset = offsetof(STRUCT, FIELD), .min = (MIN), .max = (MAX), .def = (DEF) }
 
 /* Global option ids. Command ids start at OPT_COMMAND_BASE. */
 enum {
@@ -74,9 +121,23 @@ struct command_doc {
 
 enum { OPTS_USAGE_ERROR = -1, OPTS_HELP_SHOWN = -2 };
 
-/* Called for each of a command's own options; returns 0, or non-zero after
- * printing a usage error. */
+/* Called for each of a command's own OPT_TYPE_HANDLER options; returns 0,
+ * or non-zero after printing a usage error. */
 typedef int (*opts_handler)(int id, const char *arg, void *state);
+
+/* Applies the defaults of DEFS' typed rows to SETTINGS (before parsing).
+ * Returns 0, or -EINVAL when a row's default does not parse (a bug in the
+ * table, said on stderr). */
+int opts_apply_defaults(const char *command, const struct opt_def *defs, void *settings);
+
+/* Parses ARG for the typed row D into SETTINGS. Returns 0, or 2 after
+ * printing "invalid --NAME 'ARG': expected ..." (or "unknown --NAME" for a
+ * choice). */
+int opts_store_value(const char *command, const struct opt_def *d, const char *arg, void *settings);
+
+/* "(default X)" text and expectations are made from the rows: for tests
+ * and the generated documentation. */
+void opts_describe_expected(const struct opt_def *d, char *buf, size_t len);
 
 /* Parses ARGV (argv[0] is the command name) against DOC->opts and the
  * global options. Returns the index of the first operand, OPTS_USAGE_ERROR
@@ -84,6 +145,11 @@ typedef int (*opts_handler)(int id, const char *arg, void *state);
  * opts_command_status() turns the two negatives into those exit codes. */
 int opts_parse_command(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
 		       opts_handler handle, void *state);
+/* The same, for a command whose table has typed rows: their defaults are
+ * applied to SETTINGS first, their values stored into it; the handler gets
+ * the OPT_TYPE_HANDLER rows with SETTINGS as its state. */
+int opts_parse_settings(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
+			opts_handler handle, void *settings);
 static inline int opts_command_status(int first)
 {
 	return first == OPTS_HELP_SHOWN ? 0 : 2;

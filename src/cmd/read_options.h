@@ -18,11 +18,11 @@ enum {
  * their tables. */
 #define READTEST_OPT_DEFS                                                                          \
 	{ "size", 's', "SIZE", "bytes to read from each disk (default 1000M; K, M, G, T are binary)",  \
-	  OPT_RT_SIZE },                                                                           \
+	  OPT_RT_SIZE, { 0 } },                                                                           \
 	{ "bs", 'b', "SIZE", "block size (default 1M; a multiple of the logical sector size)",        \
-	  OPT_RT_BS },                                                                             \
-	{ "iodepth", 'q', "N", "I/O in flight at once (default 1, as dd does)", OPT_RT_IODEPTH },     \
-	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_RT_ENGINE }
+	  OPT_RT_BS, { 0 } },                                                                             \
+	{ "iodepth", 'q', "N", "I/O in flight at once (default 1, as dd does)", OPT_RT_IODEPTH, { 0 } },     \
+	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_RT_ENGINE, { 0 } }
 
 enum { OPT_SAVE_BASELINE = OPT_COMMAND_BASE + 60, OPT_REGRESSION };
 
@@ -32,14 +32,14 @@ enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
 #define GROUP_BY_OPT_DEF                                                                           \
 	{ "group-by", 'g', "HOW", "vdev, controller, enclosure or none: show the disks by pool device " \
 				   "group, by controller (or shared backing), or by SES enclosure",   \
-	  OPT_GROUP_BY }
+	  OPT_GROUP_BY, { 0 } }
 
 /* Baseline options for readdisk, readdisks and readpooldisks. */
 #define BASELINE_OPT_DEFS                                                                          \
 	{ "save-baseline", 0, NULL, "store each disk's rate as its baseline, keyed by WWN, serial or "   \
-				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE },        \
+				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE, { 0 } },        \
 	{ "regression", 0, "PCT", "flag a disk this many percent below its baseline (default 20)",      \
-	  OPT_REGRESSION }
+	  OPT_REGRESSION, { 0 } }
 
 /* Handles one of BASELINE_OPT_DEFS into B. Returns 0 when handled, 1 when
  * ID is not one of them, 2 after printing a usage error. */

@@ -8,6 +8,10 @@ const struct engine_ops *const engine_all[] = {
 	&engine_psync, &engine_libaio, &engine_io_uring, &engine_null, NULL,
 };
 
+/* The same names, as the --engine choices (options rows need a constant
+ * array); test_engine checks that the two lists agree. */
+const char *const engine_choices[] = { "auto", "psync", "libaio", "io_uring", "null", NULL };
+
 const struct engine_ops *engine_find(const char *name)
 {
 	for (size_t i = 0; engine_all[i]; i++)

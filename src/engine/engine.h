@@ -70,6 +70,8 @@ extern const struct engine_ops engine_null;
 const struct engine_ops *engine_find(const char *name);
 /* All engines, NULL-terminated, in the order --help lists them. */
 extern const struct engine_ops *const engine_all[];
+/* "auto" and every engine's name, NULL-terminated: the --engine choices. */
+extern const char *const engine_choices[];
 
 /* What "auto" needs to know about the target. */
 struct engine_target_traits {

@@ -164,5 +164,12 @@ int main(void)
 	   "an unknown engine is refused with its name");
 
 	close(fd);
+	{
+		size_t n = 0;
+		bool same = engine_choices[0] && strcmp(engine_choices[0], "auto") == 0;
+		for (; engine_all[n]; n++)
+			same = same && engine_choices[n + 1] && strcmp(engine_choices[n + 1], engine_all[n]->name) == 0;
+		ok(same && engine_choices[n + 1] == NULL, "the --engine choices are auto and every engine, in order");
+	}
 	return tap_done();
 }

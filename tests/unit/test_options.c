@@ -1,4 +1,7 @@
 /* Option tables drive getopt and --help; global options work anywhere. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,10 +10,105 @@
 
 enum { OPT_A = OPT_COMMAND_BASE, OPT_B };
 static const struct opt_def defs[] = {
-	{ "alpha", 'a', "N", "an option with a value", OPT_A },
-	{ "beta", 0, NULL, "a flag", OPT_B },
+	{ "alpha", 'a', "N", "an option with a value", OPT_A, { 0 } },
+	{ "beta", 0, NULL, "a flag", OPT_B, { 0 } },
 	OPT_END,
 };
+
+/* Typed rows: parsed and stored by the table itself. */
+struct typed_settings {
+	unsigned depth;
+	uint64_t size;
+	uint64_t runtime_ns;
+	const char *mode;
+	bool direct;
+	bool verbose;
+	const char *label;
+	bool size_given;
+	int handled;
+};
+enum { OPT_DEPTH = OPT_COMMAND_BASE + 10, OPT_SIZE, OPT_RUNTIME, OPT_MODE, OPT_DIRECT, OPT_VERBOSE, OPT_LABEL, OPT_OTHER };
+static const char *const modes[] = { "read", "write", "randread", NULL };
+static const struct opt_def typed[] = {
+	{ "iodepth", 'q', "N", "I/O in flight", OPT_DEPTH, OPT_V_UINT(struct typed_settings, depth, 1, 32, "1") },
+	{ "size", 's', "SIZE", "bytes to move", OPT_SIZE,
+	  { .type = OPT_TYPE_SIZE, .offset = offsetof(struct typed_settings, size), .min = 4096, .def = "1G",
+	    .given_offset = OPT_GIVEN(struct typed_settings, size_given) } },
+	{ "runtime", 0, "TIME", "time cap", OPT_RUNTIME, OPT_V_DURATION(struct typed_settings, runtime_ns, 1, 0, "30s") },
+	{ "rw", 0, "MODE", "the workload", OPT_MODE, OPT_V_CHOICE(struct typed_settings, mode, modes, "read") },
+	{ "direct", 0, "0|1", "O_DIRECT", OPT_DIRECT, OPT_V_BOOL01(struct typed_settings, direct, "1") },
+	{ "verbose", 'v', NULL, "say more", OPT_VERBOSE, OPT_V_FLAG(struct typed_settings, verbose) },
+	{ "label", 0, "TEXT", "a label", OPT_LABEL, OPT_V_STRING(struct typed_settings, label) },
+	{ "other", 0, "X", "left to the handler", OPT_OTHER, { 0 } },
+	OPT_END,
+};
+static const struct command_doc typed_doc = { "typed", "typed [options]", "Tests typed rows.", typed };
+
+static int typed_handler(int id, const char *arg, void *state)
+{
+	struct typed_settings *t = state;
+	(void)arg;
+	if (id == OPT_OTHER)
+		t->handled++;
+	return 0;
+}
+
+/* Parses ARGV with the typed table; stderr captured into ERR. */
+static int parse_typed_args(int argc, char **argv, struct typed_settings *t, char *err, size_t errlen)
+{
+	struct global_opts g = { 0 };
+	FILE *saved = stderr;
+	stderr = fmemopen(err, errlen, "w");
+	int first = opts_parse_settings(&typed_doc, argc, argv, &g, typed_handler, t);
+	fclose(stderr);
+	stderr = saved;
+	return first;
+}
+
+static void test_typed_rows(void)
+{
+	char err[512] = "";
+	struct typed_settings t = { 0 };
+	char *none[] = { "typed", NULL };
+	ok(parse_typed_args(1, none, &t, err, sizeof(err)) == 1, "no options parse");
+	ok(t.depth == 1 && t.size == (1ULL << 30) && t.runtime_ns == 30000000000ULL, "numeric defaults come from the rows");
+	ok(t.mode && strcmp(t.mode, "read") == 0 && t.direct && !t.verbose && !t.label, "choice, 0|1, flag and string defaults");
+	ok(!t.size_given, "a default is not 'given'");
+
+	t = (struct typed_settings){ 0 };
+	char *all[] = { "typed", "-q", "8", "--size", "64M", "--runtime", "2m", "--rw", "randread", "--direct", "0",
+			"-v", "--label", "x y", "--other", "z", "OPERAND", NULL };
+	int first = parse_typed_args(17, all, &t, err, sizeof(err));
+	ok(first == 16, "every typed option is consumed, the operand left");
+	ok(t.depth == 8 && t.size == (64ULL << 20) && t.runtime_ns == 120000000000ULL, "numbers, sizes and durations stored");
+	ok(strcmp(t.mode, "randread") == 0 && !t.direct && t.verbose && strcmp(t.label, "x y") == 0, "choice, 0|1, flag, string stored");
+	ok(t.size_given, "--size given is recorded");
+	is_int(t.handled, 1, "a handler row goes to the handler");
+
+	char *deep[] = { "typed", "--iodepth", "33", NULL };
+	memset(err, 0, sizeof(err));
+	is_int(parse_typed_args(3, deep, &t, err, sizeof(err)), OPTS_USAGE_ERROR, "out of range is a usage error");
+	ok(strstr(err, "invalid --iodepth '33': expected 1 to 32") != NULL, "its message names the range from the row");
+	char *small[] = { "typed", "--size", "1K", NULL };
+	memset(err, 0, sizeof(err));
+	is_int(parse_typed_args(3, small, &t, err, sizeof(err)), OPTS_USAGE_ERROR, "a size under the minimum is refused");
+	char *mode[] = { "typed", "--rw", "trim", NULL };
+	memset(err, 0, sizeof(err));
+	is_int(parse_typed_args(3, mode, &t, err, sizeof(err)), OPTS_USAGE_ERROR, "an unknown choice is refused");
+	ok(strstr(err, "unknown --rw 'trim': expected read, write or randread") != NULL, "listing the choices from the row");
+	char *dir[] = { "typed", "--direct", "yes", NULL };
+	memset(err, 0, sizeof(err));
+	is_int(parse_typed_args(3, dir, &t, err, sizeof(err)), OPTS_USAGE_ERROR, "0|1 takes only 0 or 1");
+	ok(strstr(err, "expected 0 or 1") != NULL, "and says so");
+
+	char buf[4096] = "";
+	FILE *mem = fmemopen(buf, sizeof(buf), "w");
+	opts_print_help(mem, "typed", "Tests typed rows.", NULL, typed);
+	fclose(mem);
+	ok(strstr(buf, "I/O in flight (default 1)") && strstr(buf, "the workload (default read)"),
+	   "--help shows each default from its row");
+	ok(strstr(buf, "say more (default") == NULL, "a flag shows no default");
+}
 
 int main(void)
 {
@@ -69,5 +167,6 @@ int main(void)
 	ok(strstr(buf, "-a, --alpha N") != NULL && strstr(buf, "an option with a value"),
 	   "help lists command options from the table");
 	ok(strstr(buf, "--json") != NULL && strstr(buf, "--results-dir DIR"), "help lists global options");
+	test_typed_rows();
 	return tap_done();
 }
