@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 		return close_stdout(0);
 	}
 	if (first >= argc) {
-		/* On a terminal, no command means the guided chooser (as the spec's tool). */
+		/* On a terminal, no command means the guided chooser (the chooser a new user expects). */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 			char *interactive_argv[] = { (char *)"interactive", NULL };
 			return close_stdout(cmd_interactive(1, interactive_argv, &g));

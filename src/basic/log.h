@@ -1,4 +1,4 @@
-/* basic/log.h: the log line, in the spec's format:
+/* basic/log.h: the log line, in the appliance tool's format that admins grep for:
  *   {Thu Sep  3 05:19:08 2026, INFO, iotriage} READ-DISK (/dev/sda): completed: ...
  *
  * Every line goes to the append-only log file (when one is open) and to

@@ -9,9 +9,9 @@
  * outlier cannot move the median past its neighbours, whereas leaving it
  * out of a set of three would compare each good disk with the mean of the
  * other good one and the bad one. A disk is
- * "slow" when it reads at half that median or less (the spec: "a drive at a
- * third or a half of the rate of the others ... is the finding, whatever
- * the absolute figures are"), or below slow_ratio of it AND (when the peers
+ * "slow" when it reads at half that median or less (a drive at a third or a half
+ * of its identical siblings' rate is the finding, whatever the absolute
+ * figures are), or below slow_ratio of it AND (when the peers
  * vary at all) more than z_limit robust deviations below it; "fast" is the
  * mirror image (twice the median, or fast_ratio and z_limit). Pure
  * functions: no I/O, no printing.

@@ -19,7 +19,7 @@
 #define RANDOM_BS 4096U
 #define RANDOM_JOBS 8U
 
-/* Runs SPEC on PATH (opened for writing when the spec writes). */
+/* Runs SPEC on PATH (opened for writing when the job writes). */
 static int run_job(const char *path, const struct job_spec *spec, bool write, bool direct, bool layout,
 		   struct job_result **ret, int *ret_fd_for_sync, char *err, size_t errlen)
 {

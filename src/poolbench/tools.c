@@ -66,7 +66,7 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 	bool random = pass == 1;
 	char dir[PATH_MAX + 16], size[32], runtime[32];
 	snprintf(dir, sizeof(dir), "--directory=%s", random ? c->random_dir : c->throughput_dir);
-	/* The random pass: eight jobs sharing SIZE, as the spec's "eight concurrent jobs". */
+	/* The random pass: eight jobs sharing SIZE, eight concurrent jobs, as an appliance's pool test runs them. */
 	snprintf(size, sizeof(size), "--size=%" PRIu64, random ? c->size / 8 : c->size);
 	snprintf(runtime, sizeof(runtime), "--runtime=%u", c->runtime_s);
 	const char *argv[24];
@@ -246,7 +246,7 @@ void pb_run_dd(const struct pb_context *c, struct pb_outcome *o)
 	spawn_result_release(&res);
 	unlink(file);
 	/* On a compressing area, the same write with zeros shows how much a
-	 * compressible source inflates the figure (the spec's dd wrote zeros). */
+	 * compressible source inflates the figure (a dd of /dev/zero measures the compressor, not the pool). */
 	if (c->compression_on && c->pattern == PATTERN_RANDOM && o->state == PB_RAN && !interrupt_requested()) {
 		dd_write(c, file, PATTERN_ZEROS, "write (zeros)", o);
 		unlink(file);

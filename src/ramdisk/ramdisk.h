@@ -115,7 +115,7 @@ const struct ramdisk_backend *ramdisk_backend_find(const char *name);
  * with WHY set. Does not probe the kernel. */
 bool ramdisk_backend_fits(const struct ramdisk_backend *b, const struct ramdisk_spec *spec, char *why,
 			  size_t len);
-/* The sector size BACKEND uses for SPEC (spec's, or 512, or 4096 for zram). */
+/* The sector size BACKEND uses for SPEC (the one asked for, or 512, or 4096 for zram). */
 unsigned ramdisk_backend_sector_size(const struct ramdisk_backend *b, const struct ramdisk_spec *spec);
 
 /* --- kernel modules (backend.c) --- */

@@ -1,4 +1,5 @@
-/* ramdisk/scsi_debug.c: the spec's backend. One module load makes the whole
+/* ramdisk/scsi_debug.c: the first backend tried (a SCSI identity, so a
+ * /dev/disk/by-id link, and per-command latency). One module load makes the whole
  * batch: add_host=N hosts of one target each, per_host_store=1 so that each
  * host gets its own store (without it every scsi_debug device shares one),
  * INQUIRY vendor IOTRIAGE, product RAMDISK, so the devices are recognisable

@@ -1,8 +1,8 @@
 /* ramdisk/usage.c: is a RAM disk free, and if not, what has it? Mounts,
  * swap and holders come from disk/inuse (matched by device number); pool
  * labels from libblkid; openers from /proc/PID/fd (by device number, so
- * the answer names the program: "open by zfs-fuse (pid 812)", where the
- * spec's tool could only say "check lsof and dmesg"); the kernel's own
+ * the answer names the program: "open by zfs-fuse (pid 812)", rather than
+ * "check lsof and dmesg"); the kernel's own
  * claim from an O_EXCL open. */
 #include "ramdisk/ramdisk.h"
 

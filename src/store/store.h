@@ -86,7 +86,7 @@ int store_set_baseline(struct store *s, int64_t device_id, const char *run_id, d
 /* -ENOENT when the device has no baseline. */
 int store_get_baseline(struct store *s, const char *identity_key, struct store_baseline *ret);
 
-/* Every known device with its last ok read and its baseline (the spec's
+/* Every known device with its last ok read and its baseline (an appliance's
  * "Read Seq" and "Last Performance Test" columns). Strings live only for
  * the callback. */
 struct store_disk_row {
