@@ -101,7 +101,7 @@ static int handle_opt(int id, const char *arg, void *state)
 	return 1;
 }
 
-/* HOSTS operands and --hosts-file into one list; 2 after a message. */
+/* HOSTS operands, then --hosts-file, into one list; 2 after a message. */
 static int gather_hosts(struct fleet_args *a, int argc, char **argv, int first)
 {
 	char why[4400];

@@ -166,7 +166,8 @@ static int slot_start(const struct fleet_plan *plan, struct slot *s, enum stage 
 	return 0;
 }
 
-/* The last non-empty line of TEXT, into BUF. */
+/* The last non-empty line of TEXT, into BUF, without a log line's
+ * "{time, LEVEL, iotriage} " head. */
 static void last_line(const char *text, char *buf, size_t len)
 {
 	const char *end = text + strlen(text);
@@ -175,6 +176,9 @@ static void last_line(const char *text, char *buf, size_t len)
 	const char *start = end;
 	while (start > text && start[-1] != '\n')
 		start--;
+	const char *head_end = *start == '{' ? strstr(start, "} ") : NULL;
+	if (head_end && head_end < end)
+		start = head_end + 2;
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
@@ -292,6 +296,11 @@ static void command_done(const struct fleet_plan *plan, struct slot *s)
 	}
 	if (!h->document && ssh_failed(s, "connection lost: "))
 		return;
+	if (s->child.signal) {
+		host_done(h, FLEET_ERROR, "the ssh session ended by signal %d (%s); the run there stops and cleans "
+			  "up by itself", s->child.signal, strsignal(s->child.signal));
+		return;
+	}
 	if (s->child.status != 0) {
 		host_done(h, FLEET_FAILED, "the command failed there with exit status %d%s%s", s->child.status,
 			  line[0] ? ": " : "", line);
