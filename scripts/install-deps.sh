@@ -7,7 +7,7 @@ packages=(
 	build-essential meson ninja-build pkg-config
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
-	iproute2 iptables
+	iproute2 iptables openssh-client openssh-server
 	chromium dbench qemu-utils prometheus
 )
 missing=()
@@ -18,6 +18,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	# chromium: the report's browser test; dbench, qemu-utils: matrix's suite;
+	# openssh-server: the fleet test runs its own sshd per host namespace
+	# (never the system's ssh.service, whether or not its postinst starts it);
 	# prometheus: for promtool only (where policy-rc.d forbids service starts,
 	# as in containers, its daemon is not started; elsewhere it is).
 	apt-get update -qq

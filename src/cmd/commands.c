@@ -22,6 +22,7 @@ const struct command commands[] = {
 	{ "compare", "stored runs side by side, changes judged against the runs' own noise", cmd_compare },
 	{ "report", "stored runs as a self-contained HTML report, a CSV file or a Prometheus text file", cmd_report },
 	{ "demo", "read-test throwaway loop devices, one of them throttled, then remove them", cmd_demo },
+	{ "fleet", "run one command on many hosts over ssh; each figure kept with its host, outlier hosts named", cmd_fleet },
 	{ "ramdisk", "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", cmd_ramdisk },
 	{ NULL, NULL, NULL },
 };

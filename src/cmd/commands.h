@@ -39,5 +39,6 @@ int cmd_show(int argc, char **argv, struct global_opts *g);
 int cmd_compare(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
+int cmd_fleet(int argc, char **argv, struct global_opts *g);
 
 #endif
