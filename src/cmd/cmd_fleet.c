@@ -11,10 +11,12 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
+#include "cmd/fleet_load_render.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
 #include "remote/hostlist.h"
 #include "triage/fleet.h"
+#include "triage/fleet_load.h"
 
 /* No host succeeded (1 is: some did, some did not). */
 #define FLEET_EXIT_NONE 3
@@ -29,6 +31,8 @@ enum {
 	OPT_ACCEPT_NEW,
 	OPT_CONFIRM,
 	OPT_GRACE,
+	OPT_FIO,
+	OPT_FIO_PORT,
 };
 
 static const struct opt_def fleet_opts[] = {
@@ -43,6 +47,9 @@ static const struct opt_def fleet_opts[] = {
 	  OPT_ACCEPT_NEW },
 	{ "confirm", 0, "N", "runs again on a host that stands out (default 1)", OPT_CONFIRM },
 	{ "grace", 0, "TIME", "after an interrupt, how long a host may take to clean up (default 60s)", OPT_GRACE },
+	{ "fio", 0, NULL, "synchronized load: fio --server on every host, one fio --client job from here "
+	  "(fio's job options after '--')", OPT_FIO },
+	{ "fio-port", 0, "PORT", "the fio servers' port (default 8765)", OPT_FIO_PORT },
 	OPT_END,
 };
 
@@ -51,6 +58,8 @@ struct fleet_args {
 	struct hostlist hosts;
 	const char *hosts_file;
 	uint64_t confirm;
+	bool fio;
+	unsigned fio_port;
 };
 
 static int parse_time_ms(const char *arg, const char *what, uint64_t *ret)
@@ -93,6 +102,14 @@ static int handle_opt(int id, const char *arg, void *state)
 	case OPT_ACCEPT_NEW:
 		a->plan.ssh.accept_new_host_keys = true;
 		return 0;
+	case OPT_FIO:
+		a->fio = true;
+		return 0;
+	case OPT_FIO_PORT:
+		if (parse_uint(arg, 1, 65535, &v) < 0)
+			return opts_usage_error("fleet", "--fio-port '%s' must be a port from 1 to 65535", arg);
+		a->fio_port = (unsigned)v;
+		return 0;
 	case OPT_CONFIRM:
 		if (parse_uint(arg, 0, 10, &a->confirm) < 0)
 			return opts_usage_error("fleet", "--confirm '%s' must be 0 to 10", arg);
@@ -118,12 +135,16 @@ static int gather_hosts(struct fleet_args *a, int argc, char **argv, int first)
 static int parse_args(struct fleet_args *a, int argc, char **argv, struct global_opts *g, int *ret_dd)
 {
 	static const struct command_doc doc = {
-		"fleet", "fleet [options] HOSTS[,HOST...] [-f FILE] -- COMMAND [ARGS...]",
+		"fleet", "fleet [options] HOSTS[,HOST...] [-f FILE] -- COMMAND [ARGS...]\n"
+		"       fleet --fio [options] HOSTS[,HOST...] [-f FILE] -- FIO-OPTIONS...",
 		"Runs one iotriage command on many hosts over ssh (BatchMode, one multiplexed\n"
 		"connection per host, your ~/.ssh/config unless -F), after checking each host's\n"
 		"iotriage version and document schema. Each host's document is kept here with\n"
 		"its identity; hosts whose read rate stands out from their peers' are re-run and\n"
-		"named. Exit status: 0 every host ok, 1 some failed, 3 none ok.",
+		"named. With --fio, the hosts are fio clients: a fio server on each, one job\n"
+		"(--rw=randread --bs=4k ...) driven from here so all start together; each\n"
+		"client's figures under its host name, and their sum.\n"
+		"Exit status: 0 every host ok, 1 some failed, 3 none ok.",
 		fleet_opts,
 	};
 	int dd = 1;
@@ -132,12 +153,15 @@ static int parse_args(struct fleet_args *a, int argc, char **argv, struct global
 	a->plan = (struct fleet_plan){ .remote_iotriage = "iotriage", .parallel = 8,
 				       .time_limit_ms = 3600000ULL, .grace_ms = 60000ULL };
 	a->confirm = 1;
+	a->fio_port = FLEET_LOAD_DEFAULT_PORT;
 	int first = opts_parse_command(&doc, dd, argv, g, handle_opt, a);
 	if (first < 0)
 		return opts_command_status(first);
 	if (dd + 1 >= argc)
-		return opts_usage_error("fleet", "no command to run: give it after '--' (fleet HOSTS -- readdisk DEV)");
-	if (strcmp(argv[dd + 1], "fleet") == 0 || strcmp(argv[dd + 1], "interactive") == 0)
+		return opts_usage_error("fleet", "%s", a->fio ? "no fio job options: give them after '--' "
+					"(fleet --fio HOSTS -- --rw=randread --bs=4k --filename=...)"
+					: "no command to run: give it after '--' (fleet HOSTS -- readdisk DEV)");
+	if (!a->fio && (strcmp(argv[dd + 1], "fleet") == 0 || strcmp(argv[dd + 1], "interactive") == 0))
 		return opts_usage_error("fleet", "'%s' cannot run on other hosts", argv[dd + 1]);
 	int r = gather_hosts(a, dd, argv, first);
 	if (r)
@@ -226,6 +250,39 @@ static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 	return status;
 }
 
+/* fleet --fio: the hosts as fio clients (triage/fleet_load.h). */
+static int run_fleet_load(struct fleet_args *a, struct run_ctx *rc)
+{
+	char why[256];
+	struct fleet_plan *plan = &a->plan;
+	struct fleet_load ld = { .hosts = plan->hosts, .n = plan->n_hosts,
+				 .fio_args = (const char *const *)plan->command, .port = a->fio_port,
+				 .time_limit_ms = plan->time_limit_ms };
+	while (plan->command[ld.n_fio_args])
+		ld.n_fio_args++;
+	if (fleet_begin(plan, why, sizeof(why)) < 0) {
+		log_msg(LOG_ERR, "%s", why);
+		return 1;
+	}
+	ld.ssh = plan->ssh;
+	log_msg(LOG_INFO, "FLEET-FIO: %zu clients, fio servers on port %u", ld.n, ld.port);
+	size_t ok = fleet_load_run(&ld);
+	fleet_end(plan);
+	if (ld.error[0])
+		log_msg(LOG_ERR, "FLEET-FIO: %s", ld.error);
+	struct json j;
+	json_init(&j);
+	run_ctx_json_head(rc, &j);
+	fleet_load_json(&ld, &j);
+	if (!rc->json)
+		fleet_load_print(&ld);
+	int status = exit_status(NULL, plan->n_hosts, ok);
+	status = run_ctx_finish(rc, &j, status, NULL, NULL);
+	json_release(&j);
+	fleet_load_release(&ld);
+	return status;
+}
+
 int cmd_fleet(int argc, char **argv, struct global_opts *g)
 {
 	struct fleet_args a = { 0 };
@@ -241,7 +298,7 @@ int cmd_fleet(int argc, char **argv, struct global_opts *g)
 	struct run_ctx rc;
 	int status = run_ctx_begin(&rc, "fleet", argc, argv, g);
 	if (status == 0)
-		status = run_fleet(&a, &rc);
+		status = a.fio ? run_fleet_load(&a, &rc) : run_fleet(&a, &rc);
 	hostlist_release(&a.hosts);
 	return status;
 }

@@ -1,5 +1,6 @@
 #include "remote/ssh.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ char **ssh_argv(const struct ssh_opts *o, const char *host, const char *const *w
 {
 	struct argv_builder b = { 0 };
 	common_opts(&b, o);
-	push(&b, "-T");
+	push(&b, o->tty ? "-tt" : "-T");
 	push(&b, host);
 	push(&b, "--");
 	struct strbuf cmd = STRBUF_INIT;
@@ -91,6 +92,33 @@ char **ssh_exit_argv(const struct ssh_opts *o, const char *host)
 	push(&b, "exit");
 	push(&b, host);
 	return b.v;
+}
+
+char **ssh_config_argv(const struct ssh_opts *o, const char *host)
+{
+	struct argv_builder b = { 0 };
+	push(&b, "ssh");
+	if (o->config_file) {
+		push(&b, "-F");
+		push(&b, o->config_file);
+	}
+	push(&b, "-G");
+	push(&b, host);
+	return b.v;
+}
+
+int ssh_config_hostname(const char *text, char *buf, size_t len)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (n > 9 && strncmp(p, "hostname ", 9) == 0) {
+			snprintf(buf, len, "%.*s", (int)(n - 9), p + 9);
+			return 0;
+		}
+		p += n;
+		p += *p == '\n';
+	}
+	return -ENOENT;
 }
 
 void ssh_argv_free(char **argv)

@@ -3,7 +3,7 @@
  *
  * Every session is `ssh [-F FILE] -o BatchMode=yes -o ConnectTimeout=N
  * -o ControlMaster=auto -o ControlPath=DIR/%C -o ControlPersist=60 -T HOST
- * -- WORDS...`:
+ * -- WORDS...` (-tt for a session with a terminal, see ssh_opts.tty):
  *   - the user's ~/.ssh/config applies (aliases, ProxyJump, IdentityFile,
  *     known hosts); -F replaces it only when a config file is given;
  *   - BatchMode: a password or passphrase prompt fails instead of hanging;
@@ -31,6 +31,7 @@ struct ssh_opts {
 	const char *control_dir;      /* ControlPath DIR/%C; NULL: no multiplexing */
 	unsigned connect_timeout_s;   /* ConnectTimeout; 0: 10 s */
 	bool accept_new_host_keys;    /* StrictHostKeyChecking=accept-new */
+	bool tty;                     /* -tt instead of -T: a terminal there (remote/server.h) */
 };
 
 /* The argv of one session running WORDS (NULL-terminated) on HOST. Free
@@ -39,6 +40,13 @@ char **ssh_argv(const struct ssh_opts *o, const char *host, const char *const *w
 /* The argv that stops HOST's master connection (ssh -O exit). */
 char **ssh_exit_argv(const struct ssh_opts *o, const char *host);
 void ssh_argv_free(char **argv);
+
+/* `ssh [-F FILE] -G HOST`: the configuration ssh would use for HOST,
+ * printed without connecting. */
+char **ssh_config_argv(const struct ssh_opts *o, const char *host);
+/* The "hostname" ssh -G printed in TEXT (the HostName after aliases), into
+ * BUF. Returns 0 or -ENOENT. */
+int ssh_config_hostname(const char *text, char *buf, size_t len);
 
 /* Appends WORD quoted for a POSIX shell: as it is when it holds only
  * characters no shell treats specially, else in single quotes ('\'' for a
