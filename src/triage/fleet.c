@@ -39,7 +39,7 @@ const char *fleet_status_name(enum fleet_status s)
 		[FLEET_AUTH_REFUSED] = "auth-refused", [FLEET_HOST_KEY] = "host-key",
 		[FLEET_MISSING] = "iotriage-missing", [FLEET_INCOMPATIBLE] = "incompatible",
 		[FLEET_FAILED] = "failed", [FLEET_TIME_LIMIT] = "time-limit",
-		[FLEET_INTERRUPTED] = "interrupted", [FLEET_ERROR] = "error",
+		[FLEET_INTERRUPTED] = "interrupted", [FLEET_ERROR] = "error", [FLEET_FIO_MISSING] = "fio-missing",
 	};
 	return names[s];
 }

@@ -52,10 +52,11 @@ enum fleet_status {
 	FLEET_TIME_LIMIT,
 	FLEET_INTERRUPTED,
 	FLEET_ERROR,         /* anything else (ssh refused its options, no document) */
+	FLEET_FIO_MISSING,   /* fleet --fio: no fio there */
 };
 
 /* "ok", "unreachable", "auth-refused", "host-key", "iotriage-missing",
- * "incompatible", "failed", "time-limit", "interrupted", "error" */
+ * "incompatible", "failed", "time-limit", "interrupted", "error", "fio-missing" */
 const char *fleet_status_name(enum fleet_status s);
 
 struct fleet_plan {

@@ -85,7 +85,7 @@ static void fio_check_done(struct fleet_load_host *h, struct child *c, bool time
 		host_fail(h, FLEET_ERROR, "%s", why);
 		return;
 	case SSH_FAIL_NOT_FOUND:
-		host_fail(h, FLEET_MISSING, "fio is not installed on '%s' (%s): install fio there "
+		host_fail(h, FLEET_FIO_MISSING, "fio is not installed on '%s' or cannot run there (%s): install fio there "
 			  "(Debian: apt-get install fio)", h->name, why);
 		return;
 	case SSH_FAIL_NONE:

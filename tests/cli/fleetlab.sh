@@ -16,7 +16,8 @@
 #   fleetlab_up                 bridge, client namespace, keys, config
 #   fleetlab_host NAME [KIND] [DISK_BPS]
 #       KIND: ok (default); nokey (authorized keys hold another key);
-#       noiotriage (no binary); nodisk (no loop device: commands on it fail)
+#       noiotriage (no binary); nodisk (no loop device: commands on it fail);
+#       notools (fio and iperf3 cannot run there: an empty file bound over each)
 #       Its sshd, and so every run there, is in a blkio cgroup of its own:
 #       the pool's reads and writes at 2 MB/s (so a benchpool lasts), and
 #       with DISK_BPS its disk's reads at that rate.
@@ -122,6 +123,9 @@ fleetlab_host_init() { # NAME KIND LOOP
 	mount --bind $d/pool $FLEET_FIX/pool
 	[ "$2" = noiotriage ] || install -m 0755 $FLEET_BIN $FLEET_FIX/bin/iotriage
 	[ -z "$3" ] || mount --bind $3 $FLEET_FIX/disk
+	if [ "$2" = notools ]; then
+		for t in fio iperf3; do p=\$(command -v \$t) && mount --bind $d/hidden \$p; done
+	fi
 	exec /usr/sbin/sshd -D -e -f $d/sshd_config
 	EOF
 }
@@ -157,6 +161,7 @@ fleetlab_host() { # NAME [KIND] [DISK_BPS]
 	FLEET_NEXT=$((FLEET_NEXT + 1))
 	addr=10.77.0.$i port=$((2200 + i))
 	mkdir -p "$d/pool" "$d/state" || return 1
+	: >"$d/hidden"
 	head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$d/machine-id" && echo >>"$d/machine-id"
 	ssh-keygen -q -t ed25519 -N '' -C "host-$name" -f "$d/host_key" || return 1
 	echo "$name $(cut -d' ' -f1,2 "$d/host_key.pub")" >>"$FLEET_DIR/known_hosts"
@@ -200,6 +205,12 @@ fleet() {
 	fleetlab_config
 	ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" \
 		--remote-iotriage "$FLEET_FIX/bin/iotriage" "$@"
+}
+
+# fleetlab_client CMD...: CMD in the client namespace (netcheck --peer, fio)
+fleetlab_client() {
+	fleetlab_config
+	ip netns exec "$FLEET_NS_C" "$@"
 }
 
 fleetlab_pids() { ip netns pids "$FLEET-$1" 2>/dev/null; }
