@@ -56,6 +56,9 @@ check "and fio's own All clients figure within 2%" -- \
 	awk -v a="$agg" -v s="$fio_total" 'BEGIN { d = a - s; if (d < 0) d = -d; exit !(s > 0 && d <= 0.02 * s) }'
 check "the run is stored with clients[] and aggregate" -- test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" \
 	"select count(*) from runs where id = '$(json "$TMP/fio.json" .run_id)'")" = 1
+"$IOTRIAGE" show "$(json "$TMP/fio.json" .run_id)" >"$TMP/show.out" 2>&1
+check "show: each client's rate under its host, and the aggregate" -- bash -c \
+	"grep -q 'fleet fio read' '$TMP/show.out' && grep -q 'c4' '$TMP/show.out' && grep -q 'aggregate' '$TMP/show.out'"
 check "no fio server left on any client" -- no_fio_left c1 c2 c3 c4
 
 # --- fio missing on a client, or a client unreachable: said, nothing started ---
@@ -137,6 +140,8 @@ check "the path is flagged: far below the link speed, with a fix" -- jtest "$TMP
 	'[.findings[] | select(.kind == "path_below_link" and .subject == "e0 -> c1" and (.fix | test("shaper")))] | length == 1'
 netcheck --peer c1 >"$TMP/tbf.out" 2>&1
 check "the table and the FINDING line" -- bash -c "grep -Eq '^c1 +10\\.77\\.0\\.[0-9]+ +e0 +10000 Mbit/s +(1[89][0-9]|20[0-9]) Mbit/s' '$TMP/tbf.out' && grep -q '^FINDING: the path to c1 from e0' '$TMP/tbf.out'"
+"$IOTRIAGE" show "$(json "$TMP/tbf.json" .run_id)" >"$TMP/pshow.out" 2>&1
+check "show: the peer's throughput per port" -- grep -q 'netcheck peer tcp single.*e0 -> c1' "$TMP/pshow.out"
 fleetlab_client tc qdisc del dev e0 root
 
 # --- netcheck --peer: bad input ---
