@@ -7,7 +7,7 @@ packages=(
 	build-essential meson ninja-build pkg-config
 	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
-	iproute2 iptables
+	iproute2 iptables openssh-client openssh-server iperf3 ethtool
 	chromium dbench qemu-utils prometheus
 )
 missing=()
@@ -18,8 +18,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	# chromium: the report's browser test; dbench, qemu-utils: matrix's suite;
+	# openssh-server: the fleet test runs its own sshd per host namespace
+	# (never the system's ssh.service, whether or not its postinst starts it);
 	# prometheus: for promtool only (where policy-rc.d forbids service starts,
 	# as in containers, its daemon is not started; elsewhere it is).
+	# iperf3: netcheck --peer starts its own one-shot servers; the package's
+	# debconf question (start a daemon at boot) is answered no beforehand.
+	echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# No iperf3 daemon is left running, whatever the package did before.
+if [ -e /etc/init.d/iperf3 ] || [ -e /lib/systemd/system/iperf3.service ]; then
+	if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+		systemctl disable --now iperf3 >/dev/null 2>&1 || true
+	fi
+	[ -s /run/iperf3.pid ] && /etc/init.d/iperf3 stop >/dev/null 2>&1 || true
 fi

@@ -28,7 +28,7 @@ static bool drain(int fd, struct strbuf *sb)
 	return n < 0 && (errno == EINTR || errno == EAGAIN);
 }
 
-static int start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t *ret_pid)
+int spawn_start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t *ret_pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -87,7 +87,7 @@ int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struc
 		return -errno;
 	}
 	pid_t pid;
-	int r = start(argv, opts->stdin_fd, out[1], err[1], &pid);
+	int r = spawn_start(argv, opts->stdin_fd, out[1], err[1], &pid);
 	close(out[1]);
 	close(err[1]);
 	if (r < 0) {

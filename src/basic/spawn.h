@@ -13,6 +13,7 @@
 #define IOTRIAGE_BASIC_SPAWN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "basic/strbuf.h"
 
@@ -40,5 +41,11 @@ int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struc
  * <its first line on stderr>" or "cannot run zfs: not installed". */
 int spawn_check(const char *const *argv, int timeout_ms, struct strbuf *out, struct strbuf *err);
 void spawn_result_release(struct spawn_result *r);
+
+/* The start alone, for callers that watch the child themselves
+ * (basic/children.h): ARGV with stdin from IN_FD (or /dev/null when -1),
+ * stdout and stderr onto OUT_W and ERR_W, in its own process group, the
+ * environment reduced as above. Returns 0 and *RET_PID, or -errno. */
+int spawn_start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t *ret_pid);
 
 #endif

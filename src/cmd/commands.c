@@ -23,6 +23,7 @@ const struct command commands[] = {
 	{ .name = "report", .summary = "stored runs as a self-contained HTML report, a CSV file or a Prometheus text file", .run = cmd_report },
 	{ .name = "demo", .summary = "read-test throwaway loop devices, one of them throttled, then remove them", .run = cmd_demo },
 	{ .name = "ramdisk", .summary = "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", .run = cmd_ramdisk },
+	{ .name = "fleet", .summary = "run one command on many hosts over ssh; each figure kept with its host, outlier hosts named", .run = cmd_fleet },
 	{ .name = NULL },
 };
 

@@ -101,6 +101,7 @@ int cmd_show(int argc, char **argv, struct global_opts *g);
 int cmd_compare(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
+int cmd_fleet(int argc, char **argv, struct global_opts *g);
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;

@@ -121,6 +121,43 @@ static void print_dests(const struct netcheck *nc)
 	table_release(&t);
 }
 
+static void run_cell(const struct nc_peer_run *r, char *buf, size_t len)
+{
+	if (r->measured)
+		snprintf(buf, len, "%.0f Mbit/s", r->r.received_bps / 1e6);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_peers(const struct netcheck *nc)
+{
+	struct table t;
+	table_init(&t, 7, (const char *[]){ "PEER", "ADDRESS", "PORT", "LINK", "1 STREAM", "4 STREAMS", "REASON" },
+		   "lllrrrl");
+	for (size_t i = 0; i < nc->npeers; i++) {
+		const struct nc_peer *p = &nc->peers[i];
+		if (p->failed || p->npaths == 0) {
+			const char *cells[] = { p->name, p->addr, "", "", "", "", p->why };
+			table_add_row(&t, cells);
+			continue;
+		}
+		for (size_t k = 0; k < p->npaths; k++) {
+			const struct nc_peer_path *path = &p->paths[k];
+			char link[32] = "unknown", one[32], par[32];
+			if (path->link_mbps > 0)
+				snprintf(link, sizeof(link), "%lld Mbit/s", (long long)path->link_mbps);
+			run_cell(&path->single, one, sizeof(one));
+			run_cell(&path->parallel, par, sizeof(par));
+			const char *why = !path->single.measured ? path->single.why
+					  : !path->parallel.measured ? path->parallel.why : "";
+			const char *cells[] = { p->name, p->addr, path->port, link, one, par, why };
+			table_add_row(&t, cells);
+		}
+	}
+	table_print(&t, stdout);
+	table_release(&t);
+}
+
 void netcheck_print(const struct netcheck *nc)
 {
 	printf("\nPorts (traffic over %.1f s):\n", nc->window_seconds);
@@ -145,6 +182,10 @@ void netcheck_print(const struct netcheck *nc)
 		print_dests(nc);
 	else
 		printf("none: no default gateway and no --dest given\n");
+	if (nc->npeers) {
+		printf("\nThroughput to peers (iperf3, TCP, received):\n");
+		print_peers(nc);
+	}
 	putchar('\n');
 	for (size_t i = 0; i < nc->nfindings; i++)
 		printf("%s: %s. Fix: %s.\n", strcmp(nc->findings[i].severity, "note") == 0 ? "NOTE" : "FINDING",

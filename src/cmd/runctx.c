@@ -184,6 +184,11 @@ int run_ctx_finish(struct run_ctx *rc, struct json *j, int exit_status, run_ctx_
 	return status;
 }
 
+int run_ctx_schema_version(void)
+{
+	return SCHEMA_VERSION;
+}
+
 int run_ctx_interrupted_status(void)
 {
 	int sig = interrupt_signal();

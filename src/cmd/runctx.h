@@ -58,6 +58,9 @@ typedef int (*run_ctx_store_fn)(struct store *s, const struct run_ctx *rc, void 
 int run_ctx_finish(struct run_ctx *rc, struct json *j, int exit_status, run_ctx_store_fn store_fn,
 		   void *arg);
 
+/* The schema_version every document of this build carries. */
+int run_ctx_schema_version(void);
+
 /* The exit status for an interrupted run (128 + signal), or 0. */
 int run_ctx_interrupted_status(void);
 

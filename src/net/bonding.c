@@ -115,6 +115,8 @@ int bonding_parse(const char *name, const char *text, struct bond_info *ret)
 				if (strncmp(v, modes[i].text, strlen(modes[i].text)) == 0)
 					ret->mode = modes[i].mode;
 			have_mode = true;
+		} else if ((v = value_of(line, "Transmit Hash Policy"))) {
+			copy_token(ret->hash_policy, sizeof(ret->hash_policy), v);
 		} else if (strstr(line, "Active Aggregator Info:")) {
 			sec = SEC_AGGREGATOR;
 		} else if ((v = value_of(line, "Currently Active Slave"))) {

@@ -47,6 +47,7 @@ struct bond_info {
 	char name[IF_NAMESIZE];
 	enum bond_mode mode;
 	char mode_text[64];        /* the driver's words: "IEEE 802.3ad Dynamic link aggregation" */
+	char hash_policy[24];      /* "Transmit Hash Policy": "layer2", "layer3+4"; "" when not shown */
 	bool mii_up;
 	char active_slave[IF_NAMESIZE];
 	int active_aggregator_id;  /* 802.3ad; -1 when not shown */

@@ -316,6 +316,66 @@ static void from_volumes(struct run_doc *d)
 	strbuf_release(&params);
 }
 
+static void add_rate(struct run_doc *d, const char *test, const char *target, const char *status,
+		     const char *reason, const char *params, double value)
+{
+	struct mspec s = {
+		.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+		.target = target, .status = status, .reason = reason, .params = params, .value = value,
+	};
+	add(d, &s);
+}
+
+/* fleet --fio: each client's read and write rate under its host, and the aggregate. */
+static void from_fleet_load(struct run_doc *d)
+{
+	const struct jv *clients = jv_get(d->doc, "clients");
+	struct strbuf params = STRBUF_INIT;
+	params_text(jv_get(d->doc, "parameters"), &params);
+	static const char *const dirs[] = { "read", "write" };
+	for (size_t k = 0; k < 2; k++) {
+		char test[64];
+		snprintf(test, sizeof(test), "fleet fio %s", dirs[k]);
+		for (size_t i = 0; clients && i < clients->count; i++) {
+			const struct jv *c = jv_at(clients, i);
+			if (!jv_get(c, dirs[k]))
+				continue;
+			add_rate(d, test, jv_string(jv_get(c, "host"), "?"), jv_string(jv_get(c, "status"), "ok"),
+				 jv_string(jv_get(c, "reason"), NULL), params.buf,
+				 num_or_nan(jv_get(jv_get(c, dirs[k]), "bw_bytes_per_s")));
+		}
+		const struct jv *agg = jv_get(jv_get(d->doc, "aggregate"), dirs[k]);
+		if (agg)
+			add_rate(d, test, "aggregate", "ok", NULL, params.buf, num_or_nan(jv_get(agg, "bw_bytes_per_s")));
+	}
+	strbuf_release(&params);
+}
+
+/* netcheck --peer: TCP throughput per peer and port, one stream and several. */
+static void from_netcheck_peers(struct run_doc *d)
+{
+	const struct jv *peers = jv_get(d->doc, "peers");
+	static const char *const runs[] = { "single", "parallel" };
+	for (size_t i = 0; peers && i < peers->count; i++) {
+		const struct jv *p = jv_at(peers, i), *paths = jv_get(p, "paths");
+		for (size_t k = 0; paths && k < paths->count; k++) {
+			const struct jv *path = jv_at(paths, k);
+			char target[320];
+			snprintf(target, sizeof(target), "%s -> %s", jv_string(jv_get(path, "port"), "?"),
+				 jv_string(jv_get(p, "peer"), "?"));
+			for (size_t r = 0; r < 2; r++) {
+				const struct jv *run = jv_get(path, runs[r]);
+				char test[64], params[64];
+				snprintf(test, sizeof(test), "netcheck peer tcp %s", runs[r]);
+				snprintf(params, sizeof(params), "streams=%.0f", jv_number(jv_get(run, "streams"), 1));
+				add_rate(d, test, target, jv_bool(jv_get(run, "measured"), false) ? "ok" : "error",
+					 jv_string(jv_get(run, "reason"), NULL), params,
+					 num_or_nan(jv_get(run, "bw_bytes_per_s")));
+			}
+		}
+	}
+}
+
 int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, size_t errlen)
 {
 	memset(ret, 0, sizeof(*ret));
@@ -349,6 +409,10 @@ int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, s
 		from_figures(ret, jv_get(doc, "pools"), "pool", "rwpool", NULL);
 	else if (strcmp(c, "volumes") == 0)
 		from_volumes(ret);
+	else if (strcmp(c, "fleet") == 0 && jv_get(doc, "clients"))
+		from_fleet_load(ret);
+	else if (strcmp(c, "netcheck") == 0)
+		from_netcheck_peers(ret);
 	return 0;
 }
 

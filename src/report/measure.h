@@ -5,7 +5,9 @@
  * "rs8k-comp-off" at 212 MB/s, higher is better, with the run's own noise
  * (the standard deviation of its per-interval samples) when it has one.
  * Documents of run, readdisk(s)/demo/readpooldisks, matrix, benchpool,
- * rwpool(s)/runall and volumes give measurements; others give none.
+ * rwpool(s)/runall, volumes, fleet --fio (each client's rate under its host,
+ * and the aggregate) and netcheck --peer (TCP throughput per port and peer)
+ * give measurements; others give none.
  * Library code: no printing, -errno.
  */
 #ifndef IOTRIAGE_REPORT_MEASURE_H

@@ -79,6 +79,13 @@ static const char *const migrations[] = {
 	"  bs_bytes INTEGER,"
 	"  saved_at INTEGER NOT NULL"
 	");",
+	/* 2 -> 3: runs made on another host by iotriage fleet: the host as the
+	 * fleet named it, its identity, and the fleet run that collected it. */
+	"ALTER TABLE runs ADD COLUMN host TEXT;"
+	"ALTER TABLE runs ADD COLUMN host_hostname TEXT;"
+	"ALTER TABLE runs ADD COLUMN host_machine_id TEXT;"
+	"ALTER TABLE runs ADD COLUMN fleet_run_id TEXT;"
+	"CREATE INDEX runs_fleet_run_id ON runs(fleet_run_id);",
 };
 
 enum store_stmt_id {
@@ -97,8 +104,9 @@ enum store_stmt_id {
 static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_ADD_RUN] =
 		"INSERT INTO runs(id, command, argv, started_at, finished_at,"
-		"                 exit_status, results_file, document)"
-		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		"                 exit_status, results_file, document,"
+		"                 host, host_hostname, host_machine_id, fleet_run_id)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	/* Empty strings are bound as NULL, so coalesce() keeps the stored
 	 * vendor/model/serial/wwn when the new value is empty. */
 	[STMT_UPSERT_DEVICE] =
@@ -440,7 +448,11 @@ int store_add_run(struct store *s, const struct store_run *run)
 	    (rc = sqlite3_bind_int64(st, 5, run->finished_at)) != SQLITE_OK ||
 	    (rc = sqlite3_bind_int(st, 6, run->exit_status)) != SQLITE_OK ||
 	    (rc = bind_text(st, 7, run->results_file, false)) != SQLITE_OK ||
-	    (rc = bind_text(st, 8, run->document, false)) != SQLITE_OK)
+	    (rc = bind_text(st, 8, run->document, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 9, run->host, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 10, run->host_hostname, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 11, run->host_machine_id, false)) != SQLITE_OK ||
+	    (rc = bind_text(st, 12, run->fleet_run_id, false)) != SQLITE_OK)
 		return store_errno(s->db, rc);
 
 	rc = sqlite3_step(st);

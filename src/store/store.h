@@ -11,6 +11,8 @@
  *           first_seen INTEGER, last_seen INTEGER)
  *   baselines(device_id PRIMARY KEY REFERENCES devices(id), run_id, bw_bytes_per_s,
  *             bs_bytes, saved_at)                                   (version 2)
+ *   runs + (host TEXT, host_hostname TEXT, host_machine_id TEXT,
+ *           fleet_run_id TEXT): runs collected from other hosts   (version 3)
  *   results(id INTEGER PRIMARY KEY, run_id TEXT REFERENCES runs(id),
  *           device_id INTEGER REFERENCES devices(id) NULL, test TEXT, path TEXT,
  *           status TEXT, reason TEXT, bytes INTEGER, seconds REAL,
@@ -38,6 +40,10 @@ struct store_run {
 	int exit_status;
 	const char *results_file; /* path of the per-run results file, or NULL */
 	const char *document;     /* the run's JSON document */
+	/* Runs made on another host and collected by iotriage fleet (NULL for
+	 * local runs): the host as the fleet named it, its host name and
+	 * machine-id, and the fleet run's id. */
+	const char *host, *host_hostname, *host_machine_id, *fleet_run_id;
 };
 
 struct store_device {

@@ -15,10 +15,12 @@
 #include <stdint.h>
 
 #include "net/bonding.h"
+#include "net/iperf3.h"
 #include "net/links.h"
 #include "net/probe.h"
 #include "net/routes.h"
 #include "output/json.h"
+#include "remote/ssh.h"
 
 #define NC_MAX_DESTS 16
 #define NC_MAX_PORTS_PER_DEST 8
@@ -64,6 +66,42 @@ struct nc_finding {
 	char fix[320];
 };
 
+#define NC_MAX_PEERS 8
+#define NC_PEER_STREAMS 4          /* the parallel run's streams (iperf3 -P) */
+#define NC_PEER_DEFAULT_PORT 5201
+#define NC_PEER_FAR_BELOW 0.25     /* a path under this share of its link speed is a finding */
+#define NC_BOND_FRACTION 0.6       /* a bond under this share of its members' sum ... */
+
+/* One iperf3 run from one port: a single stream or NC_PEER_STREAMS. */
+struct nc_peer_run {
+	unsigned streams;
+	bool measured;
+	char why[400];             /* why not measured */
+	struct iperf3_result r;
+};
+
+/* The path to a peer from one local port. */
+struct nc_peer_path {
+	int ifindex;
+	char port[IF_NAMESIZE];
+	char local_addr[46];       /* iperf3 -B: the port's first IPv4 address */
+	int64_t link_mbps;         /* the port's speed (a bond: its members' sum); -1 unknown */
+	unsigned members;          /* a bond's members with a known speed; 0 for other ports */
+	int64_t member_max_mbps;
+	const struct bond_info *bond; /* the port's bond report, or NULL */
+	struct nc_peer_run single, parallel;
+};
+
+/* A peer measured with iperf3 (netcheck --peer HOST). */
+struct nc_peer {
+	char name[256];            /* as given: an ssh host */
+	char addr[46];             /* as ssh reaches it */
+	bool failed;               /* could not be measured at all */
+	char why[640];
+	struct nc_peer_path paths[NC_MAX_PORTS_PER_DEST];
+	size_t npaths;
+};
+
 struct netcheck {
 	uint64_t window_ns;
 	double window_seconds;
@@ -78,6 +116,11 @@ struct netcheck {
 	size_t nfindings;
 	const char *probe_socket; /* "raw" or "ping", or NULL when none was opened */
 	unsigned errors;          /* checks that could not be made */
+	struct nc_peer peers[NC_MAX_PEERS]; /* names set by the caller */
+	size_t npeers;
+	struct ssh_opts ssh;      /* how the peers are reached */
+	unsigned peer_port;       /* the iperf3 servers' port */
+	unsigned peer_seconds;    /* each iperf3 run's length */
 };
 
 /* Echo requests per probe (their count is in the document's parameters). */
@@ -97,6 +140,24 @@ int netcheck_resolve_dest(const char *s, struct nc_dest *d, char *why, size_t le
  * Logs each step; a check that cannot be made counts in errors. The
  * wait and the probes end early on a signal (basic/interrupt). */
 void netcheck_gather(struct netcheck *nc);
+
+/* For each peer: its address as ssh reaches it, iperf3 here and there,
+ * then from each local port that routes to it (after netcheck_gather) a
+ * single-stream and a NC_PEER_STREAMS-stream TCP run (iperf3 -c -J -B
+ * PORT'S ADDRESS) against `iperf3 -s -1 -B ADDR -p PORT` started on the
+ * peer over ssh (remote/server.h: a one-shot server that dies with its
+ * session, so none is left running after the run, a failure or a signal).
+ * A peer that cannot be measured (unreachable, iperf3 missing there or
+ * here, no route) gets its reason and counts in errors. */
+void netcheck_peers_measure(struct netcheck *nc);
+
+/* The finding for one path, when there is one (pure): a bond carrying
+ * under NC_BOND_FRACTION of its members' sum, no more than one member's
+ * speed ("bond_one_member", with the fix for its mode and hash policy), or
+ * a path under NC_PEER_FAR_BELOW of its link speed ("path_below_link").
+ * Returns the kind, or NULL (the speed unknown, or nothing wrong). */
+const char *netcheck_peer_verdict(const struct nc_peer *peer, const struct nc_peer_path *p, char *sentence,
+				  size_t slen, char *fix, size_t flen);
 
 /* Adds the findings (competing default routes, LACP, static LAG, bond
  * ports down, traffic collapsed onto one port, no route, unreachable,

@@ -193,6 +193,52 @@ static void json_dests(const struct netcheck *nc, struct json *j)
 	json_end_array(j);
 }
 
+static void json_peer_run(struct json *j, const char *key, const struct nc_peer_run *r)
+{
+	json_begin_object(j, key);
+	json_uint(j, "streams", r->streams);
+	json_bool(j, "measured", r->measured);
+	if (r->measured) {
+		json_double(j, "seconds", r->r.seconds);
+		json_uint(j, "received_bytes", r->r.received_bytes);
+		json_double(j, "received_bits_per_s", r->r.received_bps);
+		json_double(j, "bw_bytes_per_s", r->r.received_bps / 8.0);
+		json_double(j, "sent_bits_per_s", r->r.sent_bps);
+		json_int(j, "retransmits", r->r.retransmits);
+	} else {
+		json_string(j, "reason", r->why);
+	}
+	json_end_object(j);
+}
+
+static void json_peers(const struct netcheck *nc, struct json *j)
+{
+	json_begin_array(j, "peers");
+	for (size_t i = 0; i < nc->npeers; i++) {
+		const struct nc_peer *p = &nc->peers[i];
+		json_begin_object(j, NULL);
+		json_string(j, "peer", p->name);
+		json_string(j, "address", p->addr);
+		json_string(j, "status", p->failed ? "not measured" : "measured");
+		json_string(j, "reason", p->failed ? p->why : NULL);
+		json_begin_array(j, "paths");
+		for (size_t k = 0; k < p->npaths; k++) {
+			const struct nc_peer_path *path = &p->paths[k];
+			json_begin_object(j, NULL);
+			json_string(j, "port", path->port);
+			json_string(j, "local_address", path->local_addr);
+			json_int(j, "link_speed_mbps", path->link_mbps);
+			json_uint(j, "bond_members", path->members);
+			json_peer_run(j, "single", &path->single);
+			json_peer_run(j, "parallel", &path->parallel);
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 void netcheck_json(const struct netcheck *nc, struct json *j)
 {
 	json_begin_object(j, "parameters");
@@ -201,11 +247,18 @@ void netcheck_json(const struct netcheck *nc, struct json *j)
 	json_uint(j, "echo_count", NC_ECHO_COUNT);
 	json_uint(j, "echo_size_bytes", PROBE_SMALL_SIZE);
 	json_string(j, "icmp_socket", nc->probe_socket);
+	if (nc->npeers) {
+		json_uint(j, "peer_port", nc->peer_port);
+		json_uint(j, "peer_seconds", nc->peer_seconds);
+		json_uint(j, "peer_parallel_streams", NC_PEER_STREAMS);
+	}
 	json_end_object(j);
 	json_ports(nc, j);
 	json_routes(nc, j);
 	json_bonds(nc, j);
 	json_dests(nc, j);
+	if (nc->npeers)
+		json_peers(nc, j);
 	json_begin_array(j, "findings");
 	size_t problems = 0;
 	for (size_t i = 0; i < nc->nfindings; i++) {

@@ -191,11 +191,28 @@ static void judge_dests(struct netcheck *nc)
 	}
 }
 
+static void judge_peers(struct netcheck *nc)
+{
+	for (size_t i = 0; i < nc->npeers; i++)
+		for (size_t k = 0; k < nc->peers[i].npaths; k++) {
+			char sentence[640], fix[320], subject[64];
+			const char *kind = netcheck_peer_verdict(&nc->peers[i], &nc->peers[i].paths[k], sentence,
+								 sizeof(sentence), fix, sizeof(fix));
+			if (!kind)
+				continue;
+			snprintf(subject, sizeof(subject), "%s -> %s", nc->peers[i].paths[k].port, nc->peers[i].name);
+			struct nc_finding *f = add_finding(nc, kind, "problem", subject);
+			snprintf(f->sentence, sizeof(f->sentence), "%s", sentence);
+			snprintf(f->fix, sizeof(f->fix), "%s", fix);
+		}
+}
+
 void netcheck_judge(struct netcheck *nc)
 {
 	judge_routes(nc);
 	judge_bonds(nc);
 	judge_dests(nc);
+	judge_peers(nc);
 	for (size_t i = 0; i < nc->nfindings; i++)
 		log_msg(LOG_WARN, "NET-CHECK (%s): %s", nc->findings[i].subject, nc->findings[i].sentence);
 	if (!nc->nfindings)

@@ -97,6 +97,7 @@ static void test_lacp_missing(void)
 	struct bond_info b;
 	struct bond_check c;
 	is_int(bonding_parse("bond1", read_data("bonding_8023ad_no_partner.txt"), &b), 0, "no-partner capture parsed");
+	is_str(b.hash_policy, "layer2", "its transmit hash policy");
 	is_str(b.partner_mac, "00:00:00:00:00:00", "partner MAC all zeros");
 	is_int(b.slaves[1].aggregator_id, 2, "second port alone in aggregator 2");
 	bonding_check(&b, &c);

@@ -1,0 +1,42 @@
+#include "cmd/fleet_load_render.h"
+
+#include <stdio.h>
+
+#include "basic/humanize.h"
+#include "output/table.h"
+
+static void row(struct table *t, const char *host, const char *addr, const char *status,
+		const struct fio_client_figures *f, const char *reason)
+{
+	char rbw[32] = "", wbw[32] = "", riops[32] = "", wiops[32] = "";
+	if (f) {
+		human_rate(f->read_bw, rbw, sizeof(rbw));
+		human_rate(f->write_bw, wbw, sizeof(wbw));
+		snprintf(riops, sizeof(riops), "%.0f", f->read_iops);
+		snprintf(wiops, sizeof(wiops), "%.0f", f->write_iops);
+	}
+	const char *cells[] = { host, addr, status, rbw, riops, wbw, wiops, reason };
+	table_add_row(t, cells);
+}
+
+void fleet_load_print(const struct fleet_load *ld)
+{
+	struct table t;
+	table_init(&t, 8, (const char *[]){ "HOST", "ADDRESS", "STATUS", "READ", "READ IOPS", "WRITE", "WRITE IOPS",
+					    "REASON" }, "lllrrrrl");
+	for (size_t i = 0; i < ld->n; i++) {
+		const struct fleet_load_host *h = &ld->h[i];
+		const struct fio_client_figures *f = ld->ran && ld->figures.clients[i].reported
+							     ? &ld->figures.clients[i] : NULL;
+		row(&t, h->name, h->addr, fleet_status_name(h->status), f, h->reason);
+	}
+	if (ld->ran) {
+		char n[48];
+		snprintf(n, sizeof(n), "%zu of %zu clients", ld->ok, ld->n);
+		row(&t, "aggregate", "", n, &ld->figures.aggregate, "");
+	}
+	table_print(&t, stdout);
+	table_release(&t);
+	if (ld->error[0])
+		printf("no synchronized load: %s\n", ld->error);
+}
