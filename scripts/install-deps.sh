@@ -9,6 +9,7 @@ packages=(
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
 	iproute2 iptables
 	chromium dbench qemu-utils prometheus
+	clang
 )
 missing=()
 for p in "${packages[@]}"; do
