@@ -24,8 +24,7 @@ for round in 1 2 3; do
 	wait
 	check "round $round: both runs exit 0" -- test "$(cat "$TMP/r${round}a.st")$(cat "$TMP/r${round}b.st")" = 00
 	check "round $round: both documents complete" -- complete_both "r${round}a" "r${round}b"
-	check "round $round: both results files written" -- \
-		bash -c "jq -e .run_id '$(json "$TMP/r${round}a.json" .results_file)' && jq -e .run_id '$(json "$TMP/r${round}b.json" .results_file)'" >/dev/null
+	bash -c "jq -e .run_id '$(json "$TMP/r${round}a.json" .results_file)' && jq -e .run_id '$(json "$TMP/r${round}b.json" .results_file)'" >/dev/null 2>&1; ok $? "round $round: both results files hold a document"
 done
 runs=$(sqlite3 "$db" 'SELECT count(*) FROM runs')
 check "the database holds all six runs (got $runs)" -- test "$runs" -eq 6
