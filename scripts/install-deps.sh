@@ -9,6 +9,7 @@ packages=(
 	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
 	iproute2 iptables openssh-client openssh-server iperf3 ethtool
 	chromium dbench qemu-utils prometheus
+	clang
 )
 missing=()
 for p in "${packages[@]}"; do

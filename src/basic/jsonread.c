@@ -2,6 +2,7 @@
 #include "basic/jsonread.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +356,38 @@ const struct jv *jv_at(const struct jv *arr, size_t i)
 double jv_number(const struct jv *v, double fallback)
 {
 	return v && v->type == JV_NUMBER ? v->number : fallback;
+}
+
+int jv_double_to_int(double d, int fallback)
+{
+	if (d != d)
+		return fallback;
+	if (d >= (double)INT_MAX)
+		return INT_MAX;
+	if (d <= (double)INT_MIN)
+		return INT_MIN;
+	return (int)d;
+}
+
+uint64_t jv_double_to_u64(double d, uint64_t fallback)
+{
+	if (d != d)
+		return fallback;
+	if (d <= 0)
+		return 0;
+	if (d >= 18446744073709551616.0) /* 2^64 */
+		return UINT64_MAX;
+	return (uint64_t)d;
+}
+
+int jv_int(const struct jv *v, int fallback)
+{
+	return v && v->type == JV_NUMBER ? jv_double_to_int(v->number, fallback) : fallback;
+}
+
+uint64_t jv_u64(const struct jv *v, uint64_t fallback)
+{
+	return v && v->type == JV_NUMBER ? jv_double_to_u64(v->number, fallback) : fallback;
 }
 
 bool jv_bool(const struct jv *v, bool fallback)

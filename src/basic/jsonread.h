@@ -16,6 +16,7 @@
 #define IOTRIAGE_BASIC_JSONREAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #define JV_MAX_DEPTH 64
@@ -46,6 +47,14 @@ const struct jv *jv_path(const struct jv *v, const char *path);
 const struct jv *jv_at(const struct jv *arr, size_t i);
 
 double jv_number(const struct jv *v, double fallback);
+/* A number as an integer type: truncated toward zero and saturated at the
+ * type's limits (another program's 1e300 must not be undefined behaviour);
+ * FALLBACK when V is not a number or is NaN. */
+int jv_int(const struct jv *v, int fallback);
+uint64_t jv_u64(const struct jv *v, uint64_t fallback);
+/* The same conversions for a double from elsewhere. */
+int jv_double_to_int(double d, int fallback);
+uint64_t jv_double_to_u64(double d, uint64_t fallback);
 bool jv_bool(const struct jv *v, bool fallback);
 const char *jv_string(const struct jv *v, const char *fallback);
 

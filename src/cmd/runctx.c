@@ -105,7 +105,7 @@ const char *run_ctx_store_error(int r)
 {
 	return r == -EPROTO   ? "it was written by a newer iotriage (schema version too new); it is left as it is"
 	       : r == -EBADMSG ? "the file is not an iotriage database or is corrupt; it is left as it is"
-	       : r == -EBUSY   ? "the database is locked by another process (waited 5 s)"
+	       : r == -EBUSY   ? "the database stayed locked by another process past the wait"
 				: strerror(-r);
 }
 

@@ -52,7 +52,7 @@ static void ata_signs(const struct jv *table, struct smart_health *h)
 	};
 	for (size_t i = 0; table && i < table->count; i++) {
 		const struct jv *a = &table->items[i];
-		int id = (int)jv_number(jv_get(a, "id"), -1);
+		int id = jv_int(jv_get(a, "id"), -1);
 		double raw = jv_number(jv_path(a, "raw.value"), 0);
 		for (size_t k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
 			if (counters[k].id == id && raw > 0)
@@ -100,7 +100,7 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 		jv_free(doc);
 		return 0;
 	}
-	int exit_status = (int)jv_number(jv_path(doc, "smartctl.exit_status"), 0);
+	int exit_status = jv_int(jv_path(doc, "smartctl.exit_status"), 0);
 	bool passed = jv_bool(jv_get(status, "passed"), true);
 	h->state = passed && !(exit_status & SMARTCTL_DISK_FAILING) ? SMART_PASSED : SMART_FAILED;
 	const struct jv *temp = jv_path(doc, "temperature.current");

@@ -13,6 +13,7 @@
 
 #include "basic/cleanup.h"
 #include "basic/interrupt.h"
+#include "basic/procowner.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
 
@@ -29,14 +30,14 @@ static bool valid_run_id(const char *s, size_t len)
 	return true;
 }
 
-int volfile_format_tag(char *buf, size_t len, const char *run_id, long pid, unsigned long long starttime)
+int volfile_format_tag(char *buf, size_t len, const char *run_id, const struct proc_owner *owner)
 {
-	int n = snprintf(buf, len, "iotriage-volumes run=%s pid=%ld start=%llu\n", run_id, pid, starttime);
+	int n = snprintf(buf, len, "iotriage-volumes run=%s pid=%ld start=%llu boot=%s\n", run_id, owner->pid,
+			 owner->start, owner->boot[0] ? owner->boot : "unknown");
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : n;
 }
 
-int volfile_parse_tag(const char *text, size_t len, char *ret_run_id, size_t id_len, long *ret_pid,
-		      unsigned long long *ret_starttime)
+int volfile_parse_tag(const char *text, size_t len, char *ret_run_id, size_t id_len, struct proc_owner *ret)
 {
 	char line[128];
 	const char *nl = memchr(text, '\n', len < sizeof(line) ? len : sizeof(line));
@@ -44,62 +45,38 @@ int volfile_parse_tag(const char *text, size_t len, char *ret_run_id, size_t id_
 		return -EINVAL;
 	snprintf(line, sizeof(line), "%.*s", (int)(nl - text), text);
 	char id[RUN_ID_LEN + 2];
-	long pid;
-	unsigned long long start;
-	int consumed = 0;
-	if (sscanf(line, "iotriage-volumes run=%17[0-9a-f] pid=%ld start=%llu%n", id, &pid, &start, &consumed) != 3 ||
-	    line[consumed] != '\0' || !valid_run_id(id, strlen(id)) || pid <= 0 || id_len <= RUN_ID_LEN)
+	struct proc_owner o = { .boot = "" };
+	int consumed = 0, k = 0;
+	if (sscanf(line, "iotriage-volumes run=%17[0-9a-f] pid=%ld start=%llu%n", id, &o.pid, &o.start, &consumed) !=
+		    3 ||
+	    !valid_run_id(id, strlen(id)) || o.pid <= 0 || id_len <= RUN_ID_LEN)
 		return -EINVAL;
+	/* " boot=<first group of the boot id>": absent in tags of older versions. */
+	if (line[consumed] &&
+	    (sscanf(line + consumed, " boot=%39[0-9a-zA-Z]%n", o.boot, &k) != 1 || line[consumed + k] != '\0'))
+		return -EINVAL;
+	if (strcmp(o.boot, "unknown") == 0)
+		o.boot[0] = '\0';
 	snprintf(ret_run_id, id_len, "%s", id);
-	*ret_pid = pid;
-	*ret_starttime = start;
-	return 0;
-}
-
-int volfile_process_starttime(const char *proc_root, long pid, unsigned long long *ret)
-{
-	char path[128], buf[1024];
-	snprintf(path, sizeof(path), "%s/%ld/stat", proc_root, pid);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	/* The command name (field 2) may hold spaces and parentheses: skip to its last ')'. */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	p++;
-	for (int field = 3; field < 22; field++) {
-		p += strspn(p, " ");
-		p += strcspn(p, " ");
-	}
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(p, &end, 10);
-	if (end == p || errno)
-		return -EINVAL;
-	*ret = v;
+	*ret = o;
 	return 0;
 }
 
 /* The tag line, then incompressible data to the end of the block. */
 static int write_tag_block(int fd, const char *run_id)
 {
-	unsigned long long start = 0;
-	int r = volfile_process_starttime("/proc", (long)getpid(), &start);
+	struct proc_owner self;
+	int r = proc_owner_self(&self);
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *block = malloc(VOLFILE_TAG_BYTES);
 	if (!block)
 		return -ENOMEM;
 	struct prng rng;
-	prng_seed(&rng, (uint64_t)start ^ (uint64_t)getpid());
+	prng_seed(&rng, (uint64_t)self.start ^ (uint64_t)self.pid);
 	pattern_fill(block, VOLFILE_TAG_BYTES, PATTERN_RANDOM, &rng);
 	char tag[128];
-	int n = volfile_format_tag(tag, sizeof(tag), run_id, (long)getpid(), start);
+	int n = volfile_format_tag(tag, sizeof(tag), run_id, &self);
 	if (n < 0)
 		return n;
 	memcpy(block, tag, (size_t)n);
@@ -194,13 +171,12 @@ static bool sweep_one(int dfd, const char *name, const char *proc_root)
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return false;
 	char head[128], tag_id[RUN_ID_LEN + 1];
-	long pid;
-	unsigned long long start, now;
+	struct proc_owner owner;
 	ssize_t n = pread(fd, head, sizeof(head), 0);
-	if (n <= 0 || volfile_parse_tag(head, (size_t)n, tag_id, sizeof(tag_id), &pid, &start) < 0 ||
+	if (n <= 0 || volfile_parse_tag(head, (size_t)n, tag_id, sizeof(tag_id), &owner) < 0 ||
 	    strcmp(tag_id, id) != 0)
 		return false;
-	if (volfile_process_starttime(proc_root, pid, &now) == 0 && now == start)
+	if (!proc_owner_gone(proc_root, &owner))
 		return false; /* its run is still going */
 	/* Remove the file that was checked, not one swapped in since. */
 	if (fstatat(dfd, name, &again, AT_SYMLINK_NOFOLLOW) < 0 || again.st_dev != st.st_dev ||

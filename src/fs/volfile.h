@@ -8,14 +8,16 @@
  * exclusively, and the caller removes it with volfile_remove() on success,
  * failure and signals (basic/interrupt). Either way the file starts with a
  * tag block: a text line
- *     iotriage-volumes run=<RUN_ID> pid=<PID> start=<STARTTIME>\n
- * (STARTTIME: field 22 of /proc/PID/stat, so a reused pid is not taken for
- * the run) followed by incompressible data. The tag goes in the data, not
+ *     iotriage-volumes run=<RUN_ID> pid=<PID> start=<STARTTIME> boot=<BOOT>\n
+ * (the owner of basic/procowner: STARTTIME is field 22 of /proc/PID/stat, so
+ * a reused pid is not taken for the run; BOOT the first group of the boot
+ * id; tags of older versions have no boot=) followed by incompressible data. The tag goes in the data, not
  * an xattr: zfs-fuse supports neither O_TMPFILE nor user xattrs.
  *
  * volfile_sweep_stale() removes what a killed run left: only regular files
  * whose name is the prefix plus 16 hex digits, whose tag names the same run
- * id, and whose process is gone. Nothing else is touched.
+ * id, and whose owner is gone (proc_owner_gone: ended, a zombie, another
+ * boot, a reused pid). Nothing else is touched.
  *
  * Errors are -errno; nothing here prints.
  */
@@ -25,6 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "basic/procowner.h"
 
 #define VOLFILE_PREFIX ".iotriage-volumes-"
 #define VOLFILE_TAG_BYTES 4096
@@ -56,14 +60,10 @@ void volfile_reopen_path(const struct volfile *f, char *buf, size_t len);
  * -errno. Safe to call twice and on VOLFILE_INIT. */
 int volfile_remove(struct volfile *f);
 
-/* The tag text for a file of run RUN_ID written by PID started at
- * STARTTIME, and its parser (returns 0 or -EINVAL). Exposed for tests. */
-int volfile_format_tag(char *buf, size_t len, const char *run_id, long pid, unsigned long long starttime);
-int volfile_parse_tag(const char *text, size_t len, char *ret_run_id, size_t id_len, long *ret_pid,
-		      unsigned long long *ret_starttime);
-
-/* Field 22 of PROC_ROOT/PID/stat (ticks after boot). Returns 0 or -errno. */
-int volfile_process_starttime(const char *proc_root, long pid, unsigned long long *ret);
+/* The tag text for a file of run RUN_ID written by OWNER, and its parser
+ * (returns 0 or -EINVAL). Exposed for tests. */
+int volfile_format_tag(char *buf, size_t len, const char *run_id, const struct proc_owner *owner);
+int volfile_parse_tag(const char *text, size_t len, char *ret_run_id, size_t id_len, struct proc_owner *ret);
 
 /* Removes stale tagged files in DIR (see above); PROC_ROOT is "/proc" but
  * for tests. *RET_REMOVED counts them. Returns 0 or -errno for DIR itself. */

@@ -9,6 +9,7 @@
 
 #include "basic/cleanup.h"
 #include "basic/fsutil.h"
+#include "basic/procowner.h"
 
 int throttle_available(void)
 {
@@ -55,7 +56,14 @@ int throttle_create(const char *tag, unsigned major, unsigned minor, uint64_t re
 	int r = current_group(t.previous, sizeof(t.previous));
 	if (r < 0)
 		return r;
-	snprintf(t.dir, sizeof(t.dir), "%s/iotriage-%s", THROTTLE_ROOT, tag);
+	struct proc_owner self;
+	r = proc_owner_self(&self);
+	if (r < 0)
+		return r;
+	/* The owner in the name: a group made a moment ago by a live run, not
+	 * yet joined, is empty too, and must not be taken for a leftover. */
+	snprintf(t.dir, sizeof(t.dir), "%s/iotriage-%s" THROTTLE_OWNER_MARK "%s.%ld.%llu", THROTTLE_ROOT, tag,
+		 self.boot, self.pid, self.start);
 	if (mkdir(t.dir, 0755) < 0)
 		return -errno;
 
@@ -89,6 +97,25 @@ static bool group_is_empty(const char *dir)
 	return read_small_file(procs, buf, sizeof(buf)) == 0;
 }
 
+bool throttle_group_stale(const char *name, const char *proc_root)
+{
+	if (strncmp(name, "iotriage-", 9) != 0)
+		return false;
+	const char *mark = strstr(name, THROTTLE_OWNER_MARK);
+	if (!mark) {
+		/* An older version's group: "iotriage-" and a 16-hex-digit run id. */
+		const char *id = name + 9;
+		return strlen(id) == 16 && strspn(id, "0123456789abcdef") == 16;
+	}
+	struct proc_owner o;
+	int k = 0;
+	if (sscanf(mark + strlen(THROTTLE_OWNER_MARK), "%39[0-9a-zA-Z].%ld.%llu%n", o.boot, &o.pid, &o.start, &k) !=
+		    3 ||
+	    mark[strlen(THROTTLE_OWNER_MARK) + (size_t)k] != '\0' || o.pid <= 0)
+		return false;
+	return proc_owner_gone(proc_root, &o);
+}
+
 int throttle_remove_stale(void)
 {
 	DIR *d = opendir(THROTTLE_ROOT);
@@ -97,7 +124,7 @@ int throttle_remove_stale(void)
 	int removed = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || strncmp(de->d_name, "iotriage-", 9) != 0)
+		if (de->d_type != DT_DIR || !throttle_group_stale(de->d_name, "/proc"))
 			continue;
 		char dir[600];
 		snprintf(dir, sizeof(dir), "%s/%s", THROTTLE_ROOT, de->d_name);

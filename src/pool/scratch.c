@@ -14,45 +14,24 @@
 
 #include "basic/fsutil.h"
 #include "basic/spawn.h"
-#include "fs/volfile.h"
+#include "basic/procowner.h"
 
 #define TOOL_TIMEOUT_MS 120000
 
-static void boot_id(char *buf, size_t len)
-{
-	if (read_small_file("/proc/sys/kernel/random/boot_id", buf, len) < 0)
-		snprintf(buf, len, "unknown");
-	buf[strcspn(buf, "-")] = '\0'; /* the first group is enough to tell boots apart */
-}
-
-/* A process's start time (field 22 of /proc/PID/stat, the same reader the
- * volumes test file's tag uses): with the pid it names one process for the
- * life of a boot, so a reused pid is not mistaken for the owner. */
-static int process_start_time(long pid, unsigned long long *ret)
-{
-	return volfile_process_starttime("/proc", pid, ret);
-}
-
 void scratch_owner_tag(const char *run_id, char *buf, size_t len)
 {
-	char boot[64];
-	unsigned long long start = 0;
-	boot_id(boot, sizeof(boot));
-	process_start_time((long)getpid(), &start);
-	snprintf(buf, len, "%s:%s:%ld:%llu", run_id, boot, (long)getpid(), start);
+	struct proc_owner self = { .start = 0 };
+	proc_owner_self(&self);
+	snprintf(buf, len, "%s:%s:%ld:%llu", run_id, self.boot, self.pid, self.start);
 }
 
 bool scratch_owner_gone(const char *tag)
 {
-	char run[64], boot[64], mine[64];
-	long pid;
-	unsigned long long start, now_start;
-	if (sscanf(tag, "%63[^:]:%63[^:]:%ld:%llu", run, boot, &pid, &start) != 4 || pid <= 0)
+	char run[64];
+	struct proc_owner o;
+	if (sscanf(tag, "%63[^:]:%39[^:]:%ld:%llu", run, o.boot, &o.pid, &o.start) != 4 || o.pid <= 0)
 		return false;
-	boot_id(mine, sizeof(mine));
-	if (strcmp(boot, mine) != 0)
-		return true;
-	return process_start_time(pid, &now_start) < 0 || now_start != start;
+	return proc_owner_gone("/proc", &o);
 }
 
 static int run_tool(const char *const *argv, struct strbuf *err, struct strbuf *out)

@@ -38,8 +38,9 @@ struct scratch {
 
 /* This process's owner tag for RUN_ID. */
 void scratch_owner_tag(const char *run_id, char *buf, size_t len);
-/* Whether TAG names an owner that no longer runs (another boot, a dead
- * pid, or a pid reused by another process). A malformed tag is not stale:
+/* Whether TAG names an owner that no longer runs (basic/procowner: another
+ * boot, a dead or zombie process, or a pid reused by another process). A
+ * malformed tag is not stale:
  * it is not ours to judge, so it is left alone. */
 bool scratch_owner_gone(const char *tag);
 

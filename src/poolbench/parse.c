@@ -20,7 +20,7 @@ static void add_direction(const struct jv *d, bool modern, struct fio_direction 
 		bytes = 1024.0 * jv_number(jv_get(d, "io_kbytes"), jv_number(jv_get(d, "io_bytes"), 0));
 		bw = 1024.0 * jv_number(jv_get(d, "bw"), 0);
 	}
-	sum->bytes += (uint64_t)bytes;
+	sum->bytes += jv_double_to_u64(bytes, 0);
 	sum->bw_bytes_per_s += bw;
 	sum->iops += jv_number(jv_get(d, "iops"), 0);
 	double runtime = jv_number(jv_get(d, "runtime"), 0) / 1000.0;
@@ -53,7 +53,7 @@ int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv *
 		bool modern = jv_get(rd, "bw_bytes") || jv_get(wr, "bw_bytes");
 		add_direction(rd, modern, &ret->read);
 		add_direction(wr, modern, &ret->write);
-		int e = (int)jv_number(jv_get(job, "error"), 0);
+		int e = jv_int(jv_get(job, "error"), 0);
 		if (e && !ret->error)
 			ret->error = e;
 		ret->jobs++;

@@ -42,6 +42,9 @@ static bool brd_owns(const struct ramdisk_paths *p, const char *kname)
 static int brd_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec, struct ramdisk_dev *devs,
 		      char *why, size_t len)
 {
+	int claimed = ramdisk_registry_claim_for_create(p, why, len);
+	if (claimed < 0)
+		return claimed;
 	char rd_nr[32], rd_size[48];
 	snprintf(rd_nr, sizeof(rd_nr), "rd_nr=%u", spec->count);
 	snprintf(rd_size, sizeof(rd_size), "rd_size=%" PRIu64, spec->size >> 10);

@@ -114,6 +114,9 @@ static int configure_device(const char *dir, const struct ramdisk_spec *spec, ch
 static int null_blk_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec,
 			   struct ramdisk_dev *devs, char *why, size_t len)
 {
+	int claimed = ramdisk_registry_claim_for_create(p, why, len);
+	if (claimed < 0)
+		return claimed;
 	bool loaded_now = false;
 	if (!ramdisk_module_loaded(p, "null_blk")) {
 		const char *params[] = { "nr_devices=0", NULL };

@@ -165,8 +165,22 @@ struct ramdisk_entry {
  * entries are verified against sysfs (device present, same device number
  * and diskseq, owned by the recorded backend). *RET is malloc'd. */
 int ramdisk_registry_scan(const struct ramdisk_paths *p, struct ramdisk_entry **ret, size_t *ret_n);
-/* Removes a stale entry's record and link (never the device). */
+/* Removes a stale entry's record and link (never the device); -EBUSY, with
+ * nothing removed, while another process holds the claim (an entry that
+ * looks stale may be its record in the making). */
 int ramdisk_registry_forget(const struct ramdisk_paths *p, const struct ramdisk_entry *e);
+/* The claim on the registry: an exclusive flock on "<state>.lock"
+ * (/run/iotriage/ramdisk.lock, holding the holder's pid), taken by every
+ * backend's create and by forget, and held until this process exits, so two
+ * `ramdisk create`s (or a create and a destroy) never interleave. Waits up
+ * to TIMEOUT_MS; then -EBUSY with WHY naming the holder's pid. 0 at once
+ * when this process holds it already. */
+#define RAMDISK_CLAIM_WAIT_MS 30000
+int ramdisk_registry_claim(const struct ramdisk_paths *p, int timeout_ms, char *why, size_t len);
+/* What every backend's create does first: the claim (waiting up to
+ * RAMDISK_CLAIM_WAIT_MS), then, under it, -EEXIST when live RAM disks exist
+ * now (another run created them after this one looked), WHY naming one. */
+int ramdisk_registry_claim_for_create(const struct ramdisk_paths *p, char *why, size_t len);
 /* Writes D's record (before its link exists, so a killed run leaves a
  * record that the next run can act on). */
 int ramdisk_registry_save(const struct ramdisk_paths *p, const struct ramdisk_dev *d);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -208,7 +209,91 @@ int ramdisk_registry_remove(const struct ramdisk_paths *p, const struct ramdisk_
 
 int ramdisk_registry_forget(const struct ramdisk_paths *p, const struct ramdisk_entry *e)
 {
+	char why[200];
+	/* What looks stale may be another run's record in the making: only
+	 * with the registry to ourselves is anything removed. */
+	int r = ramdisk_registry_claim(p, 0, why, sizeof(why));
+	if (r < 0)
+		return r;
 	return ramdisk_registry_remove(p, &e->dev);
+}
+
+/* The claim: an flock on "<state>.lock", held until this process exits. */
+static int claim_fd = -1;
+
+static void lock_path(const struct ramdisk_paths *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.lock", p->state);
+}
+
+int ramdisk_registry_claim(const struct ramdisk_paths *p, int timeout_ms, char *why, size_t len)
+{
+	if (claim_fd >= 0)
+		return 0;
+	char path[PATH_MAX], parent[PATH_MAX];
+	lock_path(p, path, sizeof(path));
+	snprintf(parent, sizeof(parent), "%s", path);
+	char *slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		mkdir_p(parent, 0755);
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		int r = -errno;
+		snprintf(why, len, "cannot open the lock '%s': %s", path, strerror(-r));
+		return r;
+	}
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 100) {
+		int r = -errno;
+		if (r == -EINTR)
+			continue;
+		if (r != -EWOULDBLOCK || waited >= timeout_ms) {
+			char holder[32] = "";
+			if (pread(fd, holder, sizeof(holder) - 1, 0) > 0)
+				holder[strcspn(holder, "\n")] = '\0';
+			if (r == -EWOULDBLOCK)
+				snprintf(why, len, "another iotriage (pid %s) is creating or removing RAM disks (waited %d s); "
+					 "try again when it is done", holder[0] ? holder : "?", waited / 1000);
+			else
+				snprintf(why, len, "cannot lock '%s': %s", path, strerror(-r));
+			close(fd);
+			return r == -EWOULDBLOCK ? -EBUSY : r;
+		}
+		usleep(100 * 1000);
+	}
+	char pid[32];
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) < 0)
+		(void)0; /* the pid is for messages only */
+	claim_fd = fd;
+	return 0;
+}
+
+int ramdisk_registry_claim_for_create(const struct ramdisk_paths *p, char *why, size_t len)
+{
+	int r = ramdisk_registry_claim(p, RAMDISK_CLAIM_WAIT_MS, why, len);
+	if (r < 0)
+		return r;
+	/* Under the claim: did another run create RAM disks since this one looked? */
+	struct ramdisk_entry *list = NULL;
+	size_t n = 0;
+	r = ramdisk_registry_scan(p, &list, &n);
+	if (r < 0) {
+		snprintf(why, len, "cannot read the records in '%s': %s", p->state, strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (list[i].state != RAMDISK_LIVE)
+			continue;
+		snprintf(why, len, "another iotriage run created RAM disks meanwhile (%s -> %s, %s); "
+			 "nothing created: use them, or run 'iotriage ramdisk destroy' first",
+			 list[i].dev.link, list[i].dev.path, list[i].dev.backend);
+		free(list);
+		return -EEXIST;
+	}
+	free(list);
+	return 0;
 }
 
 /* Parses "iotriage-ramdiskN", or "iotriage-ramdiskN.tmp..." (a temporary

@@ -138,6 +138,9 @@ static size_t find_devices(const struct ramdisk_paths *p, struct found *out, siz
 static int scsi_debug_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec,
 			     struct ramdisk_dev *devs, char *why, size_t len)
 {
+	int claimed = ramdisk_registry_claim_for_create(p, why, len);
+	if (claimed < 0)
+		return claimed;
 	if (!ramdisk_module_loaded(p, "sd_mod")) {
 		int r = ramdisk_modprobe("sd_mod", NULL, why, len);
 		if (r < 0)

@@ -130,6 +130,9 @@ static int hot_add_recorded(const struct ramdisk_paths *p, struct ramdisk_dev *d
 static int zram_create(const struct ramdisk_paths *p, const struct ramdisk_spec *spec, struct ramdisk_dev *devs,
 		       char *why, size_t len)
 {
+	int claimed = ramdisk_registry_claim_for_create(p, why, len);
+	if (claimed < 0)
+		return claimed;
 	char path[256], buf[32];
 	unsigned made = 0;
 	int r = 0;

@@ -2,6 +2,7 @@
 #include "report/measure.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,9 +148,16 @@ static double num_or_nan(const struct jv *v)
 	return v && v->type == JV_NUMBER ? v->number : NAN;
 }
 
+/* A count from a document, saturated (a stored document may be edited). */
+static unsigned count_of(const struct jv *v)
+{
+	uint64_t n = jv_u64(v, 0);
+	return n > UINT_MAX ? UINT_MAX : (unsigned)n;
+}
+
 static void bs_text(double bytes, char *buf, size_t len)
 {
-	uint64_t b = bytes > 0 ? (uint64_t)bytes : 0;
+	uint64_t b = jv_double_to_u64(bytes, 0);
 	if (b && b % (1U << 20) == 0)
 		snprintf(buf, len, "%lluM", (unsigned long long)(b >> 20));
 	else if (b && b % 1024 == 0)
@@ -177,7 +185,7 @@ static void from_run(struct run_doc *d)
 		.params = params.buf,
 		.value = num_or_nan(jv_get(res, "bw_bytes_per_s")),
 		.noise_sd = jv_number(jv_get(samples, "stddev_bw_bytes_per_s"), NAN),
-		.noise_n = (unsigned)jv_number(jv_get(samples, "count"), 0),
+		.noise_n = count_of(jv_get(samples, "count")),
 		.noise_basis = "per-interval samples",
 		.noise_min = NAN, .noise_max = NAN,
 	};
@@ -262,7 +270,7 @@ static void from_matrix(struct run_doc *d)
 			.params = params.buf,
 			.value = num_or_nan(jv_get(r, "bw_bytes_per_s")),
 			.noise_sd = jv_number(jv_get(noise, "stddev_bw_bytes_per_s"), NAN),
-			.noise_n = (unsigned)jv_number(jv_get(noise, "samples"), 0),
+			.noise_n = count_of(jv_get(noise, "samples")),
 			.noise_basis = jv_string(jv_get(noise, "basis"), NULL),
 			.noise_min = jv_number(jv_get(noise, "min_bw_bytes_per_s"), NAN),
 			.noise_max = jv_number(jv_get(noise, "max_bw_bytes_per_s"), NAN),
@@ -393,7 +401,7 @@ int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, s
 	ret->host = xstrdup(jv_string(jv_get(doc, "host"), ""));
 	ret->started_at = xstrdup(jv_string(jv_get(doc, "started_at"), ""));
 	ret->argv = xstrdup(jv_string(jv_get(doc, "argv"), ""));
-	ret->exit_status = (int)jv_number(jv_get(doc, "exit_status"), 0);
+	ret->exit_status = jv_int(jv_get(doc, "exit_status"), 0);
 
 	const char *c = ret->command;
 	if (strcmp(c, "run") == 0)

@@ -25,7 +25,8 @@
 #include "basic/cleanup.h"
 #include "basic/fsutil.h"
 
-#define STORE_BUSY_TIMEOUT_MS 5000
+#define STORE_BUSY_TIMEOUT_MS 5000   /* reads, and opening */
+#define STORE_WRITE_WAIT_MS 60000    /* a run's write transaction, from BEGIN to COMMIT */
 
 /* migrations[i] migrates schema version i to i + 1. Each runs in its own
  * transaction together with the user_version update. Never edit an entry
@@ -163,6 +164,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmts[STMT_COUNT];
+	char why[160];  /* what store_errmsg() says instead of SQLite, when set */
+	int write_wait_ms;
 };
 
 /* Cleanup for a cached statement: reset it and drop its bindings. */
@@ -359,6 +362,7 @@ int store_open(const char *path, struct store **ret)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->write_wait_ms = STORE_WRITE_WAIT_MS;
 
 	rc = sqlite3_open_v2(open_path, &s->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -399,23 +403,46 @@ const char *store_errmsg(const struct store *s)
 {
 	if (!s || !s->db)
 		return "store is not open";
-	return sqlite3_errmsg(s->db);
+	return s->why[0] ? s->why : sqlite3_errmsg(s->db);
 }
 
 /* IMMEDIATE takes the write lock now, so a busy database is reported here
- * (after the busy timeout) rather than in the middle of a run's writes. */
+ * rather than in the middle of a run's writes. Another run's write
+ * transaction holds the lock for as long as its commit's fsyncs take, which
+ * on a loaded machine (several runs ending together) can exceed the read
+ * timeout: a writer waits STORE_WRITE_WAIT_MS, so the run is recorded. */
 int store_begin(struct store *s)
 {
 	if (!s)
 		return -EINVAL;
-	return store_exec(s->db, "BEGIN IMMEDIATE");
+	s->why[0] = '\0';
+	sqlite3_busy_timeout(s->db, s->write_wait_ms);
+	int r = store_exec(s->db, "BEGIN IMMEDIATE");
+	if (r == -EBUSY)
+		snprintf(s->why, sizeof(s->why), "the database is locked by another process (waited %.1f s)",
+			 s->write_wait_ms / 1000.0);
+	if (r < 0)
+		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	return r;
+}
+
+void store_set_write_wait(struct store *s, int ms)
+{
+	if (s && ms > 0)
+		s->write_wait_ms = ms;
 }
 
 int store_commit(struct store *s)
 {
 	if (!s)
 		return -EINVAL;
-	return store_exec(s->db, "COMMIT");
+	int r = store_exec(s->db, "COMMIT");
+	if (r == -EBUSY)
+		snprintf(s->why, sizeof(s->why), "the database is locked by another process (waited %.1f s to commit)",
+			 s->write_wait_ms / 1000.0);
+	if (r == 0)
+		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	return r;
 }
 
 /* A no-op (0) when no transaction is active, e.g. after SQLite already rolled
@@ -424,6 +451,7 @@ int store_rollback(struct store *s)
 {
 	if (!s)
 		return -EINVAL;
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
 	if (sqlite3_get_autocommit(s->db))
 		return 0;
 	return store_exec(s->db, "ROLLBACK");

@@ -18,8 +18,11 @@
  *           status TEXT, reason TEXT, bytes INTEGER, seconds REAL,
  *           bw_bytes_per_s REAL, iops REAL, params TEXT JSON)
  *
- * All writes of one run happen in one transaction (store_begin/store_commit);
- * a busy/locked database waits up to 5 s, then fails with -EBUSY.
+ * All writes of one run happen in one transaction (store_begin/store_commit).
+ * Opening and reading a busy/locked database wait up to 5 s; a write
+ * transaction (store_begin to store_commit) waits up to 60 s for another
+ * run's, so runs that end together are all recorded; then -EBUSY, and
+ * store_errmsg() says the database is locked and how long it waited.
  * Library code: returns 0 or -errno, never prints; store_errmsg() gives the
  * last SQLite message for the caller to show.
  */
@@ -70,6 +73,9 @@ struct store_result {
 int store_open(const char *path, struct store **ret);
 void store_close(struct store *s);
 const char *store_errmsg(const struct store *s);
+/* How long store_begin()/store_commit() wait for another writer (60 s by
+ * default; tests shorten it). */
+void store_set_write_wait(struct store *s, int ms);
 
 int store_begin(struct store *s);
 int store_commit(struct store *s);

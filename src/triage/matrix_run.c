@@ -95,7 +95,7 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 			r->lat_p99_ns = jv_number(jv_get(jv_get(jv_get(dir, "clat_ns"), "percentile"), "99.000000"), NAN);
 			r->lat_max_ns = jv_number(jv_path(dir, "clat_ns.max"), NAN);
 			/* fio's bandwidth samples: bw_dev is their standard deviation, in KiB/s. */
-			r->noise_n = (unsigned)jv_number(jv_get(dir, "bw_samples"), 0);
+			r->noise_n = (unsigned)jv_u64(jv_get(dir, "bw_samples"), 0);
 			r->noise_sd = jv_number(jv_get(dir, "bw_dev"), NAN) * 1024.0;
 			r->noise_basis = "fio bandwidth samples";
 			r->noise_min = jv_number(jv_get(dir, "bw_min"), NAN) * 1024.0;

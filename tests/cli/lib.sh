@@ -86,6 +86,18 @@ run_in_cgroup() {
 	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$dir" "$@"
 }
 
+# unprivileged_copy FILE: copies FILE (the binary, or anything else a test
+# runs as another user) into a fresh 0755 directory under /tmp that any user
+# can reach, registered for removal; prints the copy's path. The clone, its
+# build and $TMP may all live in 0700 directories that 'nobody' cannot enter.
+unprivileged_copy() {
+	local dir
+	dir=$(mktemp -d /tmp/iotriage-unpriv.XXXXXX) || return 1
+	undo "rm -rf '$dir'"
+	chmod 755 "$dir" && install -m 755 "$1" "$dir/" || return 1
+	echo "$dir/$(basename "$1")"
+}
+
 json() { # json FILE EXPR: evaluate a jq expression, print the raw result
 	jq -r "$2" "$1"
 }

@@ -4,7 +4,7 @@
 # installed runs, the missing ones are skipped with a warning, reads are
 # labelled, and nothing temporary survives: not at the end, not after
 # SIGINT at random points, and after SIGKILL the next run removes it while
-# an untagged look-alike survives.
+# an untagged look-alike survives, also when the killed run stays a zombie.
 . "$(dirname "$0")/lib.sh"
 
 if ! need_root; then skip "benchpool" "needs root for loop devices, zfs-fuse and mounts"; exit 0; fi
@@ -116,6 +116,28 @@ check "an untagged look-alike survives" -- zfs list -H -o name "$pool/iotriage-l
 check "a tagged dataset whose owner still runs survives" -- zfs list -H -o name "$pool/iotriage-in-use" >/dev/null
 zfs destroy "$pool/iotriage-lookalike" 2>/dev/null || { sleep 1; zfs destroy "$pool/iotriage-lookalike"; }
 zfs destroy "$pool/iotriage-in-use" 2>/dev/null || { sleep 1; zfs destroy "$pool/iotriage-in-use"; }
+
+# A SIGKILLed run whose process stays a zombie (its parent is stopped, so
+# nothing reaps it, as under a PID 1 that does not reap orphans): the next
+# run takes the zombie for gone, removes its datasets and says so.
+bash -c '"$0" benchpool "$1" 128M --tests builtin --runtime 30 >/dev/null 2>&1 & echo $! >"$2"; kill -STOP $$' \
+	"$IOTRIAGE" "$pool" "$TMP/zpid" &
+parent=$!
+undo "kill -KILL $parent 2>/dev/null"
+for _ in $(seq 1 100); do [ -s "$TMP/zpid" ] && [ -n "$(leftovers "$pool")" ] && break; sleep 0.1; done
+zpid=$(cat "$TMP/zpid")
+kill -KILL "$zpid"
+for _ in $(seq 1 50); do [ "$(awk '{ print $3 }' "/proc/$zpid/stat" 2>/dev/null)" = Z ] && break; sleep 0.1; done
+check "the killed run stays a zombie (state Z), unreaped" -- test "$(awk '{ print $3 }' "/proc/$zpid/stat" 2>/dev/null)" = Z
+zkilled=$(leftovers "$pool")
+check "and its temporary dataset is still there" -- test -n "$zkilled"
+"$IOTRIAGE" benchpool "$pool" 16M --tests dd >/dev/null 2>"$TMP/znext.err"
+ok $? "the next run succeeds"
+check "it removed the zombie's datasets" -- test -z "$(leftovers "$pool")"
+check "and logged it" -- grep -q "removed ZFS dataset '$(echo "$zkilled" | head -n 1)' left by an interrupted run" "$TMP/znext.err"
+check "the zombie was still a zombie while it did" -- test "$(awk '{ print $3 }' "/proc/$zpid/stat" 2>/dev/null)" = Z
+kill -KILL "$parent" 2>/dev/null
+wait "$parent" 2>/dev/null
 
 # Names are single argv elements: a shell-looking name is refused or harmless.
 for evil in "$pool;touch $TMP/pwned" "\$(touch $TMP/pwned)" "\`touch $TMP/pwned\`"; do

@@ -31,8 +31,9 @@ gone() {
 nobody_dir=$(mktemp -d /tmp/iotriage-doctor-nobody.XXXXXX)
 undo "rm -rf $nobody_dir"
 chmod 777 "$nobody_dir"
+nobody_bin=$(unprivileged_copy "$IOTRIAGE")
 IOTRIAGE_STATE_DIR=$nobody_dir setpriv --reuid=nobody --regid=nogroup --clear-groups \
-	"$IOTRIAGE" doctor --quick --no-network --json >"$nobody_dir/d.json" 2>"$nobody_dir/d.err"
+	"$nobody_bin" doctor --quick --no-network --json >"$nobody_dir/d.json" 2>"$nobody_dir/d.err"
 ok $(($? != 1)) "doctor with no readable disk exits 1"
 check "its verdict is undetermined, the media step failed, saying why" -- \
 	jtest "$nobody_dir/d.json" '.doctor.verdict.layer == "undetermined" and .doctor.steps[0].state == "failed" and (.doctor.steps[0].summary | test("no disk could be read .*permission refused"))'

@@ -228,8 +228,9 @@ if command -v setpriv >/dev/null; then
 	udir=$(mktemp -d /tmp/iotriage-nc-nobody.XXXXXX)
 	undo "rm -rf $udir"
 	chmod 777 "$udir"
+	nobody_bin=$(unprivileged_copy "$IOTRIAGE")
 	as_nobody() { ip netns exec "$NS_A" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		env IOTRIAGE_STATE_DIR="$udir" "$IOTRIAGE" netcheck "$@"; }
+		env IOTRIAGE_STATE_DIR="$udir" "$nobody_bin" netcheck "$@"; }
 	as_nobody --dest 10.99.4.2 --window 0.1 --json >"$TMP/np0.json" 2>"$TMP/np0.err"
 	ok $(($? != 1)) "as nobody with ping sockets off (ping_group_range 1 0): exit 1"
 	check "and says the ICMP socket could not be opened" -- grep -q "cannot open an ICMP socket towards 10.99.4.2: Operation not permitted" "$TMP/np0.err"

@@ -121,7 +121,8 @@ check "list shows both, free, with size" -- bash -c "grep -qE '^$d0 +/dev/iotria
 if id nobody >/dev/null 2>&1; then
 	nobody_dir=$(mktemp -d /tmp/iotriage-nobody.XXXXXX) && chown nobody "$nobody_dir"
 	undo "rm -rf $nobody_dir"
-	runuser -u nobody -- env IOTRIAGE_STATE_DIR="$nobody_dir" "$IOTRIAGE" ramdisk list >"$TMP/nobody.out" 2>&1
+	nobody_bin=$(unprivileged_copy "$IOTRIAGE")
+	runuser -u nobody -- env IOTRIAGE_STATE_DIR="$nobody_dir" "$nobody_bin" ramdisk list >"$TMP/nobody.out" 2>&1
 	ok $? "list runs as an unprivileged user"
 	check "and shows both devices" -- bash -c "grep -q '^$d0 ' '$TMP/nobody.out' && grep -q '^$d1 ' '$TMP/nobody.out'"
 else

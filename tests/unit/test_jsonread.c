@@ -1,5 +1,6 @@
 /* The JSON reader: values, escapes, lookups, and malformed input refused
  * with the offset (other programs' output must never crash us). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,8 +27,26 @@ static void refused(const char *text, const char *want_in_err, const char *name)
 		printf("#   error was '%s'\n", err);
 }
 
+/* Another program's huge numbers become saturated integers, never UB
+ * (fuzz_fio found io_bytes 8.4e65 cast straight to uint64_t). */
+static void test_integers(void)
+{
+	struct jv *v = parse("{\"big\": 8.4e65, \"neg\": -1e300, \"n\": 42.9, \"s\": \"7\", \"m\": -5}");
+	ok(v != NULL, "document with huge numbers parses");
+	ok(jv_u64(jv_get(v, "big"), 1) == UINT64_MAX, "a number past 2^64 saturates as uint64");
+	ok(jv_int(jv_get(v, "big"), 1) == INT_MAX, "and as int");
+	ok(jv_int(jv_get(v, "neg"), 1) == INT_MIN, "a huge negative number saturates at INT_MIN");
+	ok(jv_u64(jv_get(v, "neg"), 1) == 0, "and is 0 as uint64");
+	ok(jv_u64(jv_get(v, "n"), 0) == 42 && jv_int(jv_get(v, "n"), 0) == 42, "a fraction truncates");
+	ok(jv_int(jv_get(v, "m"), 0) == -5, "a small negative number is kept");
+	ok(jv_int(jv_get(v, "s"), 9) == 9 && jv_u64(jv_get(v, "none"), 9) == 9, "not a number: the fallback");
+	ok(jv_double_to_u64(0.0 / 0.0, 3) == 3, "NaN: the fallback");
+	jv_free(v);
+}
+
 int main(void)
 {
+	test_integers();
 	struct jv *v = parse("{\"a\": {\"b\": [1, 2.5, -3e2, true, false, null, \"x\"]}, \"n\": 0}");
 	ok(v && v->type == JV_OBJECT && v->count == 2, "object with two members");
 	const struct jv *arr = jv_path(v, "a.b");

@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "basic/fsutil.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
 #include "triage/ramdisk_batch.h"
@@ -179,6 +180,14 @@ int main(void)
 	   "a record whose device is gone is stale");
 	free(e);
 	ok(!ramdisk_zram.owns(&p, "zram0"), "zram0 is never iotriage's");
+
+	/* forget took the claim: the lock next to the state directory names us. */
+	char holder[32] = "", mine[32];
+	snprintf(path, sizeof(path), "%s.lock", state);
+	read_small_file(path, holder, sizeof(holder));
+	snprintf(mine, sizeof(mine), "%ld", (long)getpid());
+	is_str(holder, mine, "removing stale entries claims the registry (its lock holds this pid)");
+	unlink(path);
 
 	/* Tidy the tree (files we made, nothing else). */
 	snprintf(path, sizeof(path), "%s/" RAMDISK_LINK_PREFIX "0", devdir);

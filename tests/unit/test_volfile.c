@@ -56,29 +56,52 @@ static long dead_pid(void)
 	return (long)pid;
 }
 
+static struct proc_owner owner_of(long pid, unsigned long long start, const char *boot)
+{
+	struct proc_owner o = { .pid = pid, .start = start };
+	snprintf(o.boot, sizeof(o.boot), "%s", boot);
+	return o;
+}
+
+/* A child that has exited and that nobody reaps (yet): a real zombie. */
+static pid_t zombie(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	char state = 0;
+	unsigned long long start;
+	for (int i = 0; i < 200 && state != 'Z'; i++) {
+		usleep(5000);
+		proc_stat_read("/proc", (long)pid, &state, &start);
+	}
+	return pid;
+}
+
 static void test_tag(void)
 {
 	char tag[128], id[32];
-	long pid;
-	unsigned long long start;
-	int n = volfile_format_tag(tag, sizeof(tag), "0123456789abcdef", 42, 777);
+	struct proc_owner o = owner_of(42, 777, "3f2a9c1e"), got;
+	int n = volfile_format_tag(tag, sizeof(tag), "0123456789abcdef", &o);
 	ok(n > 0 && tag[n - 1] == '\n', "tag is one line");
-	ok(volfile_parse_tag(tag, (size_t)n, id, sizeof(id), &pid, &start) == 0, "tag parses back");
+	ok(volfile_parse_tag(tag, (size_t)n, id, sizeof(id), &got) == 0, "tag parses back");
 	is_str(id, "0123456789abcdef", "run id");
-	is_int(pid, 42, "pid");
-	is_int(start, 777, "start time");
+	is_int(got.pid, 42, "pid");
+	is_int(got.start, 777, "start time");
+	is_str(got.boot, "3f2a9c1e", "boot id");
+	const char *old = "iotriage-volumes run=0123456789abcdef pid=1 start=2\n";
+	ok(volfile_parse_tag(old, strlen(old), id, sizeof(id), &got) == 0 && got.boot[0] == '\0',
+	   "an older tag without boot= parses, the boot not compared");
 	const char *bad[] = {
 		"iotriage-volumes run=0123 pid=1 start=2\n",                /* short id */
 		"iotriage-volumes run=0123456789abcdef pid=1 start=2",      /* no newline */
 		"iotriage-volumes run=0123456789abcdef pid=1 start=2 x\n",  /* trailing text */
+		"iotriage-volumes run=0123456789abcdef pid=1 start=2 boot=ab x\n",
 		"iotriage-volumes run=0123456789ABCDEF pid=1 start=2\n",    /* not our hex */
 		"something else\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ok(volfile_parse_tag(bad[i], strlen(bad[i]), id, sizeof(id), &pid, &start) == -EINVAL, bad[i]);
-	unsigned long long self;
-	ok(volfile_process_starttime("/proc", (long)getpid(), &self) == 0 && self > 0, "own start time read");
-	ok(volfile_process_starttime("/proc", dead_pid(), &self) == -ENOENT, "a finished process has none");
+		ok(volfile_parse_tag(bad[i], strlen(bad[i]), id, sizeof(id), &got) == -EINVAL, bad[i]);
 }
 
 static void test_tmpfile(void)
@@ -91,13 +114,12 @@ static void test_tmpfile(void)
 	struct stat st;
 	ok(fstat(f.fd, &st) == 0 && st.st_size == 3 << 20, "the file holds 3 MiB");
 	char path[64], head[128], id[32];
-	long pid;
-	unsigned long long start;
+	struct proc_owner got;
 	volfile_reopen_path(&f, path, sizeof(path));
 	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	ok(fd >= 0, "reopened with O_DIRECT through /proc/self/fd");
 	ssize_t n = pread(f.fd, head, sizeof(head), 0);
-	ok(n > 0 && volfile_parse_tag(head, (size_t)n, id, sizeof(id), &pid, &start) == 0 && pid == getpid(),
+	ok(n > 0 && volfile_parse_tag(head, (size_t)n, id, sizeof(id), &got) == 0 && got.pid == getpid(),
 	   "the file starts with this process's tag");
 	if (fd >= 0)
 		close(fd);
@@ -125,27 +147,48 @@ static void test_named(void)
 static void test_sweep(void)
 {
 	char tag[128];
+	struct proc_owner self, o;
+	proc_owner_self(&self);
 	long gone = dead_pid();
-	volfile_format_tag(tag, sizeof(tag), "1111111111111111", gone, 5);
+	o = owner_of(gone, 5, "");
+	volfile_format_tag(tag, sizeof(tag), "1111111111111111", &o);
 	write_file(VOLFILE_PREFIX "1111111111111111", tag);
-	unsigned long long self;
-	volfile_process_starttime("/proc", (long)getpid(), &self);
-	volfile_format_tag(tag, sizeof(tag), "2222222222222222", (long)getpid(), self + 1);
+	o = owner_of(self.pid, self.start + 1, self.boot);
+	volfile_format_tag(tag, sizeof(tag), "2222222222222222", &o);
 	write_file(VOLFILE_PREFIX "2222222222222222", tag);      /* our pid, another start: pid reused */
 	write_file(VOLFILE_PREFIX "3333333333333333", "user data\n");  /* look-alike, no tag */
-	volfile_format_tag(tag, sizeof(tag), "4444444444444444", gone, 5);
+	o = owner_of(gone, 5, "");
+	volfile_format_tag(tag, sizeof(tag), "4444444444444444", &o);
 	write_file(VOLFILE_PREFIX "5555555555555555", tag);      /* the tag names another run */
 	write_file(VOLFILE_PREFIX "66", tag);                    /* not 16 hex digits */
 	write_file("iotriage-volumes-4444444444444444", tag);    /* no leading dot */
-	volfile_format_tag(tag, sizeof(tag), "7777777777777777", gone, 5);
+	o = owner_of(gone, 5, "");
+	volfile_format_tag(tag, sizeof(tag), "7777777777777777", &o);
 	write_file("target", tag);
+	pid_t z = zombie();
+	char state = 0;
+	unsigned long long zstart = 0;
+	ok(proc_stat_read("/proc", (long)z, &state, &zstart) == 0 && state == 'Z', "the child is a zombie");
+	o = owner_of((long)z, zstart, self.boot);
+	volfile_format_tag(tag, sizeof(tag), "8888888888888888", &o);
+	write_file(VOLFILE_PREFIX "8888888888888888", tag);      /* its owner is a zombie */
+	o = owner_of(self.pid, self.start, "00000000");
+	volfile_format_tag(tag, sizeof(tag), "9999999999999999", &o);
+	write_file(VOLFILE_PREFIX "9999999999999999", tag);      /* this process, another boot */
+	o = self;
+	volfile_format_tag(tag, sizeof(tag), "aaaaaaaaaaaaaaaa", &o);
+	write_file(VOLFILE_PREFIX "aaaaaaaaaaaaaaaa", tag);      /* this process: live */
 	char link[256];
 	snprintf(link, sizeof(link), "%s/" VOLFILE_PREFIX "7777777777777777", dir);
 	ok(symlink("target", link) == 0, "a symlink with a tagged name");
 
 	size_t removed = 0;
 	ok(volfile_sweep_stale(dir, "/proc", &removed) == 0, "sweep runs");
-	is_int(removed, 2, "two stale files removed");
+	is_int(removed, 4, "four stale files removed");
+	ok(!exists(VOLFILE_PREFIX "8888888888888888"), "a zombie owner does not keep a file alive");
+	ok(!exists(VOLFILE_PREFIX "9999999999999999"), "an owner of another boot does not keep a file alive");
+	ok(exists(VOLFILE_PREFIX "aaaaaaaaaaaaaaaa"), "the file of a live owner survives");
+	waitpid(z, NULL, 0);
 	ok(!exists(VOLFILE_PREFIX "1111111111111111"), "the file of a finished run is gone");
 	ok(!exists(VOLFILE_PREFIX "2222222222222222"), "a reused pid does not keep a file alive");
 	ok(exists(VOLFILE_PREFIX "3333333333333333"), "a look-alike without a tag survives");
