@@ -482,10 +482,14 @@ static bool is_pci_address(const char *s, size_t len)
 }
 
 /* The last PCI function and SCSI host on the device's sysfs path: disks
- * that share them share a controller, and a cable or expander behind it. */
+ * that share them share a controller, and a cable or expander behind it.
+ * libata makes one SCSI host per port (".../0000:00:0e.0/ata3/host4/..."),
+ * so behind an ataN the controller is the PCI function alone: the SATA
+ * disks of one AHCI controller group together. */
 static void controller_of(const char *link, char *buf, size_t len)
 {
 	char pci[16] = "", host[16] = "";
+	bool ata = false;
 	for (const char *p = link; p && *p;) {
 		const char *end = strchr(p, '/');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
@@ -493,8 +497,12 @@ static void controller_of(const char *link, char *buf, size_t len)
 			snprintf(pci, sizeof(pci), "%.*s", (int)n, p);
 		else if (n > 4 && n < sizeof(host) && strncmp(p, "host", 4) == 0 && isdigit((unsigned char)p[4]))
 			snprintf(host, sizeof(host), "%.*s", (int)n, p);
+		else if (n > 3 && strncmp(p, "ata", 3) == 0 && isdigit((unsigned char)p[3]))
+			ata = true;
 		p = end ? end + 1 : NULL;
 	}
+	if (ata && pci[0])
+		host[0] = '\0';
 	if (pci[0])
 		snprintf(buf, len, "pci %s%s%s", pci, host[0] ? " " : "", host);
 	else

@@ -10,16 +10,21 @@
  *   - "zram device not initialised"    (zramN with disksize 0)
  *   - "no medium"                      (removable, size 0)
  *   - "size 0"                         (any other empty device)
+ *   - "nvme multipath path ..."        (nvmeXcYnZ: a hidden path of a multipath
+ *                                       namespace, which is read once as nvmeXnY)
  *
- * Identity comes from sysfs attributes (device/vendor, device/model,
- * device/serial or serial, device/wwid or wwid, queue/rotational,
+ * Identity comes from sysfs attributes (device/vendor, device/model (for
+ * a SATA disk the full ATA model from device/vpd_pg89), device/serial or
+ * serial or the unit serial number VPD page device/vpd_pg80 (SCSI, SATA),
+ * device/wwid or wwid, queue/rotational,
  * queue/logical_block_size, queue/physical_block_size, removable, size,
  * dev) and from /dev/disk/by-id symlinks that resolve to the kernel name
  * (looked up under DEV_ROOT/disk/by-id, normally "/dev"). Missing attributes
  * leave the field empty (""), never NULL. The transport is derived from the
  * resolved sysfs device path: "nvme", "usb", "sata"/"sas"/"scsi" (ata*, or
  * host* then target* under a SCSI host), "virtio", "loop", "zram", "nbd", "md",
- * "dm", or "" when unknown.
+ * "dm", or "" when unknown (virtio-scsi disks are "scsi": a SCSI host on
+ * the path wins over virtio).
  *
  * Library code: returns 0 or -errno, never prints.
  */
@@ -42,7 +47,9 @@ struct disk_info {
 	char transport[16];
 	char backing_file[512]; /* loop devices: loop/backing_file, else "" */
 	char path_group[160];   /* what the disk shares a data path with: its controller
-				 * ("pci 0000:00:1f.2 host0"), a loop device's backing
+				 * ("pci 0000:00:1f.2 host0"), a multipath NVMe namespace's
+				 * subsystem and controllers ("nvme-subsys6 (pci
+				 * 0000:00:0a.0, pci 0000:00:0b.0)"), a loop device's backing
 				 * file system ("backing device 254:0"), or "memory" (zram) */
 	char enclosure[64];     /* the SES enclosure holding it ("2:0:20:0"), "" when sysfs has none */
 	char enclosure_slot[64];/* its slot in that enclosure ("Slot 07") */
