@@ -67,10 +67,12 @@ run describe describe
 run capture sh /capture_sysfs.sh /tmp/cap $(disks)
 run smart smart_all
 echo "kernel $(uname -r); tests/vm/hwlab.sh lab, captured by tests/vm/hwlab_scenario.sh" >/tmp/cap/CAPTURED
-runj readdisks $I readdisks --size 16M --json
-cp /tmp/readdisks.json /tmp/cap/ 2>/dev/null
+runj readdisks-1 $I readdisks --size 16M --json
+runj readdisks-2 $I readdisks --size 16M --json
+runj readdisks-3 $I readdisks --size 16M --group-by controller --json
 runj both $I readdisks --size 16M --mode both --json
-run group $I readdisks --size 16M --group-by controller
+runj partition $I readdisk /dev/sdm1 --size 16M --json
+runj doctor $I doctor --quick --no-network --json
 echo "=== TIME tar $(uptime_s)"
 echo "=== TAR"
 (cd /tmp/cap && tar cf - .) | gzip | base64
