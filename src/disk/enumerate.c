@@ -892,6 +892,56 @@ int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigne
 	return 0;
 }
 
+/* The partition's own attributes under SYSFS_ROOT/dev/block/MAJ:MIN. */
+static void describe_partition(const char *sysfs_root, const char *dev_root, const char *name,
+			       unsigned major, unsigned minor, struct disk_info *d)
+{
+	char path[PATH_MAX], parent_by_id[sizeof(d->by_id)];
+	_cleanup_close_ int dfd = -1;
+
+	copy_field(d->parent, sizeof(d->parent), d->kname);
+	copy_field(d->kname, sizeof(d->kname), name);
+	if (join_path(d->dev_path, sizeof(d->dev_path), dev_root, name) < 0)
+		d->dev_path[0] = '\0';
+	d->major = major;
+	d->minor = minor;
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs_root, major, minor);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d->partition = dfd >= 0 ? read_unsigned_attr(dfd, "partition") : 0;
+	uint64_t sectors = dfd >= 0 ? read_u64_attr(dfd, "size") : 0;
+	if (__builtin_mul_overflow(sectors, (uint64_t)512, &d->size_bytes))
+		d->size_bytes = UINT64_MAX;
+	copy_field(parent_by_id, sizeof(parent_by_id), d->by_id);
+	if (!parent_by_id[0] || snprintf(d->by_id, sizeof(d->by_id), "%s-part%u", parent_by_id, d->partition) >=
+					(int)sizeof(d->by_id))
+		d->by_id[0] = '\0';
+	d->skip_reason = NULL;
+}
+
+int disk_describe_devnum(const char *sysfs_root, const char *dev_root, unsigned major, unsigned minor,
+			 struct disk_info *ret)
+{
+	char name[64], whole[64];
+	bool is_partition = false;
+	int r;
+
+	if (!sysfs_root || !dev_root || !ret)
+		return -EINVAL;
+	r = disk_kname_from_devnum(sysfs_root, major, minor, name, sizeof(name), &is_partition);
+	if (r < 0)
+		return r;
+	if (!is_partition)
+		return disk_describe(sysfs_root, dev_root, name, ret);
+	r = disk_whole_kname_from_devnum(sysfs_root, major, minor, whole, sizeof(whole));
+	if (r < 0)
+		return r;
+	r = disk_describe(sysfs_root, dev_root, whole, ret);
+	if (r < 0)
+		return r;
+	describe_partition(sysfs_root, dev_root, name, major, minor, ret);
+	return 0;
+}
+
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
 {
 	if (!buf || len == 0)
@@ -911,6 +961,9 @@ void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
 		snprintf(buf, len, "loop:%s", d->backing_file);
 	else
 		snprintf(buf, len, "name:%s", d->kname);
+	size_t n = strlen(buf);
+	if (d->partition > 0 && d->parent[0] && strncmp(buf, "name:", 5) != 0 && n < len)
+		snprintf(buf + n, len - n, "/part%u", d->partition);
 }
 
 void disk_list_free(struct disk_list *list)

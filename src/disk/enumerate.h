@@ -60,6 +60,9 @@ struct disk_info {
 	bool rotational;
 	bool removable;
 	const char *skip_reason; /* NULL when the disk can be read; else a static string */
+	char parent[64];        /* a partition (disk_describe_devnum): its whole disk's
+				 * kernel name, whose identity it carries; else "" */
+	unsigned partition;     /* a partition's number (sdm1: 1); 0 for a whole disk */
 };
 
 struct disk_list {
@@ -87,9 +90,20 @@ int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned mino
 int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor, char *ret_kname,
 				 size_t len);
 
+/* Describe the device MAJOR:MINOR: a whole disk as disk_describe() does;
+ * a partition with its whole disk's identity (vendor, model, serial, WWN,
+ * transport, path group, enclosure; by-id as udev names it, "<disk's
+ * link>-partN") and its own kernel name, device path, device number and
+ * size, PARENT and PARTITION set. Returns 0 or -errno (-ENOENT: no such
+ * device number). */
+int disk_describe_devnum(const char *sysfs_root, const char *dev_root, unsigned major, unsigned minor,
+			 struct disk_info *ret);
+
 /* A stable key for the devices table: "wwn:<wwn>", else "serial:<model>:<serial>",
  * else "by-id:<path>", else for a loop device "loop:<backing_file>", else
- * "name:<kname>" (which moves between boots: not stable enough for a baseline). */
+ * "name:<kname>" (which moves between boots: not stable enough for a baseline).
+ * A partition's key is its whole disk's with "/partN" appended (never the
+ * disk's own key: the two read different sectors). */
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len);
 
 void disk_list_free(struct disk_list *list);

@@ -11,7 +11,8 @@
 # device link with device/vendor model serial wwid vpd_pg80 vpd_pg89 (the
 # binary VPD pages: unit serial number, ATA information) and
 # enclosure_device:* links, an NVMe subsystem's controller links (nvmeN,
-# for a multipath namespace), and each partition's dev and partition files.
+# for a multipath namespace), and each partition's dev, partition and size
+# files.
 # A hidden device (an NVMe multipath path, nvmeXcYnZ) has no dev file and
 # no /sys/dev/block link. /dev/disk/by-id
 # links that name a captured device or its partitions are copied as links.
@@ -74,6 +75,7 @@ for k in "$@"; do
 	for p in "$sys/$d"/*; do
 		[ -f "$p/partition" ] || continue
 		copy_file "$d/${p##*/}/partition"
+		copy_file "$d/${p##*/}/size"
 		copy_file "$d/${p##*/}/dev"
 		copy_link "dev/block/$(cat "$p/dev")"
 	done

@@ -9,6 +9,7 @@
  *   sda..sdf           IOTSCSI00..05 on virtio-scsi 0000:00:0c.0 (host0)
  *   sdg..sdi           IOTSCSIG0..2 on virtio-scsi 0000:00:0d.0 (host1)
  *   sdj sdl sdk sdm    IOTSATA0..3 on AHCI 0000:00:0e.0, sdm with sdm1 */
+#include <errno.h>
 #include <string.h>
 
 #include "disk/enumerate.h"
@@ -102,6 +103,31 @@ static void test_sata(const struct disk_list *l)
 	is_str(get(l, "sdm")->serial, "IOTSATA3", "and sdm is IOTSATA3, the disk with the partition table");
 }
 
+/* A partition described by its device number carries its disk's identity. */
+static void test_partition(void)
+{
+	struct disk_info d;
+	char key[256];
+
+	is_int(disk_describe_devnum(HL "/sys", HL "/dev", 8, 193, &d), 0, "sdm1 described by its device number");
+	ok(strcmp(d.kname, "sdm1") == 0 && strcmp(d.parent, "sdm") == 0 && d.partition == 1,
+	   "sdm1: partition 1 of sdm");
+	ok(d.major == 8 && d.minor == 193 && strcmp(d.dev_path, HL "/dev/sdm1") == 0, "sdm1: its own device number and path");
+	ok(strcmp(d.serial, "IOTSATA3") == 0 && strcmp(d.wwn, "naa.5001b4400000b003") == 0 &&
+		   strcmp(d.model, "IOTRIAGE LAB SATA SSD") == 0 && strcmp(d.transport, "sata") == 0,
+	   "sdm1: serial, wwn, model and transport of its disk");
+	is_str(d.path_group, "pci 0000:00:0e.0", "sdm1: its disk's controller");
+	ok(d.skip_reason == NULL, "sdm1: can be read");
+	disk_identity_key(&d, key, sizeof(key));
+	is_str(key, "wwn:naa.5001b4400000b003/part1", "sdm1: identity key is its disk's, with /part1");
+
+	is_int(disk_describe_devnum(HL "/sys", HL "/dev", 8, 192, &d), 0, "sdm described by its device number");
+	ok(strcmp(d.kname, "sdm") == 0 && d.parent[0] == '\0' && d.partition == 0, "sdm: a whole disk");
+	disk_identity_key(&d, key, sizeof(key));
+	is_str(key, "wwn:naa.5001b4400000b003", "sdm: its own wwn key");
+	is_int(disk_describe_devnum(HL "/sys", HL "/dev", 8, 250, &d), -ENOENT, "an unknown device number: -ENOENT");
+}
+
 int main(void)
 {
 	struct disk_list l;
@@ -114,6 +140,7 @@ int main(void)
 	test_nvme(&l);
 	test_scsi(&l);
 	test_sata(&l);
+	test_partition();
 	disk_list_free(&l);
 	return tap_done();
 }
