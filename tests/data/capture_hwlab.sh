@@ -4,7 +4,7 @@
 # over the serial console into OUT (normally tests/data/hwlab): the sysfs
 # tree of every disk (sys/, captured with capture_sysfs.sh), smartctl
 # --json -a of one disk of each kind (smartctl_*_captured.json), and the
-# readdisks, readdisks --mode both and doctor --quick documents
+# readdisks, --group-by controller, --mode both and doctor --quick documents
 # (*_captured.json). HWLAB_CONSOLE=FILE unpacks an earlier boot's console
 # instead of booting. Takes about five minutes on a loaded 2-core host.
 set -eu
@@ -43,6 +43,7 @@ smart nvme_multipath IOTNVMEMP0
 smart scsi IOTSCSI00
 smart sat IOTSATA0
 jsect readdisks-1 >"$out/readdisks_captured.json"
+jsect readdisks-3 >"$out/readdisks_group_controller_captured.json"
 jsect both >"$out/readdisks_both_captured.json"
 jsect doctor >"$out/doctor_quick_captured.json"
 grep '^=== TIME' "$c" | tr '\n' ' '
