@@ -122,6 +122,70 @@ static int read_attr(int dfd, const char *name, bool strip_spaces, char *buf, si
 	return 0;
 }
 
+/* A binary attribute (a VPD page) into RAW; returns the bytes read, or
+ * 0 when it is missing or unreadable. */
+static size_t read_binary_attr(int dfd, const char *name, unsigned char *raw, size_t len)
+{
+	_cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	size_t have = 0;
+
+	if (fd < 0)
+		return 0;
+	while (have < len) {
+		ssize_t k = read(fd, raw + have, len - have);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		have += (size_t)k;
+	}
+	return have;
+}
+
+/* Printable ASCII of RAW[0..N) into BUF, blanks and NULs at both ends cut. */
+static void vpd_text(const unsigned char *raw, size_t n, char *buf, size_t len)
+{
+	char text[256];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < sizeof(text) - 1; i++)
+		text[k++] = raw[i] >= 0x20 && raw[i] < 0x7f ? (char)raw[i] : ' ';
+	text[k] = '\0';
+	copy_field(buf, len, strip(text));
+}
+
+/* The unit serial number VPD page (0x80), which SCSI and SATA (libata)
+ * disks have instead of a serial attribute: a 4-byte header (page code at
+ * byte 1, length at bytes 2-3, big-endian), then the serial in ASCII. */
+static void read_vpd_serial(int dfd, char *buf, size_t len)
+{
+	unsigned char raw[260];
+	size_t n = read_binary_attr(dfd, "device/vpd_pg80", raw, sizeof(raw));
+
+	if (n < 4 || raw[1] != 0x80)
+		return;
+	size_t body = (size_t)raw[2] << 8 | raw[3];
+	vpd_text(raw + 4, body < n - 4 ? body : n - 4, buf, len);
+}
+
+/* A SATA disk's model as the drive gives it: libata's INQUIRY answer cuts
+ * it to 16 characters ("IOTRIAGE LAB SAT"), but the ATA information VPD
+ * page (0x89) carries the IDENTIFY DEVICE data from byte 60, where words
+ * 27-46 hold the 40-character model, each word's two bytes swapped. */
+static void read_ata_model(int dfd, char *buf, size_t len)
+{
+	unsigned char raw[572], model[40];
+	size_t n = read_binary_attr(dfd, "device/vpd_pg89", raw, sizeof(raw));
+
+	if (n < 60 + 94 || raw[1] != 0x89)
+		return;
+	for (size_t i = 0; i < sizeof(model); i += 2) {
+		model[i] = raw[60 + 54 + i + 1];
+		model[i + 1] = raw[60 + 54 + i];
+	}
+	vpd_text(model, sizeof(model), buf, len);
+}
+
 /* An optional text attribute: any failure leaves BUF empty. */
 static void read_attr_optional(int dfd, const char *name, char *buf, size_t len)
 {
@@ -351,8 +415,9 @@ static const char *transport_from(const char *kname, const char *path)
 		return "usb";
 	if (strstr(path, "/ata"))
 		return "sata";
-	if (strstr(path, "/virtio"))
-		return "virtio";
+	/* A SCSI host before virtio: a virtio-scsi disk's path runs through
+	 * .../virtio0/host0/target0:0:0/..., and it speaks SCSI (sd, SCSI
+	 * identity, smartctl -d scsi), unlike a virtio-blk vda. */
 	if (strstr(path, "/host")) {
 		/* SAS HBAs put port-N/end_device-N between host and target;
 		 * some drivers also carry "sas" in the path. */
@@ -360,12 +425,23 @@ static const char *transport_from(const char *kname, const char *path)
 			return "sas";
 		return "scsi";
 	}
+	if (strstr(path, "/virtio"))
+		return "virtio";
 	return "";
 }
 
 static bool is_loop(const struct disk_info *d)
 {
 	return startswith(d->kname, "loop");
+}
+
+/* "nvme6c7n1": one path (controller 7) of subsystem 6's namespace 1. */
+static bool is_nvme_path(const char *kname)
+{
+	unsigned subsys, ctrl, ns;
+	int end = 0;
+
+	return sscanf(kname, "nvme%uc%un%u%n", &subsys, &ctrl, &ns, &end) == 3 && kname[end] == '\0';
 }
 
 /* Why this device cannot be read as a disk, or NULL. DFD is its sysfs dir. */
@@ -376,6 +452,11 @@ static const char *skip_reason_for(int dfd, const struct disk_info *d)
 
 	if (faccessat(dfd, "partition", F_OK, 0) == 0)
 		return "partition";
+	/* A hidden disk has no device number and no node in /dev: the kernel
+	 * makes one per path of an NVMe multipath namespace (nvme6c7n1) and
+	 * reads the namespace through its head (nvme6n1). */
+	if (is_nvme_path(d->kname) && faccessat(dfd, "dev", F_OK, 0) < 0)
+		return "nvme multipath path (the namespace is read once, through its nvmeXnY device)";
 	/* A detached loop device has size 0 and no loop/ directory. */
 	if (is_loop(d) && d->size_bytes == 0 && d->backing_file[0] == '\0')
 		return "loop device not attached";
@@ -401,10 +482,14 @@ static bool is_pci_address(const char *s, size_t len)
 }
 
 /* The last PCI function and SCSI host on the device's sysfs path: disks
- * that share them share a controller, and a cable or expander behind it. */
+ * that share them share a controller, and a cable or expander behind it.
+ * libata makes one SCSI host per port (".../0000:00:0e.0/ata3/host4/..."),
+ * so behind an ataN the controller is the PCI function alone: the SATA
+ * disks of one AHCI controller group together. */
 static void controller_of(const char *link, char *buf, size_t len)
 {
 	char pci[16] = "", host[16] = "";
+	bool ata = false;
 	for (const char *p = link; p && *p;) {
 		const char *end = strchr(p, '/');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
@@ -412,8 +497,12 @@ static void controller_of(const char *link, char *buf, size_t len)
 			snprintf(pci, sizeof(pci), "%.*s", (int)n, p);
 		else if (n > 4 && n < sizeof(host) && strncmp(p, "host", 4) == 0 && isdigit((unsigned char)p[4]))
 			snprintf(host, sizeof(host), "%.*s", (int)n, p);
+		else if (n > 3 && strncmp(p, "ata", 3) == 0 && isdigit((unsigned char)p[3]))
+			ata = true;
 		p = end ? end + 1 : NULL;
 	}
+	if (ata && pci[0])
+		host[0] = '\0';
 	if (pci[0])
 		snprintf(buf, len, "pci %s%s%s", pci, host[0] ? " " : "", host);
 	else
@@ -468,12 +557,61 @@ static void enclosure_of(int disk_dfd, struct disk_info *d)
 	closedir(dir);
 }
 
-static void shared_path_of(struct disk_info *d, const char *link)
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* A multipath NVMe namespace hangs under its subsystem
+ * (".../nvme-subsystem/nvme-subsys6/nvme6n1"), not under a controller: its
+ * controllers are the subsystem's nvmeN links, each to a PCI function. The
+ * path group names the subsystem and every controller, in name order:
+ * "nvme-subsys6 (pci 0000:00:0a.0, pci 0000:00:0b.0)". */
+static void nvme_subsystem_of(int disk_dfd, const char *link, char *buf, size_t len)
+{
+	char ctrls[8][48], subsys[64];
+	size_t n = 0;
+	const char *at = strstr(link, "/nvme-subsystem/");
+	char *slash;
+
+	copy_field(subsys, sizeof(subsys), at + strlen("/nvme-subsystem/"));
+	slash = strchr(subsys, '/');
+	if (slash)
+		*slash = '\0';
+	_cleanup_close_ int dev_dfd = openat(disk_dfd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = dev_dfd >= 0 ? fdopendir(dev_dfd) : NULL;
+	if (dir) {
+		struct dirent *de;
+		dev_dfd = -1; /* the DIR owns it now */
+		while ((de = readdir(dir)) && n < ARRAY_SIZE(ctrls)) {
+			char target[PATH_MAX];
+			unsigned num;
+			int end = 0;
+			if (sscanf(de->d_name, "nvme%u%n", &num, &end) != 1 || de->d_name[end] != '\0' ||
+			    read_link(dirfd(dir), de->d_name, target, sizeof(target)) < 0)
+				continue;
+			controller_of(target, ctrls[n], sizeof(ctrls[n]));
+			if (ctrls[n][0])
+				n++;
+		}
+		closedir(dir);
+	}
+	qsort(ctrls, n, sizeof(ctrls[0]), compare_names);
+	int w = snprintf(buf, len, "%s", subsys);
+	for (size_t i = 0; i < n && w > 0 && (size_t)w < len; i++)
+		w += snprintf(buf + w, len - (size_t)w, "%s%s", i ? ", " : " (", ctrls[i]);
+	if (n && w > 0 && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, ")");
+}
+
+static void shared_path_of(int dfd, struct disk_info *d, const char *link)
 {
 	if (strncmp(d->kname, "zram", 4) == 0 || strncmp(d->kname, "ram", 3) == 0)
 		snprintf(d->path_group, sizeof(d->path_group), "memory");
 	else if (d->backing_file[0])
 		backing_device_of(d->backing_file, d->path_group, sizeof(d->path_group));
+	else if (strstr(link, "/nvme-subsystem/"))
+		nvme_subsystem_of(dfd, link, d->path_group, sizeof(d->path_group));
 	else
 		controller_of(link, d->path_group, sizeof(d->path_group));
 }
@@ -505,10 +643,13 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
 
 	read_attr_optional(dfd, "device/vendor", d.vendor, sizeof(d.vendor));
 	read_attr_optional(dfd, "device/model", d.model, sizeof(d.model));
-	/* SATA disks keep their serial only in device/vpd_pg80, which is a
-	 * binary VPD page: left out on purpose. */
+	if (strcmp(d.vendor, "ATA") == 0)
+		read_ata_model(dfd, d.model, sizeof(d.model));
+	/* SCSI and SATA disks keep their serial only in device/vpd_pg80. */
 	if (read_attr(dfd, "device/serial", true, d.serial, sizeof(d.serial)) < 0 || d.serial[0] == '\0')
 		read_attr_optional(dfd, "serial", d.serial, sizeof(d.serial));
+	if (d.serial[0] == '\0')
+		read_vpd_serial(dfd, d.serial, sizeof(d.serial));
 	if (read_attr(dfd, "device/wwid", true, d.wwn, sizeof(d.wwn)) < 0 || d.wwn[0] == '\0')
 		read_attr_optional(dfd, "wwid", d.wwn, sizeof(d.wwn));
 	/* A file name may legitimately end in spaces: drop only the newline. */
@@ -529,7 +670,7 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
 	transport_path(sysfs_root, kname, link, sizeof(link));
 	copy_field(d.transport, sizeof(d.transport), transport_from(kname, link));
 
-	shared_path_of(&d, link);
+	shared_path_of(dfd, &d, link);
 	enclosure_of(dfd, &d);
 	d.skip_reason = skip_reason_for(dfd, &d);
 
@@ -751,6 +892,56 @@ int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigne
 	return 0;
 }
 
+/* The partition's own attributes under SYSFS_ROOT/dev/block/MAJ:MIN. */
+static void describe_partition(const char *sysfs_root, const char *dev_root, const char *name,
+			       unsigned major, unsigned minor, struct disk_info *d)
+{
+	char path[PATH_MAX], parent_by_id[sizeof(d->by_id)];
+	_cleanup_close_ int dfd = -1;
+
+	copy_field(d->parent, sizeof(d->parent), d->kname);
+	copy_field(d->kname, sizeof(d->kname), name);
+	if (join_path(d->dev_path, sizeof(d->dev_path), dev_root, name) < 0)
+		d->dev_path[0] = '\0';
+	d->major = major;
+	d->minor = minor;
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs_root, major, minor);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d->partition = dfd >= 0 ? read_unsigned_attr(dfd, "partition") : 0;
+	uint64_t sectors = dfd >= 0 ? read_u64_attr(dfd, "size") : 0;
+	if (__builtin_mul_overflow(sectors, (uint64_t)512, &d->size_bytes))
+		d->size_bytes = UINT64_MAX;
+	copy_field(parent_by_id, sizeof(parent_by_id), d->by_id);
+	if (!parent_by_id[0] || snprintf(d->by_id, sizeof(d->by_id), "%s-part%u", parent_by_id, d->partition) >=
+					(int)sizeof(d->by_id))
+		d->by_id[0] = '\0';
+	d->skip_reason = NULL;
+}
+
+int disk_describe_devnum(const char *sysfs_root, const char *dev_root, unsigned major, unsigned minor,
+			 struct disk_info *ret)
+{
+	char name[64], whole[64];
+	bool is_partition = false;
+	int r;
+
+	if (!sysfs_root || !dev_root || !ret)
+		return -EINVAL;
+	r = disk_kname_from_devnum(sysfs_root, major, minor, name, sizeof(name), &is_partition);
+	if (r < 0)
+		return r;
+	if (!is_partition)
+		return disk_describe(sysfs_root, dev_root, name, ret);
+	r = disk_whole_kname_from_devnum(sysfs_root, major, minor, whole, sizeof(whole));
+	if (r < 0)
+		return r;
+	r = disk_describe(sysfs_root, dev_root, whole, ret);
+	if (r < 0)
+		return r;
+	describe_partition(sysfs_root, dev_root, name, major, minor, ret);
+	return 0;
+}
+
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
 {
 	if (!buf || len == 0)
@@ -770,6 +961,9 @@ void disk_identity_key(const struct disk_info *d, char *buf, size_t len)
 		snprintf(buf, len, "loop:%s", d->backing_file);
 	else
 		snprintf(buf, len, "name:%s", d->kname);
+	size_t n = strlen(buf);
+	if (d->partition > 0 && d->parent[0] && strncmp(buf, "name:", 5) != 0 && n < len)
+		snprintf(buf + n, len - n, "/part%u", d->partition);
 }
 
 void disk_list_free(struct disk_list *list)

@@ -10,16 +10,21 @@
  *   - "zram device not initialised"    (zramN with disksize 0)
  *   - "no medium"                      (removable, size 0)
  *   - "size 0"                         (any other empty device)
+ *   - "nvme multipath path ..."        (nvmeXcYnZ: a hidden path of a multipath
+ *                                       namespace, which is read once as nvmeXnY)
  *
- * Identity comes from sysfs attributes (device/vendor, device/model,
- * device/serial or serial, device/wwid or wwid, queue/rotational,
+ * Identity comes from sysfs attributes (device/vendor, device/model (for
+ * a SATA disk the full ATA model from device/vpd_pg89), device/serial or
+ * serial or the unit serial number VPD page device/vpd_pg80 (SCSI, SATA),
+ * device/wwid or wwid, queue/rotational,
  * queue/logical_block_size, queue/physical_block_size, removable, size,
  * dev) and from /dev/disk/by-id symlinks that resolve to the kernel name
  * (looked up under DEV_ROOT/disk/by-id, normally "/dev"). Missing attributes
  * leave the field empty (""), never NULL. The transport is derived from the
  * resolved sysfs device path: "nvme", "usb", "sata"/"sas"/"scsi" (ata*, or
  * host* then target* under a SCSI host), "virtio", "loop", "zram", "nbd", "md",
- * "dm", or "" when unknown.
+ * "dm", or "" when unknown (virtio-scsi disks are "scsi": a SCSI host on
+ * the path wins over virtio).
  *
  * Library code: returns 0 or -errno, never prints.
  */
@@ -42,7 +47,9 @@ struct disk_info {
 	char transport[16];
 	char backing_file[512]; /* loop devices: loop/backing_file, else "" */
 	char path_group[160];   /* what the disk shares a data path with: its controller
-				 * ("pci 0000:00:1f.2 host0"), a loop device's backing
+				 * ("pci 0000:00:1f.2 host0"), a multipath NVMe namespace's
+				 * subsystem and controllers ("nvme-subsys6 (pci
+				 * 0000:00:0a.0, pci 0000:00:0b.0)"), a loop device's backing
 				 * file system ("backing device 254:0"), or "memory" (zram) */
 	char enclosure[64];     /* the SES enclosure holding it ("2:0:20:0"), "" when sysfs has none */
 	char enclosure_slot[64];/* its slot in that enclosure ("Slot 07") */
@@ -53,6 +60,9 @@ struct disk_info {
 	bool rotational;
 	bool removable;
 	const char *skip_reason; /* NULL when the disk can be read; else a static string */
+	char parent[64];        /* a partition (disk_describe_devnum): its whole disk's
+				 * kernel name, whose identity it carries; else "" */
+	unsigned partition;     /* a partition's number (sdm1: 1); 0 for a whole disk */
 };
 
 struct disk_list {
@@ -80,9 +90,20 @@ int disk_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned mino
 int disk_whole_kname_from_devnum(const char *sysfs_root, unsigned major, unsigned minor, char *ret_kname,
 				 size_t len);
 
+/* Describe the device MAJOR:MINOR: a whole disk as disk_describe() does;
+ * a partition with its whole disk's identity (vendor, model, serial, WWN,
+ * transport, path group, enclosure; by-id as udev names it, "<disk's
+ * link>-partN") and its own kernel name, device path, device number and
+ * size, PARENT and PARTITION set. Returns 0 or -errno (-ENOENT: no such
+ * device number). */
+int disk_describe_devnum(const char *sysfs_root, const char *dev_root, unsigned major, unsigned minor,
+			 struct disk_info *ret);
+
 /* A stable key for the devices table: "wwn:<wwn>", else "serial:<model>:<serial>",
  * else "by-id:<path>", else for a loop device "loop:<backing_file>", else
- * "name:<kname>" (which moves between boots: not stable enough for a baseline). */
+ * "name:<kname>" (which moves between boots: not stable enough for a baseline).
+ * A partition's key is its whole disk's with "/partN" appended (never the
+ * disk's own key: the two read different sectors). */
 void disk_identity_key(const struct disk_info *d, char *buf, size_t len);
 
 void disk_list_free(struct disk_list *list);

@@ -95,6 +95,11 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 		/* No health answer: say why in smartctl's words when it gave any. */
 		const struct jv *messages = jv_path(doc, "smartctl.messages");
 		const char *why = jv_string(jv_get(jv_at(messages, 0), "string"), NULL);
+		const struct jv *support = jv_path(doc, "smart_support.available");
+		/* A SCSI disk that answers INQUIRY but has no informational
+		 * exceptions page (qemu's scsi-hd): smartctl says so itself. */
+		if (!why && support && !jv_bool(support, true))
+			why = "SMART support is: Unavailable - device lacks SMART capability";
 		snprintf(h->reason, sizeof(h->reason), "no SMART data%s%s", why ? ": smartctl: " : "",
 			 why ? why : " from smartctl for this device");
 		jv_free(doc);

@@ -8,8 +8,13 @@
 # relative targets, which stay inside the copy), and in the device's
 # directory: dev size removable serial wwid disksize loop/backing_file
 # queue/logical_block_size queue/physical_block_size queue/rotational, the
-# device link with device/vendor model serial wwid and enclosure_device:*
-# links, and each partition's dev and partition files. /dev/disk/by-id
+# device link with device/vendor model serial wwid vpd_pg80 vpd_pg89 (the
+# binary VPD pages: unit serial number, ATA information) and
+# enclosure_device:* links, an NVMe subsystem's controller links (nvmeN,
+# for a multipath namespace), and each partition's dev, partition and size
+# files.
+# A hidden device (an NVMe multipath path, nvmeXcYnZ) has no dev file and
+# no /sys/dev/block link. /dev/disk/by-id
 # links that name a captured device or its partitions are copied as links.
 # Nothing else (stat, holders, uevent...) is copied: the tree holds exactly
 # what the code reads.
@@ -56,17 +61,21 @@ for k in "$@"; do
 	if [ -L "$sys/$d/device" ]; then
 		copy_link "$d/device"
 		dd=$(resolve "$d/device")
-		for f in vendor model serial wwid; do
+		for f in vendor model serial wwid vpd_pg80 vpd_pg89; do
 			copy_file "$dd/$f"
+		done
+		for c in "$sys/$dd"/nvme[0-9]*; do
+			[ -L "$c" ] && copy_link "$dd/${c##*/}"
 		done
 		for e in "$sys/$d/device"/enclosure_device:*; do
 			[ -L "$e" ] && copy_link "$dd/${e##*/}"
 		done
 	fi
-	copy_link "dev/block/$(cat "$sys/$d/dev")"
+	[ -f "$sys/$d/dev" ] && copy_link "dev/block/$(cat "$sys/$d/dev")"
 	for p in "$sys/$d"/*; do
 		[ -f "$p/partition" ] || continue
 		copy_file "$d/${p##*/}/partition"
+		copy_file "$d/${p##*/}/size"
 		copy_file "$d/${p##*/}/dev"
 		copy_link "dev/block/$(cat "$p/dev")"
 	done

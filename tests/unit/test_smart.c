@@ -1,7 +1,10 @@
 /* SMART health from smartctl --json: two captures from this machine (a
- * virtio and a loop disk: no SMART data) and three composed in smartctl
+ * virtio and a loop disk: no SMART data), three composed in smartctl
  * 7.3's format for what no disk here can produce (a reallocating ATA
- * drive, a failing NVMe drive, a healthy SAS drive). */
+ * drive, a failing NVMe drive, a healthy SAS drive), and five captured in
+ * the hardware lab (tests/data/hwlab: smartctl 7.3 -a on qemu's NVMe, one
+ * with smart_critical_warning=4, a multipath namespace, a scsi-hd and an
+ * AHCI ide-hd, on their real kernel drivers). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,36 @@ static int parse_file(const char *name, struct smart_health *h)
 	return smart_parse(buf, n, h);
 }
 
+static void test_hwlab(void)
+{
+	struct smart_health h;
+
+	ok(parse_file("hwlab/smartctl_nvme_critical_warning_captured.json", &h) == 0, "lab NVMe with a critical warning parses");
+	ok(h.state == SMART_FAILED, "lab NVMe critical warning 4: SMART FAILED (smartctl exit 8, passed false)");
+	ok(h.predictive_failure, "lab NVMe critical warning: a predictive-failure sign");
+	is_str(h.signs, "critical warning 0x04", "lab NVMe: the warning named, nothing invented");
+	ok(h.has_temperature && h.temperature_c == 50, "lab NVMe: 50 C");
+	is_str(h.device_type, "nvme", "lab NVMe: device type nvme");
+
+	ok(parse_file("hwlab/smartctl_nvme_captured.json", &h) == 0 && h.state == SMART_PASSED &&
+		   !h.predictive_failure && h.temperature_c == 50,
+	   "lab NVMe without warning: passed, no signs, 50 C");
+	ok(parse_file("hwlab/smartctl_nvme_multipath_captured.json", &h) == 0 && h.state == SMART_PASSED &&
+		   !h.predictive_failure,
+	   "lab multipath namespace: smartctl answers through the head device, passed");
+
+	ok(parse_file("hwlab/smartctl_sat_captured.json", &h) == 0, "lab SATA parses");
+	ok(h.state == SMART_PASSED && !h.predictive_failure && strcmp(h.device_type, "sat") == 0,
+	   "lab SATA: passed, no signs, device type sat");
+	ok(h.has_temperature && h.temperature_c == 31, "lab SATA: 31 C from the ATA attributes");
+
+	ok(parse_file("hwlab/smartctl_scsi_captured.json", &h) == 0, "lab SCSI parses");
+	ok(h.state == SMART_UNAVAILABLE, "lab SCSI (qemu scsi-hd): no SMART data");
+	is_str(h.reason, "no SMART data: smartctl: SMART support is: Unavailable - device lacks SMART capability",
+	       "lab SCSI: the reason is smartctl's own smart_support answer");
+	ok(!h.has_temperature, "lab SCSI: its temperature 0 without SMART is not reported");
+}
+
 int main(void)
 {
 	struct smart_health h;
@@ -58,6 +91,8 @@ int main(void)
 	ok(parse_file("smartctl_scsi_healthy_composed.json", &h) == 0, "SCSI parses");
 	ok(h.state == SMART_PASSED && !h.predictive_failure && h.signs[0] == '\0', "SCSI: healthy, no signs");
 	ok(h.temperature_c == 30, "SCSI temperature");
+
+	test_hwlab();
 
 	/* The exit status alone can carry the verdict (bit 3: disk failing). */
 	const char failing_by_status[] = "{\"smartctl\": {\"exit_status\": 8}, \"smart_status\": {}}";

@@ -6,6 +6,9 @@
 # library ldd lists, an init that mounts what the scenario needs, runs it on
 # the serial console and powers off. Builds in a temporary directory that
 # is removed on success, failure and signals.
+# VM_MODULES replaces the module list (default: the RAM-disk backends);
+# VM_PROGRAMS names more programs (e.g. smartctl) copied into /bin with
+# their libraries; VM_FILES names files copied into / (by their base name).
 set -eu
 kver=${1:?kernel version} iotriage=${2:?iotriage binary} scenario=${3:?scenario script} out=${4:?output}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +28,7 @@ for applet in $("$busybox" --list); do
 done
 
 # Modules and everything they depend on, in modules.dep's own paths.
-want="scsi_debug sd_mod null_blk configfs brd"
+want=${VM_MODULES:-"scsi_debug sd_mod null_blk configfs brd"}
 declare -A seen=()
 add_module() { # add_module PATH-IN-MODULES.DEP
 	local rel=$1 dep
@@ -57,14 +60,27 @@ done | sed -E 's/\.ko\.(xz|zst|gz)/.ko/g' >"$root$moddir/modules.dep"
 : >"$root$moddir/modules.builtin"
 [ -f "$moddir/modules.builtin" ] && cp "$moddir/modules.builtin" "$root$moddir/modules.builtin"
 
-# iotriage and its libraries (and the dynamic loader) at their own paths.
-cp "$iotriage" "$root/bin/iotriage"
-for lib in $(ldd "$iotriage" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
-	[ -f "$lib" ] || continue
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
+# iotriage (and VM_PROGRAMS) with their libraries (and the dynamic loader)
+# at their own paths.
+add_program() { # add_program PATH NAME-IN-/bin
+	local lib
+	cp "$1" "$root/bin/$2"
+	for lib in $(ldd "$1" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+		[ -f "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+add_program "$iotriage" iotriage
+for p in ${VM_PROGRAMS:-}; do
+	path=$(command -v "$p") || { echo "program $p is not installed" >&2; exit 1; }
+	rm -f "$root/bin/${path##*/}" # a busybox applet of the same name gives way
+	add_program "$path" "${path##*/}"
 done
 cp "$scenario" "$root/scenario.sh"
+for f in ${VM_FILES:-}; do
+	cp "$f" "$root/${f##*/}"
+done
 cp "$here/init" "$root/init"
 chmod 755 "$root/init" "$root/scenario.sh"
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/vm/run_vm.sh IOTRIAGE SCENARIO CONSOLE_LOG [TIMEOUT_S]
+# tests/vm/run_vm.sh IOTRIAGE SCENARIO CONSOLE_LOG [TIMEOUT_S [QEMU_ARG...]]
 # Boots Debian's kernel under qemu (TCG: -enable-kvm hangs on this kind of
 # machine) with an initramfs holding busybox, the RAM-disk modules, IOTRIAGE
 # and its libraries, runs SCENARIO (a busybox sh script) as the VM's whole
@@ -16,8 +16,12 @@
 # it, ndelay is applied by the real driver on the guest's own clock and the
 # figures are repeatable; they are ratios within one run, not this host's
 # speed. VM_QEMU_ARGS replaces it; VM_APPEND adds kernel parameters.
+# VM_MEM sets the memory (default 1024 MiB); QEMU_ARGs after the timeout
+# are added to qemu's command line (drives and devices: tests/vm/hwlab.sh).
+# VM_MODULES and VM_PROGRAMS go to build_initramfs.sh.
 set -u
 iotriage=${1:?iotriage binary} scenario=${2:?scenario} console=${3:?console log} limit=${4:-900}
+shift $(($# < 4 ? $# : 4))
 here=$(cd "$(dirname "$0")" && pwd)
 
 kver=""
@@ -36,9 +40,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 bash "$here/build_initramfs.sh" "$kver" "$iotriage" "$scenario" "$work/initrd.gz" || exit 1
-timeout --kill-after=10 "$limit" qemu-system-x86_64 -accel tcg -m 1024 -smp 1 ${VM_QEMU_ARGS--icount shift=2,sleep=off} -nographic -no-reboot \
+timeout --kill-after=10 "$limit" qemu-system-x86_64 -accel tcg -m ${VM_MEM:-1024} -smp 1 ${VM_QEMU_ARGS--icount shift=2,sleep=off} -nographic -no-reboot \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 ${VM_APPEND:-}" </dev/null >"$console" 2>&1 &
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 ${VM_APPEND:-}" "$@" </dev/null >"$console" 2>&1 &
 qpid=$!
 wait "$qpid"
 status=$?

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The hardware lab (tests/vm/hwlab.sh): Debian's kernel under qemu with
+# NVMe (one multipath subsystem), virtio-scsi and AHCI disks, each with an
+# identity, all read-throttled to one rate, one NVMe and one SCSI disk to
+# half of it, three SCSI disks on a second controller in one throttle
+# group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
+# captured, readdisks three times, --mode both, --group-by controller,
+# readdisk on a partition, doctor --quick. Asserts what works; what does
+# not work yet is said in "# not yet:" diag lines (issue 16), never
+# asserted as passing. Disks are found by identity (serial, WWN), never by
+# kernel name: probe order moves names between boots. HWLAB_CONSOLE=FILE
+# re-checks an earlier boot's console (KEEP_CONSOLE=FILE keeps one) without
+# booting; HWLAB_LIMIT caps the boot (420 s).
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+missing=""
+need_root || missing="root (the kernel image in /boot is readable by root only)"
+command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
+command -v smartctl >/dev/null || missing="smartctl (package smartmontools)"
+command -v jq >/dev/null || missing="jq"
+busybox_path=$(command -v busybox || true)
+{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
+ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
+if [ -n "$missing" ]; then
+	if [ "${CI:-}" = true ]; then
+		ok 1 "hardware lab prerequisites: $missing is missing, and CI installs it (scripts/install-deps.sh)"
+	else
+		skip "hardware lab VM tests" "needs $missing; scripts/install-deps.sh installs it"
+	fi
+	exit 0
+fi
+
+console=$TMP/console.log
+start=$(date +%s)
+if [ -n "${HWLAB_CONSOLE:-}" ]; then # re-check an earlier boot's console
+	cp "$HWLAB_CONSOLE" "$console"
+	grep -q "^=== VM DONE" "$console"
+else
+	bash "$here/vm/hwlab.sh" "$IOTRIAGE" "$here/vm/hwlab_scenario.sh" "$console" "${HWLAB_LIMIT:-420}" 2>"$TMP/vm.err"
+fi
+ok $? "the lab VM booted, ran the whole scenario and powered off"
+diag "lab VM run took $(($(date +%s) - start)) s (guest:" $(tr -d '\r' <"$console" | sed -n 's/^=== TIME \([^ ]*\) \([0-9]*\)$/\1=\2s/p') ")"
+[ -n "${KEEP_CONSOLE:-}" ] && cp "$console" "$KEEP_CONSOLE"
+tr -d '\r' <"$console" >"$TMP/c"
+c=$TMP/c
+# (only hwlab.sh's own directory: other VMs on this host may be running)
+check "no lab image directory is left" -- bash -c "! compgen -G '/tmp/iotriage-hwlab.*' >/dev/null"
+check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
+
+sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
+rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
+jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
+
+# --- the lab as the drivers made it ---
+check "the drivers made 6 NVMe namespaces, the multipath one and its two hidden paths" -- \
+	bash -c "[ \$(sect() { :; }; awk '\$0 == \"=== BEGIN describe\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' | grep -Ec '^nvme[0-9]+n1 -> ') -eq 7 ] && grep -Eq '^nvme[0-9]+c[0-9]+n1 -> .* nodev=yes' '$c'"
+check "9 SCSI disks on two virtio-scsi controllers and 4 SATA disks, one with a partition" -- \
+	bash -c "awk '\$0 == \"=== BEGIN describe\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' >'$TMP/describe' &&
+		[ \$(grep -c '/virtio[0-9]*/host[0-9]*/' '$TMP/describe') -eq 9 ] &&
+		[ \$(grep -c '/ata[0-9]*/host' '$TMP/describe') -eq 4 ] && grep -q 'parts=sd[a-z]*1 ' '$TMP/describe'"
+mkdir -p "$TMP/cap"
+sed -n '/^=== TAR/,/^=== ENDTAR/p' "$c" | sed '1d;$d' | base64 -d 2>/dev/null | tar xzf - -C "$TMP/cap" 2>/dev/null
+check "the sysfs tree and smartctl output came back over the console" -- test -f "$TMP/cap/CAPTURED"
+
+# --- SMART, as smartctl itself reports it ---
+by_serial() { grep -l "\"serial_number\": \"$1\"" "$TMP"/cap/smartctl/*.json 2>/dev/null | head -n 1; }
+crit=$(by_serial IOTNVME04)
+check "smartctl: the critical-warning NVMe reports critical_warning 4 (reliability degraded) and FAILED" -- \
+	jtest "${crit:-/dev/null}" '.nvme_smart_health_information_log.critical_warning == 4 and .smart_status.passed == false and .smart_status.nvme.reliability_degraded'
+check "smartctl: the other NVMe namespaces (the multipath one included) pass with a temperature" -- \
+	bash -c "for s in IOTNVME00 IOTNVME05 IOTNVMEMP0; do f=\$(grep -l \"\\\"serial_number\\\": \\\"\$s\\\"\" '$TMP'/cap/smartctl/*.json | head -n 1); jq -e '.smart_status.passed and .temperature.current > 0' \"\$f\" >/dev/null || exit 1; done"
+check "smartctl: SATA disks pass, with ATA attributes and the full model" -- \
+	jtest "$(by_serial IOTSATA0)" '.device.type == "sat" and .smart_status.passed and (.ata_smart_attributes.table | length > 0) and .model_name == "IOTRIAGE LAB SATA SSD"'
+check "smartctl: SCSI disks answer with their identity but no SMART support (qemu scsi-hd has none)" -- \
+	jtest "$(by_serial IOTSCSI00)" '.device.type == "scsi" and .scsi_vendor == "IOTRIAGE" and .smart_support.available == false and (has("smart_status") | not)'
+
+# --- readdisks, three runs ---
+slow_of() { jq -r '[.devices[] | select(.verdict == "slow") | (.wwn // .serial)] | sort | join(" ")' "$1"; }
+for n in 1 2 3; do
+	j=$(jsect readdisks-$n)
+	check "readdisks run $n: exactly the throttled NVMe and the throttled SCSI disk are slow" -- \
+		jtest "$j" '[.devices[] | select(.verdict == "slow") | .serial] | sort == ["IOTNVME05", "IOTSCSI05"]'
+	check "readdisks run $n: each against its own model group (7 NVMe, 9 SCSI), 3 of 3 reads" -- \
+		jtest "$j" '[.devices[] | select(.verdict == "slow") | [.transport, .peers.set_size, .peers.same_model_and_size, (.sentence | test("3 of 3 reads out of line"))]] | sort == [["nvme", 7, true, true], ["scsi", 9, true, true]]'
+	diag "run $n:" $(jq -r '.devices[] | select(.verdict == "slow") | .sentence' "$j") \
+		"(median $(jq -r '.summary.median_bw_bytes_per_s / 1e6 | floor' "$j") MB/s)"
+done
+j=$TMP/readdisks-1.json
+check "the multipath namespace is read once: its two hidden paths are skipped, saying why" -- \
+	jtest "$j" '([.devices[] | select(.kname | test("^nvme[0-9]+c[0-9]+n[0-9]+$")) | select(.status == "skipped" and (.reason | test("multipath")))] | length == 2) and ([.devices[] | select(.serial == "IOTNVMEMP0" and .status == "ok")] | length == 1)'
+check "readdisks exits 0 with every readable disk read" -- test "$(rc readdisks-1)" = 0
+check "identities: SCSI disks carry serial, wwn, vendor, model and transport scsi" -- \
+	jtest "$j" '[.devices[] | select(.serial == "IOTSCSI03")][0] | .wwn == "naa.5000c5000000a003" and .vendor == "IOTRIAGE" and .model == "LAB-SAS-HDD" and .transport == "scsi" and .rotational'
+check "identities: SATA disks carry serial, wwn, the full ATA model and transport sata" -- \
+	jtest "$j" '[.devices[] | select(.serial == "IOTSATA1")][0] | .wwn == "naa.5001b4400000b001" and .model == "IOTRIAGE LAB SATA SSD" and .transport == "sata" and (.rotational | not)'
+check "identities: NVMe namespaces carry the controller serial, model and an nvme wwid" -- \
+	jtest "$j" '[.devices[] | select(.serial == "IOTNVME02")][0] | .model == "QEMU NVMe Ctrl" and (.wwn | startswith("nvme.")) and .transport == "nvme"'
+crit_verdict=$(jq -r '.devices[] | select(.serial == "IOTNVME04") | "\(.verdict): \(.sentence)"' "$j")
+diag "not yet: the critical-warning NVMe (IOTNVME04, smartctl FAILED) is not reported by readdisks, which asks smartctl only about slow disks: $crit_verdict"
+
+# --- --mode both: the throttle group ---
+j=$(jsect both)
+check "--mode both: the three throttle-group disks' controller is a shared path" -- \
+	jtest "$j" '[.shared_paths[] | select(.bottleneck)] | length == 1 and .[0].disks == 3'
+tg=$(jq -r '[.shared_paths[] | select(.bottleneck)][0].path_group' "$j")
+check "--mode both: the group is exactly IOTSCSIG0..2, and none of them is blamed" -- \
+	jtest "$j" "([.devices[] | select(.parallel.path_group == \"$tg\") | .serial] | sort) == [\"IOTSCSIG0\", \"IOTSCSIG1\", \"IOTSCSIG2\"] and all(.devices[] | select(.parallel.path_group == \"$tg\"); .verdict == \"ok\")"
+diag "--mode both: $(sect both-log | grep -o 'the 3 disks on .*when read together')"
+diag "not yet: the shared path is found because the group has a controller of its own; three throttle-group disks among six others on one controller would be hidden by the controller's median (read_shared.c)"
+
+# --- --group-by controller (the third run) ---
+j=$TMP/readdisks-3.json
+check "--group-by controller: the multipath namespace is one group, its subsystem and both controllers" -- \
+	jtest "$j" '.grouping.by == "controller" and ([.grouping.groups[] | select(.name | test("^nvme-subsys[0-9]+ [(]pci [0-9a-f:.]+, pci [0-9a-f:.]+[)]$")) | .disks] == [1])'
+check "--group-by controller: 7 NVMe controllers/subsystems, the 6 and 3 SCSI disks by controller and host, the 4 SATA disks by their AHCI controller" -- \
+	jtest "$j" '[.grouping.groups[] | select(.ok > 0) | .disks] | sort == [1, 1, 1, 1, 1, 1, 1, 3, 4, 6]'
+diag "not yet: --group-by controller lists the skipped multipath paths as groups of their own:" \
+	$(jq -r '[.grouping.groups[] | select(.ok == 0) | "\(.name)=\(.devices | join(","))"] | join(" ")' "$j")
+
+# --- a partition ---
+j=$(jsect partition)
+check "readdisk on the partition reads it" -- jtest "$j" '.devices[0].status == "ok"'
+diag "not yet: readdisk on a partition reports no identity of its parent disk: $(jq -c '.devices[0] | {kname, serial, wwn, model}' "$j")"
+
+# --- doctor --quick ---
+j=$(jsect doctor)
+slow_nvme=$(jq -r '.devices[] | select(.serial == "IOTNVME05") | .path' "$j")
+check "doctor --quick reaches a verdict: the media layer, naming the slow NVMe ($slow_nvme)" -- \
+	jtest "$j" ".doctor.verdict.layer == \"media\" and .doctor.verdict.subject == \"$slow_nvme\""
+diag "doctor --quick (exit $(rc doctor)): $(jq -r '.doctor.verdict | "\(.layer) \(.subject): \(.evidence); \(.confidence)"' "$j")"
+diag "not yet: doctor's verdict says nothing of the critical-warning NVMe (IOTNVME04): no health sweep before the read pass"
+
+finish

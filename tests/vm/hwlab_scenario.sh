@@ -1,0 +1,80 @@
+# tests/vm/hwlab_scenario.sh: runs inside the hardware lab VM
+# (tests/vm/hwlab.sh) as its whole job: loads the drivers, lists what they
+# made, captures the sysfs tree and every disk's smartctl JSON (a base64
+# tar between "=== TAR" and "=== ENDTAR"), then runs readdisks. Sections as
+# in ramdisk_scenario.sh: "=== BEGIN name" ... "=== END name rc=N", JSON
+# between "=== JSON name" and "=== ENDJSON name rc=N", and "=== TIME name
+# S" (guest seconds since boot) before each. tests/cli/test_hwlab_vm.sh
+# asserts on the console; tests/data/capture_hwlab.sh unpacks the tar.
+export IOTRIAGE_STATE_DIR=/tmp/state
+I=iotriage
+uptime_s() { cut -d. -f1 /proc/uptime; }
+run() { # run NAME CMD...
+	n=$1; shift
+	echo "=== TIME $n $(uptime_s)"
+	echo "=== BEGIN $n"
+	"$@" 2>&1
+	rc=$?
+	echo "=== END $n rc=$rc"
+}
+runj() { # runj NAME CMD...: stdout (JSON) and stderr in separate sections
+	n=$1; shift
+	echo "=== TIME $n $(uptime_s)"
+	echo "=== JSON $n"
+	"$@" 2>/tmp/err
+	rc=$?
+	echo
+	echo "=== ENDJSON $n rc=$rc"
+	echo "=== BEGIN $n-log"
+	cat /tmp/err
+	echo "=== END $n-log rc=$rc"
+}
+settle() { # until /sys/block stops changing for 3 s (at most 90 s)
+	last="" same=0 i=0
+	while [ $i -lt 90 ] && [ $same -lt 3 ]; do
+		now=$(ls /sys/block | tr '\n' ' ')
+		if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; last=$now; fi
+		sleep 1
+		i=$((i + 1))
+	done
+	echo "settled after ${i}s: $last"
+}
+disks() { # every block device but the partitions
+	for d in /sys/block/*; do echo "${d##*/}"; done
+}
+describe() {
+	for k in $(disks); do
+		d=/sys/block/$k
+		echo "$k -> $(readlink $d) size=$(cat $d/size) serial=$(cat $d/device/serial 2>/dev/null) wwid=$(cat $d/wwid 2>/dev/null || cat $d/device/wwid 2>/dev/null) model=$(cat $d/device/model 2>/dev/null) dev=$(cat $d/dev) nodev=$([ -e /dev/$k ] || echo yes) parts=$(ls -d $d/$k* 2>/dev/null | sed 's|.*/||' | tr '\n' ' ')"
+	done
+	ls -l /sys/class/nvme /sys/class/nvme-subsystem 2>&1
+}
+smart_all() { # smartctl JSON of every disk into /tmp/cap/smartctl/KNAME.json
+	mkdir -p /tmp/cap/smartctl
+	for k in $(disks); do
+		[ -e /dev/$k ] || continue
+		smartctl --json -a /dev/$k >/tmp/cap/smartctl/$k.json 2>&1
+		echo "$k smartctl rc=$?"
+	done
+}
+
+echo "=== TIME modules $(uptime_s)"
+for m in nvme virtio_pci virtio_scsi sd_mod ahci; do
+	modprobe $m || echo "=== MODPROBE FAILED $m"
+done
+run settle settle
+run describe describe
+run capture sh /capture_sysfs.sh /tmp/cap $(disks)
+run smart smart_all
+echo "kernel $(uname -r); tests/vm/hwlab.sh lab, captured by tests/vm/hwlab_scenario.sh" >/tmp/cap/CAPTURED
+runj readdisks-1 $I readdisks --size 16M --json
+runj readdisks-2 $I readdisks --size 16M --json
+runj readdisks-3 $I readdisks --size 16M --group-by controller --json
+runj both $I readdisks --size 16M --mode both --json
+runj partition $I readdisk /dev/sdm1 --size 16M --json
+runj doctor $I doctor --quick --no-network --json
+echo "=== TIME tar $(uptime_s)"
+echo "=== TAR"
+(cd /tmp/cap && tar cf - .) | gzip | base64
+echo "=== ENDTAR"
+echo "=== TIME end $(uptime_s)"
