@@ -1,0 +1,88 @@
+/* pool/layout_model.h: what a pool's layout can deliver from its members.
+ *
+ * From each member's measured raw sequential read and write rate (bytes per
+ * second, e.g. readdisk's O_DIRECT read and a raw write of the same size) and
+ * the pool's layout, the sequential throughput one streaming reader or
+ * writer should reach. Every data vdev moves in lockstep with its slowest
+ * member, so each rule uses the slowest member of the vdev:
+ *
+ *   ZFS (vdev names as zpool status writes them, pool/zfs.h)
+ *     single disk     read r, write w
+ *     mirror of n     read sum(r): ZFS sends each read to the least busy side,
+ *                     so every side reads; write min(w): every side writes all
+ *                     the data
+ *     raidzP of n     read and write (n - P) x min: full stripes, the parity
+ *                     columns are written, not read (healthy pool)
+ *     stripe of vdevs the vdevs' figures added (ZFS spreads writes across
+ *                     top-level vdevs and reads come from where data went)
+ *     logs, cache, spares, special, dedup members are not data vdevs: left out.
+ *   btrfs (the Data profile of `btrfs filesystem usage`)
+ *     single          one member: a sequential file fills one chunk at a time
+ *     dup             read r, write w / 2
+ *     raid0 of n      n x min, read and write
+ *     raid1/1c3/1c4   write min(w); read min(r): btrfs picks the copy by the
+ *                     reader's pid (read_policy "pid"), so ONE reader reads
+ *                     ONE member, unlike a ZFS mirror
+ *     raid10 of n     (n / 2) x min, read and write (one copy per stripe read)
+ *     raid5 / raid6   (n - 1) / (n - 2) x min
+ *
+ * These are ceilings for a single stream of large (>= 1 MiB) sequential
+ * I/O; what a pool reaches is then shown as a percentage of them (see
+ * bench/pool_layout.sh for the ratios measured on this machine). Pure.
+ */
+#ifndef IOTRIAGE_POOL_LAYOUT_MODEL_H
+#define IOTRIAGE_POOL_LAYOUT_MODEL_H
+
+#include <stddef.h>
+
+#include "pool/zfs.h"
+
+enum layout_kind {
+	LAYOUT_SINGLE,
+	LAYOUT_MIRROR,
+	LAYOUT_RAIDZ,     /* parity 1..3 */
+	LAYOUT_DUP,
+	LAYOUT_RAID0,
+	LAYOUT_RAID1,     /* btrfs raid1, raid1c3, raid1c4 */
+	LAYOUT_RAID10,
+	LAYOUT_RAID5,
+	LAYOUT_RAID6,
+	LAYOUT_SUPPORT,   /* ZFS logs/cache/spares/special/dedup: not data */
+};
+
+struct layout_rates {
+	double read_bps;
+	double write_bps;
+};
+
+struct layout_expectation {
+	double read_bps;
+	double write_bps;
+	size_t data_vdevs;
+	char basis[256];  /* "raidz1 of 5 (4 data) x 100.0 MB/s", vdevs joined with " + " */
+};
+
+/* The kind of the vdev a ZFS member is in: "mirror-0" (zfs-fuse iostat's
+ * "mirror" too), "raidz2-1" ("raidz" is raidz1), POOL itself (a plain
+ * striped disk), or a support class. Sets *RET_PARITY for raidz. Returns 0
+ * or -EINVAL for a name it does not know. */
+int layout_zfs_vdev_kind(const char *vdev, const char *pool, enum layout_kind *ret,
+			 unsigned *ret_parity);
+
+/* One vdev of N members with these rates. Returns 0, or -EINVAL (no members,
+ * a rate not positive, raidz with no data disks, an odd raid10). */
+int layout_vdev_expect(enum layout_kind kind, unsigned parity, const struct layout_rates *m,
+		       size_t n, struct layout_rates *ret);
+
+/* A ZFS pool: RATES[i] belongs to L->members[i]. Data vdevs added up. */
+int layout_expect_zfs(const struct pool_layout *l, const struct layout_rates *rates,
+		      struct layout_expectation *ret);
+
+/* A btrfs file system: PROFILE as `btrfs filesystem usage` names the data
+ * profile ("RAID1", "raid10", "single", ...). Returns -EINVAL for an
+ * unknown profile. */
+int layout_btrfs_profile_kind(const char *profile, enum layout_kind *ret);
+int layout_expect_btrfs(const char *profile, const struct layout_rates *rates, size_t n,
+			struct layout_expectation *ret);
+
+#endif
