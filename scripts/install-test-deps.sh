@@ -16,6 +16,7 @@
 #   clang         the libFuzzer targets
 #   tmux          the interactive test drives the chooser in a terminal
 #   python3       tests/tools/source_rules.py (meson needs it anyway)
+#   mandoc        lints the generated manual pages
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib-apt.sh
@@ -24,7 +25,7 @@ echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt_install \
 	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod \
 	e2fsprogs mount sqlite3 jq strace time iptables \
-	openssh-server iperf3 chromium dbench qemu-utils prometheus clang tmux python3
+	openssh-server iperf3 chromium dbench qemu-utils prometheus clang tmux python3 mandoc
 # The packages' daemons are not the tests' business: none is left running.
 stop_daemon iperf3
 stop_daemon prometheus

@@ -67,6 +67,9 @@ struct command {
 	const char *summary;
 	const struct command_frame *frame;
 	int (*run)(int argc, char **argv, struct global_opts *g);
+	/* For a command that parses its own arguments: its docs (one per
+	 * sub-command), NULL-terminated, for the manual and the completion. */
+	const struct command_doc *const *docs;
 };
 
 extern const struct command commands[];
