@@ -238,8 +238,7 @@ static int compare_main(struct command_call *call)
 
 const struct command_frame compare_frame = {
 	.doc = &compare_doc,
-	.min_operands = 2,
-	.max_operands = -1,
+	.min_operands = 2, .max_operands = -1,
 	.operands_expected = "expected two or more run ids (see 'iotriage history')",
 	.main = compare_main,
 };

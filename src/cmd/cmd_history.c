@@ -151,8 +151,6 @@ const struct command_frame history_frame = {
 	.doc = &history_doc,
 	.settings_size = sizeof(struct store_run_filter),
 	.handle = parse_history_option,
-	.min_operands = 0,
-	.max_operands = 0,
 	.check = history_check,
 	.main = history_main,
 };
@@ -241,8 +239,7 @@ static const struct command_doc show_doc = {
 
 const struct command_frame show_frame = {
 	.doc = &show_doc,
-	.min_operands = 1,
-	.max_operands = -1,
+	.min_operands = 1, .max_operands = -1,
 	.operands_expected = "expected exactly one run id (see 'iotriage history')",
 	.check = show_check,
 	.main = show_main,

@@ -177,8 +177,7 @@ static const struct command_frame create_frame = {
 	.handle = parse_create_option,
 	.flags = CMD_RECORDS_RUN,
 	.run_name = "ramdisk-create",
-	.min_operands = 1,
-	.max_operands = -1,
+	.min_operands = 1, .max_operands = -1,
 	.operands_expected = "expected one SIZE (each device's size, e.g. 256M or 2G)",
 	.check = create_check,
 	.main = create_main,
@@ -219,8 +218,6 @@ static const struct command_frame list_frame = {
 	.doc = &list_doc,
 	.flags = CMD_RECORDS_RUN,
 	.run_name = "ramdisk-list",
-	.min_operands = 0,
-	.max_operands = 0,
 	.main = list_main,
 };
 

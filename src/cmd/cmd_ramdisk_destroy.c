@@ -120,8 +120,7 @@ const struct command_frame ramdisk_destroy_frame = {
 	.settings_size = sizeof(struct destroy_args),
 	.flags = CMD_RECORDS_RUN,
 	.run_name = "ramdisk-destroy",
-	.min_operands = 0,
-	.max_operands = -1,
+	.min_operands = 0, .max_operands = -1,
 	.check = destroy_check,
 	.main = destroy_main,
 };

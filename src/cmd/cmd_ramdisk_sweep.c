@@ -196,8 +196,6 @@ const struct command_frame ramdisk_sweep_frame = {
 	.handle = parse_sweep_option,
 	.flags = CMD_RECORDS_RUN,
 	.run_name = "ramdisk-sweep",
-	.min_operands = 0,
-	.max_operands = 0,
 	.check = sweep_check,
 	.main = sweep_main,
 };
