@@ -53,6 +53,8 @@ struct command_frame {
 	size_t settings_size;
 	opts_handler handle;          /* OPT_TYPE_HANDLER rows, with the settings as state */
 	unsigned flags;
+	const char *run_name;         /* the run's command in its document and database, when not the
+				       * name ("ramdisk-create" for "ramdisk create"); NULL: the name */
 	int min_operands, max_operands; /* max -1: any number */
 	const char *operands_expected;  /* "expected one DEVICE" */
 	/* Checks the operands before a run begins; 0, or an exit status after a message. */
@@ -99,14 +101,14 @@ int cmd_interactive(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
-int cmd_history(int argc, char **argv, struct global_opts *g);
-int cmd_show(int argc, char **argv, struct global_opts *g);
-int cmd_compare(int argc, char **argv, struct global_opts *g);
-int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
 int cmd_fleet(int argc, char **argv, struct global_opts *g);
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;
+extern const struct command_frame history_frame;
+extern const struct command_frame show_frame;
+extern const struct command_frame compare_frame;
+extern const struct command_frame report_frame;
 
 #endif

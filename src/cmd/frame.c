@@ -32,7 +32,8 @@ static int run_recorded(struct command_call *call)
 {
 	struct run_ctx rc;
 	struct json doc;
-	if (run_ctx_begin(&rc, call->name, call->argc, call->argv, call->g))
+	const char *run_name = call->frame->run_name ? call->frame->run_name : call->name;
+	if (run_ctx_begin(&rc, run_name, call->argc, call->argv, call->g))
 		return 1;
 	json_init(&doc);
 	run_ctx_json_head(&rc, &doc);
