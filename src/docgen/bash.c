@@ -1,7 +1,7 @@
-/* The bash completion (cmd/docgen.h): commands, options, option choices,
+/* The bash completion (docgen/docgen.h): commands, options, option choices,
  * and live values for operands: disks from sysfs, ZFS pools and btrfs
  * labels, run ids from the results database. */
-#include "cmd/docgen.h"
+#include "docgen/docgen.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,9 +1,10 @@
-/* cmd/docgen.h: the manual pages and the bash completion, written from the
+/* docgen/docgen.h: the manual pages and the bash completion, written from the
  * command table (cmd/commands.h) and each command's option rows
  * (cmd/options.h): usage, summary, options with their argument, help,
- * default and choices. Used by the iotriage-docgen build tool (src/docgen.c). */
-#ifndef IOTRIAGE_CMD_DOCGEN_H
-#define IOTRIAGE_CMD_DOCGEN_H
+ * default and choices. The iotriage-docgen build tool (src/docgen/main.c); a layer of its own
+ * above cmd/, since it reads the command table. */
+#ifndef IOTRIAGE_DOCGEN_DOCGEN_H
+#define IOTRIAGE_DOCGEN_DOCGEN_H
 
 #include "cmd/options.h"
 

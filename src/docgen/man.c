@@ -1,6 +1,6 @@
-/* The manual pages (cmd/docgen.h): roff (man(7)) from the command table
+/* The manual pages (docgen/docgen.h): roff (man(7)) from the command table
  * and the option rows. */
-#include "cmd/docgen.h"
+#include "docgen/docgen.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* iotriage-docgen: the manual pages and the bash completion, made at build
  * time from the command and option tables that drive parsing and --help
- * (cmd/docgen.h), so the three never disagree.
+ * (docgen/docgen.h), so the three never disagree.
  *
  *   iotriage-docgen man DIR     iotriage.1 and iotriage-COMMAND.1 pages
  *   iotriage-docgen bash FILE   the bash completion script
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/docgen.h"
+#include "docgen/docgen.h"
 
 int main(int argc, char **argv)
 {
