@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "basic/humanize.h"
-#include "basic/parse.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
