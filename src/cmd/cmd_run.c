@@ -80,8 +80,7 @@ static const struct opt_def run_opts[] = {
 	  { .type = OPT_TYPE_SIZE, .offset = R(run.spec.io_limit), .min = 1, .expect = NONZERO_SIZE_EXPECT } },
 	{ "runtime", 0, "TIME", "time cap, e.g. 30s, 5m (default none); a cap, not a duration", OPT_RUNTIME,
 	  OPT_V_DURATION(struct run_cmd, run.spec.runtime_ns, 1, 0, NULL) },
-	/* A handler: its message names the engine, not the option. */
-	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null", OPT_ENGINE, { .def = "auto" } },
+	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null", OPT_ENGINE, ENGINE_OPT_V },
 	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache", OPT_DIRECT,
 	  OPT_V_BOOL01(struct run_cmd, run.direct, "1") },
 	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE,

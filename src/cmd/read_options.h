@@ -7,6 +7,7 @@
 
 #include "bench/job.h"
 #include "cmd/options.h"
+#include "engine/engine.h"
 #include "triage/read_batch.h"
 
 /* What the read options fill. A command's settings struct has one as its
@@ -39,7 +40,13 @@ enum {
 	READTEST_BS_OPT_DEF,                                                                       \
 	{ "iodepth", 'q', "N", "I/O in flight at once, as dd does", OPT_RT_IODEPTH,                     \
 	  OPT_V_UINT(STRUCT, read.batch.opts.iodepth, 1, JOB_MAX_IODEPTH, "1") },                       \
-	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null", OPT_RT_ENGINE, { .def = "auto" } }
+	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null", OPT_RT_ENGINE,                  \
+	  ENGINE_OPT_V }
+
+/* --engine: a handler row (its message, "unknown engine 'X'", names the
+ * engine, not the option) that carries the engine table's names as its
+ * choices, for the documentation; engine_option() checks against them. */
+#define ENGINE_OPT_V { .choices = engine_choices, .def = "auto" }
 
 enum { OPT_SAVE_BASELINE = OPT_COMMAND_BASE + 60, OPT_REGRESSION };
 
