@@ -60,6 +60,9 @@ struct command_frame {
 	/* Checks the operands before a run begins; 0, or an exit status after a message. */
 	int (*check)(struct command_call *call);
 	int (*main)(struct command_call *call);
+	/* After main and the run's finish (its rows are stored): frees what
+	 * main left in the settings for them. NULL: nothing to free. */
+	void (*release)(struct command_call *call);
 };
 
 /* A row of the command table: a framed command, or one that parses its own
@@ -87,19 +90,12 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 /* An error that ends a command: "iotriage COMMAND: MESSAGE" on stderr. Returns 1. */
 int cmd_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-int cmd_readdisk(int argc, char **argv, struct global_opts *g);
-int cmd_readdisks(int argc, char **argv, struct global_opts *g);
 int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
-int cmd_run(int argc, char **argv, struct global_opts *g);
-int cmd_demo(int argc, char **argv, struct global_opts *g);
 int cmd_benchpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpools(int argc, char **argv, struct global_opts *g);
 int cmd_runall(int argc, char **argv, struct global_opts *g);
 int cmd_doctor(int argc, char **argv, struct global_opts *g);
-int cmd_interactive(int argc, char **argv, struct global_opts *g);
-int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
-int cmd_volumes(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
 int cmd_fleet(int argc, char **argv, struct global_opts *g);
@@ -110,5 +106,12 @@ extern const struct command_frame history_frame;
 extern const struct command_frame show_frame;
 extern const struct command_frame compare_frame;
 extern const struct command_frame report_frame;
+extern const struct command_frame readdisk_frame;
+extern const struct command_frame readdisks_frame;
+extern const struct command_frame readpooldisks_frame;
+extern const struct command_frame demo_frame;
+extern const struct command_frame volumes_frame;
+extern const struct command_frame interactive_frame;
+extern const struct command_frame run_frame;
 
 #endif

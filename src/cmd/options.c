@@ -341,6 +341,10 @@ int opts_parse_settings(const struct command_doc *doc, int argc, char **argv, st
 	int c;
 	if (opts_apply_defaults(doc->name, doc->opts, settings) < 0)
 		return OPTS_USAGE_ERROR;
+	/* A handler row's default goes to its handler, as if given first. */
+	for (const struct opt_def *d = doc->opts; handle && d && d->long_name; d++)
+		if (d->v.type == OPT_TYPE_HANDLER && d->v.def && handle(d->id, d->v.def, settings) != 0)
+			return OPTS_USAGE_ERROR;
 	if (opts_begin(&p, doc->name, argc, argv, doc->opts, g) < 0)
 		return OPTS_USAGE_ERROR;
 	while ((c = opts_next(&p, &arg)) > 0) {

@@ -35,7 +35,8 @@ struct opt_value {
 	size_t width;                /* sizeof the destination, for OPT_TYPE_UINT */
 	uint64_t min, max;           /* inclusive; MAX 0 means no upper bound */
 	const char *const *choices;  /* OPT_TYPE_CHOICE: NULL-terminated */
-	const char *def;             /* default, applied like an argument before parsing; shown in --help */
+	const char *def;             /* default, applied like an argument before parsing (through the
+				      * handler for an OPT_TYPE_HANDLER row); shown in --help */
 	const char *expect;          /* what an error says is expected; NULL: made from MIN/MAX or CHOICES */
 	size_t given_offset;         /* offset + 1 of a bool set when the option is given; 0: none */
 };
@@ -147,7 +148,8 @@ int opts_parse_command(const struct command_doc *doc, int argc, char **argv, str
 		       opts_handler handle, void *state);
 /* The same, for a command whose table has typed rows: their defaults are
  * applied to SETTINGS first, their values stored into it; the handler gets
- * the OPT_TYPE_HANDLER rows with SETTINGS as its state. */
+ * the OPT_TYPE_HANDLER rows with SETTINGS as its state (and first the
+ * default of each such row that has one). */
 int opts_parse_settings(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
 			opts_handler handle, void *settings);
 static inline int opts_command_status(int first)

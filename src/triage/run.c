@@ -26,6 +26,9 @@ static const struct {
 	{ "randrw", true, -1 },
 };
 
+/* The same names, as a constant array for the option row. */
+const char *const run_rw_choices[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
+
 const char *run_rw_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)

@@ -25,6 +25,8 @@ struct run_settings {
 	struct inuse_report guard; /* holds the O_EXCL claim on a device being written */
 };
 
+/* The --rw modes' names, NULL-terminated: the option's choices. */
+extern const char *const run_rw_choices[];
 /* The --rw mode NAME as it is spelled in the table (read, write, randread,
  * randwrite, rw, readwrite, randrw), or NULL when unknown. */
 const char *run_rw_find(const char *name);
