@@ -234,6 +234,10 @@ static const struct {
 	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", &ramdisk_sweep_frame },
 };
 
+const struct command_frame *const ramdisk_subframes[] = {
+	&create_frame, &list_frame, &ramdisk_destroy_frame, &ramdisk_sweep_frame, NULL,
+};
+
 static void print_ramdisk_help(FILE *out)
 {
 	fputs("usage: iotriage ramdisk create|list|destroy|sweep [options]\n\n"

@@ -13,7 +13,7 @@ const struct command commands[] = {
 	{ .name = "runall", .summary = "rwpools plus readpooldisks for every pool: the sweep for a support case", .run = cmd_runall },
 	{ .name = "disks", .summary = "list known disks with their last read and baseline, from the database", .frame = &disks_frame },
 	{ .name = "volumes", .summary = "read throughput of every mounted file system and dataset, labelled media, pool or cache", .frame = &volumes_frame },
-	{ .name = "netcheck", .summary = "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", .run = cmd_netcheck },
+	{ .name = "netcheck", .summary = "rule out the network: ports, routes, bonds, reachability, RTT and MTU end to end", .run = cmd_netcheck, .docs = netcheck_docs },
 	{ .name = "doctor", .summary = "the whole method: media, network, RAM twin, pool; ends with a verdict (--lab: a known fault)", .run = cmd_doctor },
 	{ .name = "interactive", .summary = "the guided chooser: pick a pool or disk and a test (needs a terminal)", .frame = &interactive_frame },
 	{ .name = "matrix", .summary = "one suite over several targets (paths, or ZFS datasets it creates with property combinations), compared", .run = cmd_matrix },
@@ -22,8 +22,8 @@ const struct command commands[] = {
 	{ .name = "compare", .summary = "stored runs side by side, changes judged against the runs' own noise", .frame = &compare_frame },
 	{ .name = "report", .summary = "stored runs as a self-contained HTML report, a CSV file or a Prometheus text file", .frame = &report_frame },
 	{ .name = "demo", .summary = "read-test throwaway loop devices, one of them throttled, then remove them", .frame = &demo_frame },
-	{ .name = "ramdisk", .summary = "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", .run = cmd_ramdisk },
-	{ .name = "fleet", .summary = "run one command on many hosts over ssh; each figure kept with its host, outlier hosts named", .run = cmd_fleet },
+	{ .name = "ramdisk", .summary = "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", .run = cmd_ramdisk, .subframes = ramdisk_subframes },
+	{ .name = "fleet", .summary = "run one command on many hosts over ssh; each figure kept with its host, outlier hosts named", .run = cmd_fleet, .docs = fleet_docs },
 	{ .name = NULL },
 };
 

@@ -72,8 +72,9 @@ struct command {
 	const char *summary;
 	const struct command_frame *frame;
 	int (*run)(int argc, char **argv, struct global_opts *g);
-	/* For a command that parses its own arguments: its docs (one per
-	 * sub-command), NULL-terminated, for the manual and the completion. */
+	/* For a command that parses its own arguments, for the manual and the
+	 * completion: its sub-commands' frames, or its docs, NULL-terminated. */
+	const struct command_frame *const *subframes;
 	const struct command_doc *const *docs;
 };
 
@@ -91,14 +92,17 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 int cmd_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
+extern const struct command_frame *const ramdisk_subframes[];
 int cmd_benchpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpools(int argc, char **argv, struct global_opts *g);
 int cmd_runall(int argc, char **argv, struct global_opts *g);
 int cmd_doctor(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
+extern const struct command_doc *const netcheck_docs[];
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
 int cmd_fleet(int argc, char **argv, struct global_opts *g);
+extern const struct command_doc *const fleet_docs[];
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;

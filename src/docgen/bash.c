@@ -48,7 +48,7 @@ static void option_words(const struct opt_def *defs, struct strbuf *out)
 static void choice_cases(const struct opt_def *defs, struct strbuf *out)
 {
 	for (const struct opt_def *d = defs; d && d->long_name; d++) {
-		if (d->v.type != OPT_TYPE_CHOICE && d->v.type != OPT_TYPE_BOOL01)
+		if (!d->v.choices && d->v.type != OPT_TYPE_BOOL01)
 			continue;
 		strbuf_addf(out, "\t\t--%s", d->long_name);
 		if (d->short_name)
@@ -100,7 +100,7 @@ static void subcommand_words(const char *command, const struct command_doc *doc,
 	struct strbuf *out = arg;
 	const char *sub = strchr(doc->name, ' ');
 	if (sub && strncmp(doc->name, command, strlen(command)) == 0)
-		strbuf_addf(out, "\t\"%s\") words=\"$words%s\" ;;\n", command, sub);
+		strbuf_addf(out, "\t\"%s\") words=\"$words%s\" ;;&\n", command, sub);
 }
 
 static void completion_function(struct strbuf *out)

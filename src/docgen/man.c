@@ -20,6 +20,8 @@ void docgen_each_doc(docgen_doc_fn fn, void *arg)
 	for (const struct command *c = commands; c->name; c++) {
 		if (c->frame)
 			fn(c->name, c->frame->doc, arg);
+		for (const struct command_frame *const *f = c->subframes; f && *f; f++)
+			fn(c->name, (*f)->doc, arg);
 		for (const struct command_doc *const *d = c->docs; d && *d; d++)
 			fn(c->name, *d, arg);
 	}
@@ -53,7 +55,7 @@ static void page_name(const char *doc_name, char *buf, size_t len)
 
 static void choices_text(const struct opt_def *d, struct strbuf *out)
 {
-	if (d->v.type != OPT_TYPE_CHOICE || !d->v.choices)
+	if (!d->v.choices)
 		return;
 	strbuf_adds(out, " One of:");
 	for (const char *const *c = d->v.choices; *c; c++)

@@ -20,7 +20,8 @@ ok $? "the pages are generated"
 commands=$("$IOTRIAGE" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}')
 missing=""
 for c in $commands; do
-	ls "$TMP/man/iotriage-$c.1" "$TMP/man/iotriage-$c"-*.1 >/dev/null 2>&1 || missing="$missing $c"
+	compgen -G "$TMP/man/iotriage-$c.1" >/dev/null || compgen -G "$TMP/man/iotriage-$c-*.1" >/dev/null ||
+		missing="$missing $c"
 done
 ok $([ -z "$missing" ]; echo $?) "every command has its page (missing:${missing:- none})"
 check "and the main page lists every command" -- bash -c "for c in $(echo $commands); do grep -q \"^\\.B \$c\$\" '$TMP/man/iotriage.1' || exit 1; done"
