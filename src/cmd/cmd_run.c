@@ -27,6 +27,11 @@ enum {
 	OPT_FORCE,
 	OPT_PIN,
 	OPT_SAMPLE_INTERVAL,
+	OPT_RAMP_TIME,
+	OPT_TIME_BASED,
+	OPT_RATE,
+	OPT_RATE_IOPS,
+	OPT_RANDOM_MAP,
 };
 
 static const struct opt_def run_opts[] = {
@@ -44,6 +49,11 @@ static const struct opt_def run_opts[] = {
 	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (default 1)", OPT_PIN, { 0 } },
 	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
 	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (default 1s; 10ms to 1h)", OPT_SAMPLE_INTERVAL, { 0 } },
+	{ "ramp-time", 0, "TIME", "run this long before statistics start, e.g. 30s (default 0)", OPT_RAMP_TIME, { 0 } },
+	{ "time-based", 0, NULL, "keep going over the area until --runtime", OPT_TIME_BASED, { 0 } },
+	{ "rate", 0, "SIZE", "bytes per second per job at most, e.g. 100M (default no cap)", OPT_RATE, { 0 } },
+	{ "rate-iops", 0, "N", "I/Os per second per job at most (default no cap)", OPT_RATE_IOPS, { 0 } },
+	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement, default) or once (every block once per pass)", OPT_RANDOM_MAP, { 0 } },
 	OPT_END,
 };
 
@@ -134,6 +144,29 @@ static int parse_run_option(int id, const char *arg, void *state)
 			return opts_usage_error("run", "invalid --sample-interval '%s': expected 10ms to 1h, e.g. 1s or 250ms", arg);
 		s->spec.sample_ns = v;
 		return 0;
+	case OPT_RAMP_TIME:
+		if (parse_duration_ns(arg, &v) < 0)
+			return opts_usage_error("run", "invalid --ramp-time '%s': expected a duration such as 30s or 1m", arg);
+		s->spec.ramp_ns = v;
+		return 0;
+	case OPT_TIME_BASED:
+		s->spec.time_based = true;
+		return 0;
+	case OPT_RATE:
+		if ((r = parse_nonzero_size("rate", arg, &v)))
+			return r;
+		s->spec.rate_bps = v;
+		return 0;
+	case OPT_RATE_IOPS:
+		if (parse_uint(arg, 1, 100000000, &v) < 0)
+			return opts_usage_error("run", "invalid --rate-iops '%s': expected 1 to 100000000", arg);
+		s->spec.rate_iops = v;
+		return 0;
+	case OPT_RANDOM_MAP:
+		if (strcmp(arg, "uniform") && strcmp(arg, "once"))
+			return opts_usage_error("run", "unknown --random-map '%s': expected uniform or once", arg);
+		s->spec.random_map = arg[0] == 'o' ? JOB_MAP_ONCE : JOB_MAP_UNIFORM;
+		return 0;
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") == 0)
 			s->spec.pattern = PATTERN_RANDOM;
@@ -156,9 +189,10 @@ static void print_direction(const char *name, uint64_t bytes, uint64_t ios, cons
 	human_iec((double)bytes, total, sizeof(total));
 	printf("  %-5s IOPS=%.0f, BW=%s, %s in %" PRIu64 " I/Os\n", name,
 	       seconds > 0 ? (double)ios / seconds : 0, bw, total, ios);
-	printf("        lat (us): p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f max=%.1f\n",
-	       hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3, hist_percentile(h, 99) / 1e3,
-	       hist_percentile(h, 99.9) / 1e3, h->max / 1e3);
+	printf("        lat (us): mean=%.1f stdev=%.1f p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f p99.99=%.1f max=%.1f\n",
+	       hist_mean(h) / 1e3, hist_stddev(h) / 1e3, hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3,
+	       hist_percentile(h, 99) / 1e3, hist_percentile(h, 99.9) / 1e3, hist_percentile(h, 99.99) / 1e3,
+	       h->max / 1e3);
 }
 
 struct run_record {
@@ -204,6 +238,14 @@ static void print_result(const struct job_result *res)
 	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
 	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
 	       res->iodepth);
+	double user = 0, sys = 0;
+	for (unsigned i = 0; i < res->nr_workers; i++) {
+		user += res->workers[i].user_seconds;
+		sys += res->workers[i].system_seconds;
+	}
+	printf("  cpu: user %.2f s, system %.2f s, %.0f ns per I/O, busiest job %.0f%%; random map: %s\n", user, sys,
+	       res->ios ? (user + sys) * 1e9 / (double)res->ios : 0, 100 * job_max_worker_cpu(res),
+	       job_random_map_text(res->random_map));
 }
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
