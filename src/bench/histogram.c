@@ -81,3 +81,19 @@ double hist_stddev(const struct histogram *h)
 	}
 	return sqrt(sq / (double)(h->count - 1));
 }
+
+void hist_summarize(const struct histogram *h, struct hist_summary *ret)
+{
+	*ret = (struct hist_summary){
+		.count = h->count,
+		.min = h->count ? h->min : 0,
+		.max = h->count ? h->max : 0,
+		.mean = hist_mean(h),
+		.stdev = hist_stddev(h),
+		.p50 = hist_percentile(h, 50),
+		.p90 = hist_percentile(h, 90),
+		.p99 = hist_percentile(h, 99),
+		.p999 = hist_percentile(h, 99.9),
+		.p9999 = hist_percentile(h, 99.99),
+	};
+}

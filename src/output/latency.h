@@ -8,5 +8,7 @@
 #include "output/json.h"
 
 void json_latency(struct json *j, const char *key, const struct histogram *h);
+/* The same object from a summary kept with a result. */
+void json_latency_summary(struct json *j, const char *key, const struct hist_summary *s);
 
 #endif

@@ -298,6 +298,13 @@ static void test_stddev(void)
 	for (int i = 0; i < 100; i++)
 		hist_record(&h, 5000);
 	ok(hist_stddev(&h) < 100, "constant latency: stdev near 0");
+	hist_record(&h, 900000);
+	struct hist_summary sum;
+	hist_summarize(&h, &sum);
+	is_int(sum.count, 101, "summary count");
+	is_int(sum.max, 900000, "summary max");
+	ok(sum.p50 >= 4900 && sum.p50 <= 5100, "summary p50 is the common value");
+	ok(sum.p9999 >= 880000, "summary p99.99 reaches the outlier");
 }
 
 int main(void)
