@@ -307,6 +307,8 @@ static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
 	return w->spec->time_based || w->ramping || w->issued < w->limit;
 }
 
+#define RATE_CATCH_UP_NS (100 * 1000 * 1000ULL)
+
 /* The rate caps: how long after this I/O's start the next may start. */
 static uint64_t rate_gap_ns(const struct job_spec *spec, uint32_t len)
 {
@@ -353,8 +355,10 @@ static void worker_loop(struct worker *w)
 			prepare_unit(w, u);
 			u->start_ns = now_ns();
 			uint64_t gap = rate_gap_ns(w->spec, u->len);
-			/* On schedule, with at most one gap of catching up. */
-			w->rate_next_ns = (w->rate_next_ns + gap > u->start_ns ? w->rate_next_ns : u->start_ns - gap) + gap;
+			/* On schedule: after a slow I/O, up to RATE_CATCH_UP_NS of
+			 * missed I/O is issued without waiting (fio's rate is an average too). */
+			uint64_t floor = u->start_ns > RATE_CATCH_UP_NS ? u->start_ns - RATE_CATCH_UP_NS : 0;
+			w->rate_next_ns = (w->rate_next_ns > floor ? w->rate_next_ns : floor) + gap;
 			enum engine_queue_status st = ops->queue(&w->ctx, u);
 			if (st == ENGINE_BUSY) {
 				w->free_units[w->nr_free++] = u;
@@ -527,6 +531,7 @@ static void *worker_main(void *arg)
 	w->start_ns = now_ns();
 	w->ramp_end_ns = w->start_ns + w->spec->ramp_ns;
 	w->ramping = w->spec->ramp_ns > 0;
+	w->rate_next_ns = w->start_ns;
 	w->usage_start_ns = w->start_ns;
 	getrusage(RUSAGE_THREAD, &w->usage_start);
 	if (r < 0) {

@@ -105,5 +105,6 @@ int cmd_fleet(int argc, char **argv, struct global_opts *g);
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;
+extern const struct command_frame presets_frame;
 
 #endif
