@@ -42,30 +42,16 @@ static const struct opt_def presets_opts[] = {
 
 static void list_presets(struct command_call *call)
 {
-	struct json *j = call->doc;
-	json_begin_array(j, "presets");
-	for (size_t i = 0; i < preset_count; i++) {
+	preset_list_json(call->doc);
+	for (size_t i = 0; i < preset_count && !call->rc->json; i++) {
 		const struct preset *p = &preset_table[i];
-		if (!call->rc->json)
-			printf("%s: %s (%u loop(s) by default)\n", p->name, p->summary, p->loops);
-		json_begin_object(j, NULL);
-		json_string(j, "name", p->name);
-		json_string(j, "summary", p->summary);
-		json_uint(j, "ramp_seconds", p->ramp_s);
-		json_uint(j, "runtime_seconds", p->runtime_s);
-		json_uint(j, "loops", p->loops);
-		json_begin_array(j, "tests");
+		printf("%s: %s (%u loop(s) by default)\n", p->name, p->summary, p->loops);
 		for (size_t k = 0; k < p->ntests; k++) {
 			char fio[640];
 			preset_fio_command(p, &p->tests[k], "TARGET", fio, sizeof(fio));
-			if (!call->rc->json)
-				printf("  %-20s %s\n", p->tests[k].name, fio);
-			json_string(j, NULL, fio);
+			printf("  %-20s %s\n", p->tests[k].name, fio);
 		}
-		json_end_array(j);
-		json_end_object(j);
 	}
-	json_end_array(j);
 }
 
 static void print_outcome(const struct preset_outcome *o)
@@ -88,24 +74,10 @@ struct presets_record {
 	const char *path;
 };
 
-/* One results row per test, like a run's. */
 static int store_presets(struct store *s, const struct run_ctx *rc, void *arg)
 {
 	const struct presets_record *rec = arg;
-	for (size_t i = 0; i < rec->o->ntests_done; i++) {
-		const struct preset_figures *f = &rec->o->figures[i];
-		const struct preset_test *t = &rec->o->preset->tests[i];
-		char test[64], params[256];
-		snprintf(test, sizeof(test), "preset %s: %s", rec->o->preset->name, t->name);
-		snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, "
-			 "\"loops\": %u}", t->rw, t->bs, t->iodepth, t->numjobs, f->loops_done);
-		struct store_result res = { .run_id = rc->id, .test = test, .path = rec->path, .status = "ok",
-					    .bw_bytes_per_s = f->bw_mean, .iops = f->iops_mean, .params = params };
-		int r = store_add_result(s, &res);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return preset_store(s, rc->id, rec->o, rec->path);
 }
 
 static int presets_main(struct command_call *call)

@@ -49,11 +49,16 @@ static const struct opt_def run_opts[] = {
 	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (default 1)", OPT_PIN, { 0 } },
 	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
 	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (default 1s; 10ms to 1h)", OPT_SAMPLE_INTERVAL, { 0 } },
-	{ "ramp-time", 0, "TIME", "run this long before statistics start, e.g. 30s (default 0)", OPT_RAMP_TIME, { 0 } },
-	{ "time-based", 0, NULL, "keep going over the area until --runtime", OPT_TIME_BASED, { 0 } },
-	{ "rate", 0, "SIZE", "bytes per second per job at most, e.g. 100M (default no cap)", OPT_RATE, { 0 } },
-	{ "rate-iops", 0, "N", "I/Os per second per job at most (default no cap)", OPT_RATE_IOPS, { 0 } },
-	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement, default) or once (every block once per pass)", OPT_RANDOM_MAP, { 0 } },
+	{ "ramp-time", 0, "TIME", "run this long before statistics start, e.g. 30s", OPT_RAMP_TIME,
+	  OPT_V_DURATION(struct run_settings, spec.ramp_ns, 0, 0, "0") },
+	{ "time-based", 0, NULL, "keep going over the area until --runtime", OPT_TIME_BASED,
+	  OPT_V_FLAG(struct run_settings, spec.time_based) },
+	{ "rate", 0, "SIZE", "bytes per second per job at most, e.g. 100M (default no cap)", OPT_RATE,
+	  OPT_V_SIZE(struct run_settings, spec.rate_bps, 1, 0, NULL) },
+	{ "rate-iops", 0, "N", "I/Os per second per job at most (default no cap)", OPT_RATE_IOPS,
+	  OPT_V_UINT(struct run_settings, spec.rate_iops, 1, 100000000, NULL) },
+	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement) or once (every block once per pass)",
+	  OPT_RANDOM_MAP, OPT_V_CHOICE(struct run_settings, random_map, run_random_maps, "uniform") },
 	OPT_END,
 };
 
@@ -143,29 +148,6 @@ static int parse_run_option(int id, const char *arg, void *state)
 		if (parse_duration_ns(arg, &v) < 0 || v < 10000000ULL || v > 3600000000000ULL)
 			return opts_usage_error("run", "invalid --sample-interval '%s': expected 10ms to 1h, e.g. 1s or 250ms", arg);
 		s->spec.sample_ns = v;
-		return 0;
-	case OPT_RAMP_TIME:
-		if (parse_duration_ns(arg, &v) < 0)
-			return opts_usage_error("run", "invalid --ramp-time '%s': expected a duration such as 30s or 1m", arg);
-		s->spec.ramp_ns = v;
-		return 0;
-	case OPT_TIME_BASED:
-		s->spec.time_based = true;
-		return 0;
-	case OPT_RATE:
-		if ((r = parse_nonzero_size("rate", arg, &v)))
-			return r;
-		s->spec.rate_bps = v;
-		return 0;
-	case OPT_RATE_IOPS:
-		if (parse_uint(arg, 1, 100000000, &v) < 0)
-			return opts_usage_error("run", "invalid --rate-iops '%s': expected 1 to 100000000", arg);
-		s->spec.rate_iops = v;
-		return 0;
-	case OPT_RANDOM_MAP:
-		if (strcmp(arg, "uniform") && strcmp(arg, "once"))
-			return opts_usage_error("run", "unknown --random-map '%s': expected uniform or once", arg);
-		s->spec.random_map = arg[0] == 'o' ? JOB_MAP_ONCE : JOB_MAP_UNIFORM;
 		return 0;
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") == 0)
@@ -260,7 +242,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		.mix = 50,
 		.guard = { .excl_fd = -1 },
 	};
-	int first = opts_parse_command(&run_doc, argc, argv, g, parse_run_option, &s);
+	int first = opts_parse_settings(&run_doc, argc, argv, g, parse_run_option, &s);
 	if (first < 0)
 		return opts_command_status(first);
 	if (argc - first != 1)

@@ -10,6 +10,7 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "output/latency.h"
+#include "store/store.h"
 
 #define K4 4096U
 #define M1 (1U << 20)
@@ -194,4 +195,45 @@ void preset_json(struct json *j, const struct preset_outcome *o, const char *pat
 		json_test(j, o, i, path);
 	json_end_array(j);
 	json_end_object(j);
+}
+
+void preset_list_json(struct json *j)
+{
+	json_begin_array(j, "presets");
+	for (size_t i = 0; i < preset_count; i++) {
+		const struct preset *p = &preset_table[i];
+		json_begin_object(j, NULL);
+		json_string(j, "name", p->name);
+		json_string(j, "summary", p->summary);
+		json_uint(j, "ramp_seconds", p->ramp_s);
+		json_uint(j, "runtime_seconds", p->runtime_s);
+		json_uint(j, "loops", p->loops);
+		json_begin_array(j, "tests");
+		for (size_t k = 0; k < p->ntests; k++) {
+			char fio[640];
+			preset_fio_command(p, &p->tests[k], "TARGET", fio, sizeof(fio));
+			json_string(j, NULL, fio);
+		}
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+int preset_store(struct store *s, const char *run_id, const struct preset_outcome *o, const char *path)
+{
+	for (size_t i = 0; i < o->ntests_done; i++) {
+		const struct preset_figures *f = &o->figures[i];
+		const struct preset_test *t = &o->preset->tests[i];
+		char test[64], params[256];
+		snprintf(test, sizeof(test), "preset %s: %s", o->preset->name, t->name);
+		snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, "
+			 "\"loops\": %u}", t->rw, t->bs, t->iodepth, t->numjobs, f->loops_done);
+		struct store_result res = { .run_id = run_id, .test = test, .path = path, .status = "ok",
+					    .bw_bytes_per_s = f->bw_mean, .iops = f->iops_mean, .params = params };
+		int r = store_add_result(s, &res);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }

@@ -73,6 +73,13 @@ struct preset_outcome {
 int preset_run(const struct preset *p, const char *path, const struct run_settings *base, unsigned loops,
 	       uint64_t ramp_ns, uint64_t runtime_ns, struct preset_outcome *out, char *err, size_t errlen);
 
+/* Every preset as the document's "presets" array, with the fio lines. */
+void preset_list_json(struct json *j);
+
+struct store;
+/* One results row per test done, like a run's ("preset NAME: TEST"). */
+int preset_store(struct store *s, const char *run_id, const struct preset_outcome *o, const char *path);
+
 /* The outcome as the document's "preset" object. */
 void preset_json(struct json *j, const struct preset_outcome *o, const char *path);
 

@@ -34,8 +34,11 @@ const char *run_rw_find(const char *name)
 	return NULL;
 }
 
+const char *const run_random_maps[] = { "uniform", "once", NULL };
+
 void run_apply_rw(struct run_settings *s)
 {
+	s->spec.random_map = s->random_map && strcmp(s->random_map, "once") == 0 ? JOB_MAP_ONCE : JOB_MAP_UNIFORM;
 	unsigned mix = s->mix;
 	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
 		if (strcmp(s->rw, rw_modes[i].name) == 0) {
