@@ -27,6 +27,11 @@ enum {
 	OPT_FORCE,
 	OPT_PIN,
 	OPT_SAMPLE_INTERVAL,
+	OPT_RAMP_TIME,
+	OPT_TIME_BASED,
+	OPT_RATE,
+	OPT_RATE_IOPS,
+	OPT_RANDOM_MAP,
 };
 
 struct run_record {
@@ -92,6 +97,16 @@ static const struct opt_def run_opts[] = {
 	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (10ms to 1h)", OPT_SAMPLE_INTERVAL,
 	  { .type = OPT_TYPE_DURATION, .offset = R(run.spec.sample_ns), .min = 10000000ULL, .max = 3600000000000ULL,
 	    .def = "1s", .expect = "10ms to 1h, e.g. 1s or 250ms" } },
+	{ "ramp-time", 0, "TIME", "run this long before statistics start, e.g. 30s", OPT_RAMP_TIME,
+	  OPT_V_DURATION(struct run_cmd, run.spec.ramp_ns, 0, 0, "0") },
+	{ "time-based", 0, NULL, "keep going over the area until --runtime", OPT_TIME_BASED,
+	  OPT_V_FLAG(struct run_cmd, run.spec.time_based) },
+	{ "rate", 0, "SIZE", "bytes per second per job at most, e.g. 100M", OPT_RATE,
+	  OPT_V_SIZE(struct run_cmd, run.spec.rate_bps, 1, 0, NULL) },
+	{ "rate-iops", 0, "N", "I/Os per second per job at most", OPT_RATE_IOPS,
+	  OPT_V_UINT(struct run_cmd, run.spec.rate_iops, 1, 100000000, NULL) },
+	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement) or once (every block once per pass)",
+	  OPT_RANDOM_MAP, OPT_V_CHOICE(struct run_cmd, run.random_map, run_random_maps, "uniform") },
 	OPT_END,
 };
 
@@ -111,9 +126,10 @@ static void print_direction(const char *name, uint64_t bytes, uint64_t ios, cons
 	human_iec((double)bytes, total, sizeof(total));
 	printf("  %-5s IOPS=%.0f, BW=%s, %s in %" PRIu64 " I/Os\n", name,
 	       seconds > 0 ? (double)ios / seconds : 0, bw, total, ios);
-	printf("        lat (us): p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f max=%.1f\n",
-	       hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3, hist_percentile(h, 99) / 1e3,
-	       hist_percentile(h, 99.9) / 1e3, h->max / 1e3);
+	printf("        lat (us): mean=%.1f stdev=%.1f p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f p99.99=%.1f max=%.1f\n",
+	       hist_mean(h) / 1e3, hist_stddev(h) / 1e3, hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3,
+	       hist_percentile(h, 99) / 1e3, hist_percentile(h, 99.9) / 1e3, hist_percentile(h, 99.99) / 1e3,
+	       h->max / 1e3);
 }
 
 static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg)
@@ -141,6 +157,14 @@ static void print_result(const struct job_result *res)
 	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
 	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
 	       res->iodepth);
+	double user = 0, sys = 0;
+	for (unsigned i = 0; i < res->nr_workers; i++) {
+		user += res->workers[i].user_seconds;
+		sys += res->workers[i].system_seconds;
+	}
+	printf("  cpu: user %.2f s, system %.2f s, %.0f ns per I/O, busiest job %.0f%%; random map: %s\n", user, sys,
+	       res->ios ? (user + sys) * 1e9 / (double)res->ios : 0, 100 * job_max_worker_cpu(res),
+	       job_random_map_text(res->random_map));
 }
 
 /* The settings the options do not carry, and those they carry in another form. */

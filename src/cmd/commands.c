@@ -7,6 +7,7 @@ const struct command commands[] = {
 	{ .name = "readdisk", .summary = "read-test one disk (O_DIRECT sequential read, 1000 MiB)", .frame = &readdisk_frame },
 	{ .name = "readpooldisks", .summary = "read-test the members of one ZFS pool, by device group", .frame = &readpooldisks_frame },
 	{ .name = "run", .summary = "run one fio-like workload on a file or device", .frame = &run_frame },
+	{ .name = "presets", .summary = "preset workload sets (the NAS vendor's IOPS test, CrystalDiskMark's), listed or run", .frame = &presets_frame },
 	{ .name = "benchpool", .summary = "benchmark a pool through its file system in temporary datasets (fio, dd, built-in...)", .run = cmd_benchpool },
 	{ .name = "rwpool", .summary = "write an incompressible file into a pool and read it back (no dataset created)", .run = cmd_rwpool },
 	{ .name = "rwpools", .summary = "rwpool on every pool", .run = cmd_rwpools },

@@ -117,5 +117,6 @@ extern const struct command_frame demo_frame;
 extern const struct command_frame volumes_frame;
 extern const struct command_frame interactive_frame;
 extern const struct command_frame run_frame;
+extern const struct command_frame presets_frame;
 
 #endif
