@@ -166,7 +166,7 @@ static int confirm_and_run(const struct test_choice *choice, const char **args, 
 	printf("\n");
 	if (ask("Go ahead? (y/n)", "y", line, sizeof(line)) && (line[0] == 'y' || line[0] == 'Y')) {
 		const struct command *cmd = command_find(choice->command);
-		return cmd->run((int)n, (char **)args, g);
+		return command_execute(cmd, (int)n, (char **)args, g);
 	}
 	printf("Not run.\n");
 	return 1;

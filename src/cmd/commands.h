@@ -20,6 +20,7 @@
 #ifndef IOTRIAGE_CMD_COMMANDS_H
 #define IOTRIAGE_CMD_COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cmd/options.h"
@@ -45,6 +46,13 @@ struct command_call {
 	struct json *doc;          /* CMD_RECORDS_RUN: the document, its head written; else NULL */
 	run_ctx_store_fn store_fn; /* set by main: the command's database rows, if any */
 	void *store_arg;
+	/* Set by main: frees what store_fn needs, once the run is finished. */
+	void (*release_fn)(void *arg);
+	void *release_arg;
+	/* Set by main when the run ends before anything was measured (its
+	 * targets could not be set up): the log is closed, and no results
+	 * file, database row or document is written. */
+	bool discard_run;
 };
 
 /* A framed command's definition, next to its main in its own file. */
@@ -87,11 +95,6 @@ int cmd_readdisks(int argc, char **argv, struct global_opts *g);
 int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 int cmd_run(int argc, char **argv, struct global_opts *g);
 int cmd_demo(int argc, char **argv, struct global_opts *g);
-int cmd_benchpool(int argc, char **argv, struct global_opts *g);
-int cmd_rwpool(int argc, char **argv, struct global_opts *g);
-int cmd_rwpools(int argc, char **argv, struct global_opts *g);
-int cmd_runall(int argc, char **argv, struct global_opts *g);
-int cmd_doctor(int argc, char **argv, struct global_opts *g);
 int cmd_interactive(int argc, char **argv, struct global_opts *g);
 int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
 int cmd_volumes(int argc, char **argv, struct global_opts *g);
@@ -100,9 +103,14 @@ int cmd_history(int argc, char **argv, struct global_opts *g);
 int cmd_show(int argc, char **argv, struct global_opts *g);
 int cmd_compare(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
-int cmd_matrix(int argc, char **argv, struct global_opts *g);
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;
+extern const struct command_frame benchpool_frame;
+extern const struct command_frame rwpool_frame;
+extern const struct command_frame rwpools_frame;
+extern const struct command_frame runall_frame;
+extern const struct command_frame doctor_frame;
+extern const struct command_frame matrix_frame;
 
 #endif
