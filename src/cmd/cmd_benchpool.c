@@ -3,6 +3,7 @@
  * in temporary tagged areas that are removed on success, failure and
  * signals, with every read figure labelled by what could have served it. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,19 +17,29 @@
 
 enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN };
 
+/* The settings: the procedure's, and the operands. */
+struct benchpool_cmd {
+	struct benchpool_settings set;
+	const char *id;
+	uint64_t size;
+};
+
+/* --tests, --fstype and --pattern keep a handler: a list, and errors that
+ * say "invalid" for a choice. */
 static const struct opt_def benchpool_opts[] = {
 	{ "tests", 't', "LIST", "comma-separated: fio, elbencho, dd, iozone, builtin, or all (default all)", OPT_TESTS, { 0 } },
 	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE, { 0 } },
-	{ "runtime", 0, "SECS", "cap on each fio and built-in pass (default 60; a cap, not a duration)", OPT_RUNTIME, { 0 } },
+	{ "runtime", 0, "SECS", "cap on each fio and built-in pass; a cap, not a duration", OPT_RUNTIME,
+	  { .type = OPT_TYPE_UINT, .offset = offsetof(struct benchpool_cmd, set.runtime_s), .width = sizeof(unsigned),
+	    .min = 1, .max = 86400, .def = "60", .expect = "1 to 86400 seconds" } },
 	{ "pattern", 0, "PATTERN", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
 	OPT_END,
 };
 
 static int handle_option(int id, const char *arg, void *state)
 {
-	struct benchpool_settings *s = state;
+	struct benchpool_settings *s = &((struct benchpool_cmd *)state)->set;
 	char err[160];
-	uint64_t v;
 	switch (id) {
 	case OPT_TESTS:
 		if (pb_tests_parse(arg, &s->tests, err, sizeof(err)) < 0)
@@ -38,11 +49,6 @@ static int handle_option(int id, const char *arg, void *state)
 		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "dir"))
 			return opts_usage_error("benchpool", "invalid --fstype '%s': expected zfs, btrfs or dir", arg);
 		s->fstype = arg;
-		return 0;
-	case OPT_RUNTIME:
-		if (parse_uint(arg, 1, 86400, &v) < 0)
-			return opts_usage_error("benchpool", "invalid --runtime '%s': expected 1 to 86400 seconds", arg);
-		s->runtime_s = (unsigned)v;
 		return 0;
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") && strcmp(arg, "zeros"))
@@ -119,49 +125,60 @@ static void benchpool_print(const struct benchpool_result *b)
 		printf("Note: %s.\n", b->zeros_note.buf);
 }
 
-int cmd_benchpool(int argc, char **argv, struct global_opts *g)
+/* POOL [SIZE]: their count, the size, the pool's name; the default tests. */
+static int benchpool_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"benchpool", "benchpool [options] POOL [SIZE]",
-		"Measures a pool the way an application sees it: temporary datasets (ZFS, record\n"
-		"sizes 1M and 4K), subvolumes (btrfs) or directories, then fio, elbencho, dd, iozone\n"
-		"and the built-in engine, with incompressible data. POOL is a ZFS pool name or GUID,\n"
-		"a btrfs label or UUID, or a directory. SIZE is in GB (default 1) or takes a unit\n"
-		"(256M). Reads are made so no cache can serve them, and labelled 'cache' when one\n"
-		"could. Everything temporary is removed at the end, on failure and on signals.",
-		benchpool_opts,
-	};
-	struct benchpool_settings set = { .tests = (1u << PB_NTESTS) - 1, .runtime_s = 60 };
-	int first = opts_parse_command(&doc, argc, argv, g, handle_option, &set);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first < 1 || argc - first > 2)
+	struct benchpool_cmd *c = call->settings;
+	if (call->noperands > 2)
 		return opts_usage_error("benchpool", "expected a pool and an optional size in GB");
-	const char *id = argv[first];
-	uint64_t size = 1ULL << 30;
-	if (argc - first == 2 && parse_test_size(argv[first + 1], &size) < 0)
+	const char *id = call->operands[0];
+	c->size = 1ULL << 30;
+	if (call->noperands == 2 && parse_test_size(call->operands[1], &c->size) < 0)
 		return opts_usage_error("benchpool", "invalid SIZE '%s': whole GB (1, 64) or a size of at least 8M "
-						     "in whole MiB (256M)", argv[first + 1]);
+						     "in whole MiB (256M)", call->operands[1]);
 	if (!*id || id[0] == '-' || strlen(id) > 255 || strpbrk(id, "\n\t"))
 		return opts_usage_error("benchpool", "'%s' is not a valid pool name, GUID, label, UUID or directory", id);
+	c->id = id;
+	if (!c->set.tests)
+		c->set.tests = (1u << PB_NTESTS) - 1;
+	return 0;
+}
 
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "benchpool", argc, argv, g))
-		return 1;
+static int benchpool_main(struct command_call *call)
+{
+	struct benchpool_cmd *c = call->settings;
 	struct benchpool_result b;
-	int r = benchpool_run(id, &set, size, rc.id, &b);
+	int r = benchpool_run(c->id, &c->set, c->size, call->rc->id, &b);
 	int status = r < 0 || b.none_ran || b.failed ? 1 : 0;
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	if (!rc.json && b.noutcomes)
+	if (!call->rc->json && b.noutcomes)
 		benchpool_print(&b);
 	log_msg(LOG_INFO, "Benchmarking complete.");
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	benchpool_result_json(&j, &b);
-	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
-	json_release(&j);
+	benchpool_result_json(call->doc, &b);
 	benchpool_result_release(&b);
 	return status;
 }
+
+static const struct command_doc benchpool_doc = {
+	"benchpool", "benchpool [options] POOL [SIZE]",
+	"Measures a pool the way an application sees it: temporary datasets (ZFS, record\n"
+	"sizes 1M and 4K), subvolumes (btrfs) or directories, then fio, elbencho, dd, iozone\n"
+	"and the built-in engine, with incompressible data. POOL is a ZFS pool name or GUID,\n"
+	"a btrfs label or UUID, or a directory. SIZE is in GB (default 1) or takes a unit\n"
+	"(256M). Reads are made so no cache can serve them, and labelled 'cache' when one\n"
+	"could. Everything temporary is removed at the end, on failure and on signals.",
+	benchpool_opts,
+};
+
+const struct command_frame benchpool_frame = {
+	.doc = &benchpool_doc,
+	.settings_size = sizeof(struct benchpool_cmd),
+	.handle = handle_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 1,
+	.max_operands = -1, /* more than two: the same message as too few */
+	.operands_expected = "expected a pool and an optional size in GB",
+	.check = benchpool_check,
+	.main = benchpool_main,
+};

@@ -1,6 +1,8 @@
 /* doctor [POOL]: the isolation method, bottom up, in one command
  * (triage/doctor.h): options, one doctor_run(), the report and the
  * document, the exit status. */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,35 +15,35 @@
 
 enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK };
 
+/* The procedure's settings, and whether --fault was given. */
+struct doctor_cmd {
+	struct doctor_settings set;
+	bool fault_given;
+};
+
+/* --fault keeps a handler: its error says "invalid", and it sets a bool. */
 static const struct opt_def doctor_opts[] = {
-	{ "quick", 'q', NULL, "small reads and short caps: about two minutes on a small pool", OPT_QUICK, { 0 } },
-	{ "lab", 0, NULL, "build a throwaway pool on loop devices with a known fault, diagnose it, remove it", OPT_LAB, { 0 } },
+	{ "quick", 'q', NULL, "small reads and short caps: about two minutes on a small pool", OPT_QUICK,
+	  OPT_V_FLAG(struct doctor_cmd, set.quick) },
+	{ "lab", 0, NULL, "build a throwaway pool on loop devices with a known fault, diagnose it, remove it", OPT_LAB,
+	  OPT_V_FLAG(struct doctor_cmd, set.lab) },
 	{ "fault", 0, "KIND", "with --lab: slow-member (default: one member slowed by a cgroup blkio rule) or none",
 	  OPT_FAULT, { 0 } },
-	{ "no-network", 0, NULL, "skip the network step (a local pool, no clients)", OPT_NO_NETWORK, { 0 } },
+	{ "no-network", 0, NULL, "skip the network step (a local pool, no clients)", OPT_NO_NETWORK,
+	  OPT_V_FLAG(struct doctor_cmd, set.skip_network) },
 	OPT_END,
 };
 
 static int handle_option(int id, const char *arg, void *state)
 {
-	struct doctor_settings *s = state;
-	switch (id) {
-	case OPT_QUICK:
-		s->quick = true;
-		return 0;
-	case OPT_LAB:
-		s->lab = true;
-		return 0;
-	case OPT_FAULT:
-		if (strcmp(arg, "slow-member") && strcmp(arg, "none"))
-			return opts_usage_error("doctor", "invalid --fault '%s': expected slow-member or none", arg);
-		s->fault = strcmp(arg, "slow-member") == 0;
-		return 0;
-	case OPT_NO_NETWORK:
-		s->skip_network = true;
-		return 0;
-	}
-	return 1;
+	struct doctor_cmd *c = state;
+	if (id != OPT_FAULT)
+		return 1;
+	if (strcmp(arg, "slow-member") && strcmp(arg, "none"))
+		return opts_usage_error("doctor", "invalid --fault '%s': expected slow-member or none", arg);
+	c->set.fault = strcmp(arg, "slow-member") == 0;
+	c->fault_given = true;
+	return 0;
 }
 
 static void print_report(const struct doctor *dr)
@@ -86,30 +88,49 @@ static int exit_status(const struct doctor *dr, int r)
 	return run_ctx_interrupted_status() ? run_ctx_interrupted_status() : status;
 }
 
-int cmd_doctor(int argc, char **argv, struct global_opts *g)
+/* At most one POOL, and none with --lab. */
+static int doctor_check(struct command_call *call)
 {
-	struct doctor_settings set = { .fault = true };
-	int first = opts_parse_command(&doctor_doc, argc, argv, g, handle_option, &set);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first > 1 || (set.lab && argc - first == 1))
-		return opts_usage_error("doctor", set.lab ? "--lab builds its own pool: no POOL with it"
-						       : "expected at most one pool");
-	set.pool_id = argc - first == 1 ? argv[first] : NULL;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "doctor", argc, argv, g))
-		return 1;
+	struct doctor_cmd *c = call->settings;
+	if (call->noperands > 1 || (c->set.lab && call->noperands == 1))
+		return opts_usage_error("doctor", c->set.lab ? "--lab builds its own pool: no POOL with it"
+							 : "expected at most one pool");
+	c->set.pool_id = call->noperands == 1 ? call->operands[0] : NULL;
+	if (!c->fault_given)
+		c->set.fault = true;
+	return 0;
+}
+
+static void doctor_free(void *arg)
+{
+	doctor_release(arg);
+	free(arg);
+}
+
+static int doctor_main(struct command_call *call)
+{
+	struct doctor_cmd *c = call->settings;
+	struct run_ctx *rc = call->rc;
 	struct doctor *dr = xcalloc(1, sizeof(*dr));
-	int status = exit_status(dr, doctor_run(dr, &set, rc.id, rc.db_path));
-	if (!rc.json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
+	int status = exit_status(dr, doctor_run(dr, &c->set, rc->id, rc->db_path));
+	if (!rc->json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
 		print_report(dr);
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	doctor_json(dr, &j);
-	status = run_ctx_finish(&rc, &j, status, dr->batch.count ? read_batch_store_run : NULL, &dr->batch);
-	json_release(&j);
-	doctor_release(dr);
-	free(dr);
+	doctor_json(dr, call->doc);
+	call->store_fn = dr->batch.count ? read_batch_store_run : NULL;
+	call->store_arg = &dr->batch;
+	call->release_fn = doctor_free;
+	call->release_arg = dr;
 	return status;
 }
+
+/* The operand counts are checked by doctor_check: its message depends on --lab. */
+const struct command_frame doctor_frame = {
+	.doc = &doctor_doc,
+	.settings_size = sizeof(struct doctor_cmd),
+	.handle = handle_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 0,
+	.max_operands = -1,
+	.check = doctor_check,
+	.main = doctor_main,
+};

@@ -8,8 +8,8 @@
  * where dbench is installed. fio runs where installed, else the built-in
  * engine; both record the run's noise (bandwidth samples) for compare. */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +19,12 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
-#include "basic/spawn.h"
 #include "cmd/commands.h"
 #include "triage/matrix_targets.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
 #include "pool/areas.h"
 #include "pool/target.h"
-#include "poolbench/poolbench.h"
 #include "triage/matrix.h"
 
 enum {
@@ -43,19 +41,38 @@ enum {
 	OPT_IMAGES,
 };
 
+/* The procedure's settings, and the engine chosen before the run. */
+struct matrix_cmd {
+	struct matrix m;
+	bool use_fio;
+};
+
+#define MX_FIELD(F) offsetof(struct matrix_cmd, m.F)
+static const char *const engines[] = { "auto", "fio", "builtin", NULL };
+
+/* Lists and the repeatable --target keep a handler. */
 static const struct opt_def matrix_opts[] = {
 	{ "target", 0, "PATH", "a directory or block device (read tests only) to test; repeat for more, in order", OPT_TARGET, { 0 } },
-	{ "pool", 0, "POOL", "a ZFS pool: test temporary datasets made with each --recordsize x --compression", OPT_POOL, { 0 } },
+	{ "pool", 0, "POOL", "a ZFS pool: test temporary datasets made with each --recordsize x --compression", OPT_POOL,
+	  { .type = OPT_TYPE_STRING, .offset = MX_FIELD(pool) } },
 	{ "recordsize", 0, "LIST", "recordsizes of the datasets, in order (default 8k,64k)", OPT_RECORDSIZE, { 0 } },
 	{ "compression", 0, "LIST", "compressions of the datasets, in order (default off,lz4; lz4 falls back to on where this ZFS lacks it)", OPT_COMPRESSION, { 0 } },
-	{ "tests", 0, "LIST", "tests in order: seqread-8k ... randwrite-1m, dbench-N, or fio (all 12), dbench (every --dbench-clients); default all", OPT_TESTS, { 0 } },
-	{ "size", 0, "SIZE", "the test file on each target (default 256M)", OPT_SIZE, { 0 } },
-	{ "runtime", 0, "TIME", "time cap of each test (default 10s)", OPT_RUNTIME, { 0 } },
-	{ "engine", 0, "NAME", "auto (fio where installed, else built-in), fio or builtin (default auto)", OPT_ENGINE, { 0 } },
-	{ "iodepth", 0, "N", "queue depth of the fio-style tests (default 8)", OPT_IODEPTH, { 0 } },
+	{ "tests", 0, "LIST", "tests in order: seqread-8k ... randwrite-1m, dbench-N, or fio (all 12), dbench (every --dbench-clients)", OPT_TESTS,
+	  { .type = OPT_TYPE_STRING, .offset = MX_FIELD(tests_arg), .def = "all" } },
+	{ "size", 0, "SIZE", "the test file on each target", OPT_SIZE,
+	  { .type = OPT_TYPE_SIZE, .offset = MX_FIELD(size), .min = 1U << 20, .def = "256M", .expect = "at least 1M" } },
+	{ "runtime", 0, "TIME", "time cap of each test", OPT_RUNTIME,
+	  { .type = OPT_TYPE_DURATION, .offset = MX_FIELD(runtime_ns), .min = 1000000000ULL, .def = "10s",
+	    .expect = "a duration of at least 1s" } },
+	{ "engine", 0, "NAME", "auto (fio where installed, else built-in), fio or builtin", OPT_ENGINE,
+	  { .type = OPT_TYPE_CHOICE, .offset = MX_FIELD(engine), .choices = engines, .def = "auto" } },
+	{ "iodepth", 0, "N", "queue depth of the fio-style tests", OPT_IODEPTH,
+	  { .type = OPT_TYPE_UINT, .offset = MX_FIELD(iodepth), .width = sizeof(unsigned), .min = 1, .max = 256,
+	    .def = "8" } },
 	{ "dbench-clients", 0, "LIST", "dbench client counts (default 1,6,12)", OPT_DBENCH_CLIENTS, { 0 } },
 	{ "images", 0, "DIR", "also a raw and a qcow2 image file in DIR, measured through QEMU's block layer "
-			       "(qemu-img bench; sequential tests only)", OPT_IMAGES, { 0 } },
+			       "(qemu-img bench; sequential tests only)", OPT_IMAGES,
+	  { .type = OPT_TYPE_STRING, .offset = MX_FIELD(images_dir) } },
 	OPT_END,
 };
 
@@ -82,7 +99,7 @@ static int split_list(const char *arg, char out[][16], size_t max, size_t *ret_n
 
 static int parse_matrix_option(int id, const char *arg, void *state)
 {
-	struct matrix *m = state;
+	struct matrix *m = &((struct matrix_cmd *)state)->m;
 	uint64_t v;
 	char items[MX_MAX_LIST][16];
 	size_t n;
@@ -91,12 +108,6 @@ static int parse_matrix_option(int id, const char *arg, void *state)
 		if (m->npaths == MX_MAX_TARGETS)
 			return opts_usage_error("matrix", "at most %d targets", MX_MAX_TARGETS);
 		m->paths[m->npaths++] = arg;
-		return 0;
-	case OPT_POOL:
-		m->pool = arg;
-		return 0;
-	case OPT_IMAGES:
-		m->images_dir = arg;
 		return 0;
 	case OPT_RECORDSIZE:
 		if (split_list(arg, m->recordsizes, MX_MAX_LIST, &m->nrs) < 0)
@@ -112,29 +123,6 @@ static int parse_matrix_option(int id, const char *arg, void *state)
 			for (const char *c = m->compressions[i]; *c; c++)
 				if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9') && *c != '-')
 					return opts_usage_error("matrix", "invalid compression '%s'", m->compressions[i]);
-		return 0;
-	case OPT_TESTS:
-		m->tests_arg = arg;
-		return 0;
-	case OPT_SIZE:
-		if (parse_size(arg, &v) < 0 || v < (1U << 20))
-			return opts_usage_error("matrix", "invalid --size '%s': expected at least 1M", arg);
-		m->size = v;
-		return 0;
-	case OPT_RUNTIME:
-		if (parse_duration_ns(arg, &v) < 0 || v < 1000000000ULL)
-			return opts_usage_error("matrix", "invalid --runtime '%s': expected a duration of at least 1s", arg);
-		m->runtime_ns = v;
-		return 0;
-	case OPT_ENGINE:
-		if (strcmp(arg, "auto") && strcmp(arg, "fio") && strcmp(arg, "builtin"))
-			return opts_usage_error("matrix", "unknown --engine '%s': expected auto, fio or builtin", arg);
-		m->engine = arg;
-		return 0;
-	case OPT_IODEPTH:
-		if (parse_uint(arg, 1, 256, &v) < 0)
-			return opts_usage_error("matrix", "invalid --iodepth '%s': expected 1 to 256", arg);
-		m->iodepth = (unsigned)v;
 		return 0;
 	case OPT_DBENCH_CLIENTS:
 		if (split_list(arg, items, MX_MAX_LIST, &n) < 0)
@@ -202,12 +190,15 @@ static int store_rows(struct store *s, const struct run_ctx *rc, void *arg)
 	return mx_store_rows(s, rc->id, arg);
 }
 
-/* The defaults, the operand and target checks, the datasets' defaults and
- * the suite. Returns 0, or the exit status of a usage error. */
-static int check_options(struct matrix *m, int first, int argc, char **argv)
+/* The operand and target checks, the lists' defaults and the suite.
+ * Returns 0, or the exit status of a usage error. */
+static int check_options(struct matrix *m, struct command_call *call)
 {
-	if (first < argc)
-		return opts_usage_error("matrix", "unexpected operand '%s' (targets are given with --target or --pool)", argv[first]);
+	if (call->noperands > 0)
+		return opts_usage_error("matrix", "unexpected operand '%s' (targets are given with --target or --pool)",
+					call->operands[0]);
+	if (!m->nclients)
+		m->clients[0] = 1, m->clients[1] = 6, m->clients[2] = 12, m->nclients = 3;
 	if (!m->pool && (m->nrs || m->ncomp))
 		return opts_usage_error("matrix", "--recordsize and --compression need --pool");
 	if (!m->pool)
@@ -234,21 +225,25 @@ static int check_options(struct matrix *m, int first, int argc, char **argv)
 	return 0;
 }
 
-/* fio unless --engine builtin or it is missing. Returns 0, or -ENOENT
- * after saying so when --engine fio asked for it. */
+/* fio unless --engine builtin or it is missing. Returns 0, or 1 after
+ * saying so when --engine fio asked for it. */
 static int choose_engine(const struct matrix *m, bool *ret_use_fio)
 {
 	*ret_use_fio = false;
 	if (strcmp(m->engine, "builtin") == 0)
 		return 0;
 	*ret_use_fio = mx_fio_installed();
-	if (!*ret_use_fio && strcmp(m->engine, "fio") == 0) {
-		fprintf(stderr, "iotriage matrix: --engine fio: fio is not installed\n");
-		return -ENOENT;
-	}
-	if (!*ret_use_fio)
-		log_msg(LOG_WARN, "MATRIX: fio is not installed; the built-in engine runs the tests");
+	if (!*ret_use_fio && strcmp(m->engine, "fio") == 0)
+		return cmd_error("matrix", "--engine fio: fio is not installed");
 	return 0;
+}
+
+/* The options, operands and suite, then the engine: all before a run begins. */
+static int matrix_check(struct command_call *call)
+{
+	struct matrix_cmd *c = call->settings;
+	int status = check_options(&c->m, call);
+	return status ? status : choose_engine(&c->m, &c->use_fio);
 }
 
 /* The --target paths, the pool's datasets, the image files. Returns 0, or
@@ -280,9 +275,9 @@ static int set_up_targets(struct matrix *m, const char *run_id)
 	if (r == 0)
 		return 0;
 	if (why[0])
-		fprintf(stderr, "iotriage matrix: %s\n", why);
+		cmd_error("matrix", "%s", why);
 	mx_destroy_targets(m);
-	fprintf(stderr, "iotriage matrix: cannot set up the targets\n");
+	cmd_error("matrix", "cannot set up the targets");
 	return r == -EINVAL ? 2 : 1;
 }
 
@@ -299,55 +294,54 @@ static const struct command_doc matrix_doc = {
 	matrix_opts,
 };
 
-/* Sets up the targets, runs the grid, removes the targets, prints and
- * records. Returns the exit status. */
-static int run_matrix(struct matrix *m, struct run_ctx *rc)
+static void free_results(void *arg)
 {
-	bool use_fio;
-	if (choose_engine(m, &use_fio) < 0) {
-		log_close();
-		return 1;
-	}
+	struct matrix *m = arg;
+	free(m->results);
+	m->results = NULL;
+}
+
+/* Sets up the targets, runs the grid, removes the targets, prints and
+ * writes the document. Returns the exit status; a run whose targets could
+ * not be set up is not recorded. */
+static int matrix_main(struct command_call *call)
+{
+	struct matrix_cmd *c = call->settings;
+	struct matrix *m = &c->m;
+	if (!c->use_fio && strcmp(m->engine, "builtin") != 0)
+		log_msg(LOG_WARN, "MATRIX: fio is not installed; the built-in engine runs the tests");
 	m->results = xcalloc(MX_MAX_TARGETS, sizeof(*m->results));
-	int status = set_up_targets(m, rc->id);
+	call->release_fn = free_results;
+	call->release_arg = m;
+	int status = set_up_targets(m, call->rc->id);
 	if (status) {
-		log_close();
+		call->discard_run = true;
 		return status;
 	}
 	mx_check_direct(m);
 	size_t ok, ran;
-	mx_run_all(m, use_fio, &ok, &ran);
+	mx_run_all(m, c->use_fio, &ok, &ran);
 	mx_destroy_targets(m);
 	status = ok == 0 || ok < ran ? 1 : 0;
 	int sig = run_ctx_interrupted_status();
 	if (sig)
 		status = sig;
-	if (!rc->json)
+	if (!call->rc->json)
 		print_table(m);
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(rc, &j);
-	mx_write_json(&j, m, use_fio);
-	status = run_ctx_finish(rc, &j, status, store_rows, m);
-	json_release(&j);
+	mx_write_json(call->doc, m, c->use_fio);
+	call->store_fn = store_rows;
+	call->store_arg = m;
 	return status;
 }
 
-int cmd_matrix(int argc, char **argv, struct global_opts *g)
-{
-	struct matrix *m = xcalloc(1, sizeof(*m));
-	m->size = 256ULL << 20;
-	m->runtime_ns = 10000000000ULL;
-	m->iodepth = 8;
-	m->engine = "auto";
-	m->clients[0] = 1, m->clients[1] = 6, m->clients[2] = 12;
-	m->nclients = 3;
-	int first = opts_parse_command(&matrix_doc, argc, argv, g, parse_matrix_option, m);
-	int status = first < 0 ? opts_command_status(first) : check_options(m, first, argc, argv);
-	struct run_ctx rc;
-	if (first >= 0 && status == 0)
-		status = run_ctx_begin(&rc, "matrix", argc, argv, g) ? 1 : run_matrix(m, &rc);
-	free(m->results);
-	free(m);
-	return status;
-}
+/* Operands are refused by check_options, with a hint. */
+const struct command_frame matrix_frame = {
+	.doc = &matrix_doc,
+	.settings_size = sizeof(struct matrix_cmd),
+	.handle = parse_matrix_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 0,
+	.max_operands = -1,
+	.check = matrix_check,
+	.main = matrix_main,
+};

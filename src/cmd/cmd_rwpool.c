@@ -10,6 +10,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
+#include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/read_render.h"
 #include "cmd/runctx.h"
@@ -24,32 +25,47 @@
 
 enum { OPT_SIZE = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_READ_SIZE };
 
+/* The options keep a handler: sizes in whole MiB, and errors that say
+ * "invalid" for a choice and do not say "expected" for a size. */
 struct rwpool_settings {
-	const char *command;
 	uint64_t size;
 	const char *fstype;
 	uint64_t read_size;  /* runall: readpooldisks' --size */
 };
 
-static int handle_option(int id, const char *arg, void *state)
+static int handle_option(const char *command, int id, const char *arg, struct rwpool_settings *s)
 {
-	struct rwpool_settings *s = state;
 	uint64_t v;
 	switch (id) {
 	case OPT_SIZE:
 	case OPT_READ_SIZE:
 		if (parse_size(arg, &v) < 0 || v < (1U << 20) || v % (1U << 20))
-			return opts_usage_error(s->command, "invalid %s '%s': a size of at least 1M in whole MiB (256M, 2G)",
+			return opts_usage_error(command, "invalid %s '%s': a size of at least 1M in whole MiB (256M, 2G)",
 						id == OPT_SIZE ? "--size" : "--read-size", arg);
 		*(id == OPT_SIZE ? &s->size : &s->read_size) = v;
 		return 0;
 	case OPT_FSTYPE:
 		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "dir"))
-			return opts_usage_error(s->command, "invalid --fstype '%s': expected zfs, btrfs or dir", arg);
+			return opts_usage_error(command, "invalid --fstype '%s': expected zfs, btrfs or dir", arg);
 		s->fstype = arg;
 		return 0;
 	}
 	return 1;
+}
+
+static int rwpool_option(int id, const char *arg, void *state)
+{
+	return handle_option("rwpool", id, arg, state);
+}
+
+static int rwpools_option(int id, const char *arg, void *state)
+{
+	return handle_option("rwpools", id, arg, state);
+}
+
+static int runall_option(int id, const char *arg, void *state)
+{
+	return handle_option("runall", id, arg, state);
 }
 
 static void rwpool_print(const struct rwpool_result *r)
@@ -84,18 +100,26 @@ static const struct opt_def runall_opts[] = {
 	OPT_END,
 };
 
-static const struct command_doc docs[] = {
-	{ "rwpool", "rwpool [options] POOL",
-	  "Writes an incompressible file into a pool's mount point (no dataset is created) and\n"
-	  "reads it back. POOL is a ZFS pool name or GUID, a btrfs label or UUID, or a directory.\n"
-	  "The bytes actually written are reported; a file that does not fit is shrunk, and said.",
-	  rwpool_opts },
-	{ "rwpools", "rwpools [options]",
-	  "rwpool on every ZFS pool and mounted btrfs file system. It writes into every pool:\n"
-	  "do not run it on a system whose other pools you do not own.", rwpool_opts },
-	{ "runall", "runall [options]",
-	  "rwpools, then readpooldisks for every pool: the one-command sweep to attach to a\n"
-	  "support case. It writes into every pool and reads every pool member.", runall_opts },
+static const struct command_doc rwpool_doc = {
+	"rwpool", "rwpool [options] POOL",
+	"Writes an incompressible file into a pool's mount point (no dataset is created) and\n"
+	"reads it back. POOL is a ZFS pool name or GUID, a btrfs label or UUID, or a directory.\n"
+	"The bytes actually written are reported; a file that does not fit is shrunk, and said.",
+	rwpool_opts,
+};
+
+static const struct command_doc rwpools_doc = {
+	"rwpools", "rwpools [options]",
+	"rwpool on every ZFS pool and mounted btrfs file system. It writes into every pool:\n"
+	"do not run it on a system whose other pools you do not own.",
+	rwpool_opts,
+};
+
+static const struct command_doc runall_doc = {
+	"runall", "runall [options]",
+	"rwpools, then readpooldisks for every pool: the one-command sweep to attach to a\n"
+	"support case. It writes into every pool and reads every pool member.",
+	runall_opts,
 };
 
 struct pool_reads {
@@ -221,60 +245,67 @@ static void pools_release(struct pools_run *p)
 	free(p->targets);
 }
 
-/* rwpool (one pool), rwpools (all) and runall (all, plus their disks). */
-static int run_pools(const char *command, int argc, char **argv, struct global_opts *g)
+/* rwpool: one pool, named by a valid operand; rwpools and runall: none.
+ * Then the sizes' defaults. */
+static int pools_check(struct command_call *call)
 {
-	struct pools_run p = { .command = command, .one = strcmp(command, "rwpool") == 0,
-			       .with_disks = strcmp(command, "runall") == 0 };
-	const struct command_doc *doc = p.one ? &docs[0] : p.with_disks ? &docs[2] : &docs[1];
-	p.set = (struct rwpool_settings){ .command = command, .size = RWPOOL_DEFAULT_SIZE,
-					  .read_size = READTEST_DEFAULT_SIZE };
-	int first = opts_parse_command(doc, argc, argv, g, handle_option, &p.set);
-	if (first < 0)
-		return opts_command_status(first);
-	if (p.one && argc - first != 1)
-		return opts_usage_error(command, "expected one pool name, GUID, label, UUID or directory");
-	if (!p.one && argc - first != 0)
-		return opts_usage_error(command, "unexpected operand '%s' (rwpool POOL does one pool)", argv[first]);
-	if (p.one && (!*argv[first] || argv[first][0] == '-' || strlen(argv[first]) > 255))
-		return opts_usage_error(command, "'%s' is not a valid pool name, GUID, label, UUID or directory", argv[first]);
+	const char *command = call->name;
+	char **operands = call->operands;
+	if (strcmp(command, "rwpool") == 0) {
+		if (call->noperands != 1)
+			return opts_usage_error(command, "expected one pool name, GUID, label, UUID or directory");
+		if (!*operands[0] || operands[0][0] == '-' || strlen(operands[0]) > 255)
+			return opts_usage_error(command, "'%s' is not a valid pool name, GUID, label, UUID or directory",
+						operands[0]);
+	} else if (call->noperands != 0) {
+		return opts_usage_error(command, "unexpected operand '%s' (rwpool POOL does one pool)", operands[0]);
+	}
+	struct rwpool_settings *s = call->settings;
+	if (!s->size)
+		s->size = RWPOOL_DEFAULT_SIZE;
+	if (!s->read_size)
+		s->read_size = READTEST_DEFAULT_SIZE;
+	return 0;
+}
 
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, command, argc, argv, g))
-		return 1;
-	find_targets(&p, p.one ? argv[first] : NULL);
-	p.results = calloc(p.ntargets ? p.ntargets : 1, sizeof(*p.results));
-	p.reads = calloc(1, sizeof(*p.reads));
-	if (!p.results || !p.reads)
-		abort();
-	write_and_read(&p, &rc);
-	if (p.with_disks)
-		read_members(&p, &rc);
-	int status = p.status;
+static void pools_free(void *arg)
+{
+	struct pools_run *p = arg;
+	pools_release(p);
+	free(p);
+}
+
+/* rwpool (one pool), rwpools (all) and runall (all, plus their disks). */
+static int pools_main(struct command_call *call)
+{
+	struct pools_run *p = xcalloc(1, sizeof(*p));
+	*p = (struct pools_run){ .command = call->name, .one = strcmp(call->name, "rwpool") == 0,
+				 .with_disks = strcmp(call->name, "runall") == 0,
+				 .set = *(struct rwpool_settings *)call->settings };
+	find_targets(p, p->one ? call->operands[0] : NULL);
+	p->results = xcalloc(p->ntargets ? p->ntargets : 1, sizeof(*p->results));
+	p->reads = xcalloc(1, sizeof(*p->reads));
+	write_and_read(p, call->rc);
+	if (p->with_disks)
+		read_members(p, call->rc);
+	int status = p->status;
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	pools_json(&j, &p);
-	status = run_ctx_finish(&rc, &j, status, p.with_disks ? store_all_batches : NULL, p.reads);
-	json_release(&j);
-	pools_release(&p);
+	pools_json(call->doc, p);
+	call->store_fn = p->with_disks ? store_all_batches : NULL;
+	call->store_arg = p->reads;
+	call->release_fn = pools_free;
+	call->release_arg = p;
 	return status;
 }
 
-int cmd_rwpool(int argc, char **argv, struct global_opts *g)
-{
-	return run_pools("rwpool", argc, argv, g);
-}
+#define POOLS_FRAME(DOC, HANDLE)                                                                   \
+	{ .doc = &(DOC), .settings_size = sizeof(struct rwpool_settings), .handle = (HANDLE),       \
+	  .flags = CMD_RECORDS_RUN, .min_operands = 0, .max_operands = -1, .check = pools_check,     \
+	  .main = pools_main }
 
-int cmd_rwpools(int argc, char **argv, struct global_opts *g)
-{
-	return run_pools("rwpools", argc, argv, g);
-}
-
-int cmd_runall(int argc, char **argv, struct global_opts *g)
-{
-	return run_pools("runall", argc, argv, g);
-}
+/* The operand counts are checked by pools_check, whose messages differ
+ * from the frame's. */
+const struct command_frame rwpool_frame = POOLS_FRAME(rwpool_doc, rwpool_option);
+const struct command_frame rwpools_frame = POOLS_FRAME(rwpools_doc, rwpools_option);
+const struct command_frame runall_frame = POOLS_FRAME(runall_doc, runall_option);

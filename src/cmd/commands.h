@@ -20,6 +20,7 @@
 #ifndef IOTRIAGE_CMD_COMMANDS_H
 #define IOTRIAGE_CMD_COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cmd/options.h"
@@ -45,6 +46,13 @@ struct command_call {
 	struct json *doc;          /* CMD_RECORDS_RUN: the document, its head written; else NULL */
 	run_ctx_store_fn store_fn; /* set by main: the command's database rows, if any */
 	void *store_arg;
+	/* Set by main: frees what store_fn needs, once the run is finished. */
+	void (*release_fn)(void *arg);
+	void *release_arg;
+	/* Set by main when the run ends before anything was measured (its
+	 * targets could not be set up): the log is closed, and no results
+	 * file, database row or document is written. */
+	bool discard_run;
 };
 
 /* A framed command's definition, next to its main in its own file. */
@@ -91,32 +99,33 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 /* An error that ends a command: "iotriage COMMAND: MESSAGE" on stderr. Returns 1. */
 int cmd_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Commands that parse their own arguments, with what the manual needs. */
 int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
 extern const struct command_frame *const ramdisk_subframes[];
-int cmd_benchpool(int argc, char **argv, struct global_opts *g);
-int cmd_rwpool(int argc, char **argv, struct global_opts *g);
-int cmd_rwpools(int argc, char **argv, struct global_opts *g);
-int cmd_runall(int argc, char **argv, struct global_opts *g);
-int cmd_doctor(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
 extern const struct command_doc *const netcheck_docs[];
-int cmd_matrix(int argc, char **argv, struct global_opts *g);
 int cmd_fleet(int argc, char **argv, struct global_opts *g);
 extern const struct command_doc *const fleet_docs[];
 
-/* Framed commands: each command's row, from its own file. */
+/* Framed commands: each command's frame, from its own file. */
+extern const struct command_frame readdisks_frame;
+extern const struct command_frame readdisk_frame;
+extern const struct command_frame readpooldisks_frame;
+extern const struct command_frame run_frame;
+extern const struct command_frame presets_frame;
+extern const struct command_frame benchpool_frame;
+extern const struct command_frame rwpool_frame;
+extern const struct command_frame rwpools_frame;
+extern const struct command_frame runall_frame;
 extern const struct command_frame disks_frame;
+extern const struct command_frame volumes_frame;
+extern const struct command_frame doctor_frame;
+extern const struct command_frame interactive_frame;
+extern const struct command_frame matrix_frame;
 extern const struct command_frame history_frame;
 extern const struct command_frame show_frame;
 extern const struct command_frame compare_frame;
 extern const struct command_frame report_frame;
-extern const struct command_frame readdisk_frame;
-extern const struct command_frame readdisks_frame;
-extern const struct command_frame readpooldisks_frame;
 extern const struct command_frame demo_frame;
-extern const struct command_frame volumes_frame;
-extern const struct command_frame interactive_frame;
-extern const struct command_frame run_frame;
-extern const struct command_frame presets_frame;
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "basic/log.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 
@@ -40,7 +41,12 @@ static int run_recorded(struct command_call *call)
 	call->rc = &rc;
 	call->doc = &doc;
 	int status = call->frame->main(call);
-	status = run_ctx_finish(&rc, &doc, status, call->store_fn, call->store_arg);
+	if (call->discard_run)
+		log_close();
+	else
+		status = run_ctx_finish(&rc, &doc, status, call->store_fn, call->store_arg);
+	if (call->release_fn)
+		call->release_fn(call->release_arg);
 	json_release(&doc);
 	call->rc = NULL;
 	call->doc = NULL;
