@@ -36,7 +36,8 @@ ok $? "the VM booted, ran the whole scenario and powered off"
 diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
-check "no qemu of ours is left" -- bash -c "! pgrep -f 'iotriage-vm\.' >/dev/null"
+# Ours: a qemu whose console is this test's file (other VMs may run beside it).
+check "no qemu of ours is left" -- bash -c 'for p in $(pgrep -x qemu-system-x86_64); do [ "$(readlink /proc/$p/fd/1)" = "$1" ] && exit 1; done; exit 0' _ "$console"
 check "no VM temp dir is left" -- bash -c "! ls -d /tmp/iotriage-vm.* /tmp/iotriage-initramfs.* 2>/dev/null"
 
 sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }

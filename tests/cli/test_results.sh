@@ -157,8 +157,8 @@ PRAGMA user_version = 1;"
 "$IOTRIAGE" --db "$old" history --json >"$TMP/old.json"
 ok $? "history on a schema-1 database"
 check "it lists the old run" -- jtest "$TMP/old.json" '.runs[0].run_id == "00000000000000aa"'
-check "and the file was migrated forward (user_version 2, baselines table)" -- \
-	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 2 ] && sqlite3 '$old' .tables | grep -q baselines"
+check "and the file was migrated forward (user_version 3: baselines table, runs.host)" -- \
+	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 3 ] && sqlite3 '$old' .tables | grep -q baselines && sqlite3 '$old' 'SELECT host FROM runs' >/dev/null"
 
 # A newer schema than this build knows: refused, untouched, by readers and writers.
 newer=$TMP/newer.db
