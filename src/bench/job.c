@@ -179,8 +179,9 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 	if (u->result < 0 || (uint64_t)u->result < u->len) {
 		if (w->stop != JOB_STOP_ERROR) {
 			w->stop = JOB_STOP_ERROR;
-			/* A short transfer means the end of the target arrived early. */
-			w->error = u->result < 0 ? (int)u->result : -ENODATA;
+			/* A short read means the end of the target arrived early; a
+			 * short write, that the file system ran out of space. */
+			w->error = u->result < 0 ? (int)u->result : u->dir == IO_WRITE ? -ENOSPC : -ENODATA;
 			w->error_offset = u->offset;
 		}
 		if (u->result > 0)

@@ -155,7 +155,10 @@ int cmd_benchpool(int argc, char **argv, struct global_opts *g)
 		status = run_ctx_interrupted_status();
 	if (!rc.json && b.noutcomes)
 		benchpool_print(&b);
-	log_msg(LOG_INFO, "Benchmarking complete.");
+	if (status == 0)
+		log_msg(LOG_INFO, "Benchmarking complete.");
+	else
+		log_msg(LOG_ERR, "Benchmarking failed: %s", r < 0 ? "nothing was measured" : "a test did not complete");
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(&rc, &j);
