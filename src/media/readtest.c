@@ -125,8 +125,10 @@ static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t tim
 			last_bytes = bytes;
 			*last_ns = now;
 		}
-		if (interrupt_requested() && !interrupted_at)
+		if (interrupt_requested() && !interrupted_at) {
 			interrupted_at = now;
+			kill(pid, SIGTERM); /* a signal sent to us alone reaches the reader too */
+		}
 		if (interrupted_at && now - interrupted_at >= 1000000000ULL)
 			return WAIT_INTERRUPTED;
 		if (!interrupted_at && now - *last_ns >= timeout_ns)
@@ -152,6 +154,20 @@ static struct job_result *abandoned_result(const struct shared_read *sh, const s
 	hist_init(&res->lat_read);
 	hist_init(&res->lat_write);
 	return res;
+}
+
+/* Kills the reader PID. Returns 0 when it is gone within 200 ms, else its
+ * pid: it is stuck in the kernel, and goes when the device answers. */
+static int abandon_reader(pid_t pid)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 20; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return (int)pid;
 }
 
 /* Runs SPEC in a child process and waits for it with the deadline (see
@@ -192,9 +208,7 @@ static int run_reader(struct disk_read *d, const struct job_spec *spec0, const s
 	} else if (end == WAIT_DONE) {
 		r = -ECHILD; /* the reader died without a result */
 	} else {
-		kill(pid, SIGKILL);
-		/* Gone already if its I/O ended in the meantime; else it stays. */
-		d->stuck_pid = waitpid(pid, NULL, WNOHANG) == pid ? 0 : (int)pid;
+		d->stuck_pid = abandon_reader(pid);
 		d->no_response = end == WAIT_NO_RESPONSE;
 		d->timeout_s = (unsigned)(timeout_ns / 1000000000ULL);
 		d->res = abandoned_result(sh, engine, start, last, end);
