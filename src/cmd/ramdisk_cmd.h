@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cmd/commands.h"
 #include "cmd/options.h"
 #include "output/json.h"
 #include "triage/ramdisk_batch.h"
@@ -19,10 +20,17 @@ void ramdisk_json_devices(struct json *j, const char *key, const struct ramdisk_
 /* Asks QUESTION on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
 int ramdisk_confirm(const char *question);
 
-/* 0 as root, else 1 after saying that WHAT ("create") needs root. */
-int ramdisk_need_root(const char *what);
+/* 0 as root, else 1 after saying that COMMAND ("ramdisk create") needs root. */
+int ramdisk_need_root(const char *command);
 
-int cmd_ramdisk_destroy(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk_sweep(int argc, char **argv, struct global_opts *g);
+/* The --backend choices: every backend's name, in ramdisk_backends[] order. */
+extern const char *const ramdisk_backend_choices[];
+
+/* --sector-size for COMMAND: 512 or 4096 into *RET. 0, or 2 after the usage error. */
+int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret);
+
+/* The sub-commands in their own files, dispatched from cmd_ramdisk.c. */
+extern const struct command_frame ramdisk_destroy_frame;
+extern const struct command_frame ramdisk_sweep_frame;
 
 #endif
