@@ -112,6 +112,7 @@ struct worker {
 	unsigned nr_free;
 
 	bool pin;                /* run on one CPU */
+	unsigned index;          /* its place in the job */
 	int cpu;                 /* pinned CPU, -1 for none */
 	uint64_t start_ns, done_ns;
 	uint64_t ramp_end_ns;    /* completions before it are not counted */
@@ -269,8 +270,9 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 	if (u->result < 0 || (uint64_t)u->result < u->len) {
 		if (w->stop != JOB_STOP_ERROR) {
 			w->stop = JOB_STOP_ERROR;
-			/* A short transfer means the end of the target arrived early. */
-			w->error = u->result < 0 ? (int)u->result : -ENODATA;
+			/* A short read means the end of the target arrived early; a
+			 * short write, that the file system ran out of space. */
+			w->error = u->result < 0 ? (int)u->result : u->dir == IO_WRITE ? -ENOSPC : -ENODATA;
 			w->error_offset = u->offset;
 		}
 		if (u->result > 0)
@@ -485,7 +487,19 @@ static atomic_uint next_cpu_slot;
  * stays on one CPU does synchronous I/O up to 20% faster than one the
  * scheduler moves after every wake-up (measured on loop devices with
  * bench/engine_vs_fio.sh). Returns the CPU or -1. */
+static int pin_to_cpu_slot(unsigned slot);
+
+unsigned job_reserve_cpu_slots(unsigned n)
+{
+	return atomic_fetch_add(&next_cpu_slot, n);
+}
+
 static int pin_to_next_cpu(void)
+{
+	return pin_to_cpu_slot(atomic_fetch_add(&next_cpu_slot, 1));
+}
+
+static int pin_to_cpu_slot(unsigned slot)
 {
 	cpu_set_t allowed;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
@@ -493,7 +507,7 @@ static int pin_to_next_cpu(void)
 	int count = CPU_COUNT(&allowed);
 	if (count <= 0)
 		return -1;
-	unsigned slot = atomic_fetch_add(&next_cpu_slot, 1) % (unsigned)count;
+	slot %= (unsigned)count;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &allowed) || slot-- > 0)
 			continue;
@@ -521,7 +535,10 @@ static bool should_pin(const struct job_spec *spec, const struct target *t,
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	w->cpu = w->pin ? pin_to_next_cpu() : -1;
+	if (!w->pin)
+		w->cpu = -1;
+	else
+		w->cpu = w->spec->fixed_cpu_slot ? pin_to_cpu_slot(w->spec->cpu_slot + w->index) : pin_to_next_cpu();
 	int r = w->ops->init(&w->ctx);
 	if (gate_wait(w->gate) < 0) {
 		if (r == 0)
@@ -584,6 +601,8 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 	while (atomic_load(finished) < n) {
 		nanosleep(&tick, NULL);
 		uint64_t now = now_ns();
+		if (spec->progress_out)
+			__atomic_store_n(spec->progress_out, progress_bytes(workers, n), __ATOMIC_RELAXED);
 		if (spec->sample_ns && now - last_sample >= spec->sample_ns && res->nr_samples < JOB_MAX_SAMPLES) {
 			uint64_t done = progress_bytes(workers, n);
 			res->samples_bw[res->nr_samples++] = (double)(done - sampled_bytes) * 1e9 / (double)(now - last_sample);
@@ -696,6 +715,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->limit = spec->io_limit ? spec->io_limit : res->span;
 		w->iodepth = res->iodepth;
 		w->pin = should_pin(spec, t, engine, res->iodepth);
+		w->index = i;
 		r = worker_setup(w, t, i);
 	}
 

@@ -54,6 +54,14 @@ struct job_spec {
 	uint64_t rate_bps;       /* per worker bytes per second at most; 0 = no cap */
 	uint64_t rate_iops;      /* per worker I/Os per second at most; 0 = no cap */
 	enum job_random_map random_map;
+	/* When set, the bytes done so far are stored here about every 50 ms
+	 * (atomically): a watcher in another process can see whether the job
+	 * still makes progress (media/readtest.c's deadline). */
+	uint64_t *progress_out;
+	/* When set, workers take CPU slots from CPU_SLOT on instead of the
+	 * process's counter (a forked job cannot share the counter). */
+	bool fixed_cpu_slot;
+	unsigned cpu_slot;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
@@ -104,6 +112,10 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
  * failed (see ret->stop and ret->error); -errno only when nothing could run. */
 int job_run(const struct job_spec *spec, const struct target *t, const struct engine_ops *engine,
 	    struct job_result **ret);
+
+/* Reserves N successive CPU slots of the process's counter and returns the
+ * first, for a job run in a forked child (job_spec.fixed_cpu_slot). */
+unsigned job_reserve_cpu_slots(unsigned n);
 
 const char *job_stop_name(enum job_stop stop);
 /* "uniform" or "once", and the words saying what it means. */

@@ -154,7 +154,10 @@ static int benchpool_main(struct command_call *call)
 		status = run_ctx_interrupted_status();
 	if (!call->rc->json && b.noutcomes)
 		benchpool_print(&b);
-	log_msg(LOG_INFO, "Benchmarking complete.");
+	if (status == 0)
+		log_msg(LOG_INFO, "Benchmarking complete.");
+	else
+		log_msg(LOG_ERR, "Benchmarking failed: %s", r < 0 ? "nothing was measured" : "a test did not complete");
 	benchpool_result_json(call->doc, &b);
 	benchpool_result_release(&b);
 	return status;

@@ -1,10 +1,18 @@
 #include "media/readtest.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "basic/humanize.h"
+#include "basic/interrupt.h"
+#include "basic/timeutil.h"
 #include "bench/target.h"
 
 const char *readtest_status_name(enum readtest_status s)
@@ -55,18 +63,31 @@ static int explain_open_error(struct disk_read *d, int err)
 }
 
 /* The status and reason of a read that ran: ok (maybe of a short device),
- * a read error with its offset, or interrupted. */
+ * an I/O error with its offset and what was read before it, no response,
+ * or interrupted. */
 static void record_outcome(struct disk_read *d, uint64_t device_size, uint64_t asked)
 {
-	if (d->res->stop == JOB_STOP_ERROR) {
+	char before[32], at[32];
+	human_iec((double)d->res->bytes, before, sizeof(before));
+	human_iec((double)d->res->error_offset, at, sizeof(at));
+	if (d->no_response) {
 		d->status = READTEST_ERROR;
-		snprintf(d->reason, sizeof(d->reason), "read error on '%s' at byte %llu: %s",
-			 d->info.dev_path, (unsigned long long)d->res->error_offset,
-			 strerror(-d->res->error));
+		snprintf(d->reason, sizeof(d->reason),
+			 "'%s': no response in %u s at offset %llu (%s), after %llu bytes (%s) read; "
+			 "the abandoned read (pid %d) stays in the kernel until the device answers",
+			 d->info.dev_path, d->timeout_s, (unsigned long long)d->res->error_offset, at,
+			 (unsigned long long)d->res->bytes, before, d->stuck_pid);
+	} else if (d->res->stop == JOB_STOP_ERROR) {
+		d->status = READTEST_ERROR;
+		d->io_error = true;
+		snprintf(d->reason, sizeof(d->reason),
+			 "'%s' returned I/O errors at offset %llu (%s): %s; %llu bytes (%s) read before it",
+			 d->info.dev_path, (unsigned long long)d->res->error_offset, at,
+			 strerror(-d->res->error), (unsigned long long)d->res->bytes, before);
 	} else if (d->res->stop == JOB_STOP_INTERRUPTED) {
 		d->status = READTEST_ERROR;
-		snprintf(d->reason, sizeof(d->reason), "interrupted after %llu bytes",
-			 (unsigned long long)d->res->bytes);
+		snprintf(d->reason, sizeof(d->reason), "interrupted after %llu bytes%s", (unsigned long long)d->res->bytes,
+			 d->stuck_pid ? "; the abandoned read stays in the kernel until the device answers" : "");
 	} else {
 		d->status = READTEST_OK;
 		if (d->truncated)
@@ -74,6 +95,128 @@ static void record_outcome(struct disk_read *d, uint64_t device_size, uint64_t a
 				 "device holds %llu bytes, less than the %llu asked for; read all of it",
 				 (unsigned long long)device_size, (unsigned long long)asked);
 	}
+}
+
+/* What the reader child and the waiting side share. */
+struct shared_read {
+	struct job_result res;
+	uint64_t progress;   /* bytes done, stored by the job about every 50 ms */
+	int rc;              /* job_run's return */
+	int done;            /* res and rc are set */
+};
+
+enum wait_end { WAIT_DONE, WAIT_NO_RESPONSE, WAIT_INTERRUPTED };
+
+/* Waits for the reader child PID: done, no byte completed for TIMEOUT_NS,
+ * or a second after an interrupt. Sets *LAST_NS to when bytes last moved. */
+static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t timeout_ns, uint64_t *last_ns)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	uint64_t last_bytes = 0, interrupted_at = 0;
+	*last_ns = now_ns();
+	for (;;) {
+		int status;
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		if (got == pid || (got < 0 && errno == ECHILD))
+			return WAIT_DONE;
+		uint64_t now = now_ns();
+		uint64_t bytes = __atomic_load_n(&sh->progress, __ATOMIC_RELAXED);
+		if (bytes != last_bytes) {
+			last_bytes = bytes;
+			*last_ns = now;
+		}
+		if (interrupt_requested() && !interrupted_at) {
+			interrupted_at = now;
+			kill(pid, SIGTERM); /* a signal sent to us alone reaches the reader too */
+		}
+		if (interrupted_at && now - interrupted_at >= 1000000000ULL)
+			return WAIT_INTERRUPTED;
+		if (!interrupted_at && now - *last_ns >= timeout_ns)
+			return WAIT_NO_RESPONSE;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* The result of an abandoned read: what was read before it stopped. */
+static struct job_result *abandoned_result(const struct shared_read *sh, const struct engine_ops *engine,
+					   uint64_t start_ns, uint64_t last_ns, enum wait_end end)
+{
+	struct job_result *res = calloc(1, sizeof(*res));
+	if (!res)
+		return NULL;
+	res->engine = engine;
+	res->bytes = res->read_bytes = __atomic_load_n(&sh->progress, __ATOMIC_RELAXED);
+	res->seconds = res->last_done_seconds = (double)(last_ns - start_ns) / 1e9;
+	res->stop = end == WAIT_INTERRUPTED ? JOB_STOP_INTERRUPTED : JOB_STOP_ERROR;
+	res->error = end == WAIT_INTERRUPTED ? 0 : -ETIMEDOUT;
+	res->error_offset = res->bytes; /* a sequential read: the first block not returned */
+	res->nr_workers = 1;
+	hist_init(&res->lat_read);
+	hist_init(&res->lat_write);
+	return res;
+}
+
+/* Kills the reader PID. Returns 0 when it is gone within 200 ms, else its
+ * pid: it is stuck in the kernel, and goes when the device answers. */
+static int abandon_reader(pid_t pid)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 20; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return (int)pid;
+}
+
+/* Runs SPEC in a child process and waits for it with the deadline (see
+ * readtest.h). Returns job_run's return; D->res is set when it ran. */
+static int run_reader(struct disk_read *d, const struct job_spec *spec0, const struct target *t,
+		      const struct engine_ops *engine, uint64_t timeout_ns)
+{
+	struct shared_read *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return -errno;
+	struct job_spec spec = *spec0;
+	spec.progress_out = &sh->progress;
+	spec.fixed_cpu_slot = true;
+	spec.cpu_slot = job_reserve_cpu_slots(spec.numjobs);
+	uint64_t start = now_ns();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		munmap(sh, sizeof(*sh));
+		return r;
+	}
+	if (pid == 0) {
+		struct job_result *res = NULL;
+		int r = job_run(&spec, t, engine, &res);
+		if (r == 0)
+			memcpy(&sh->res, res, sizeof(*res));
+		sh->rc = r;
+		__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
+		_exit(0);
+	}
+	uint64_t last = start;
+	enum wait_end end = wait_reader(pid, sh, timeout_ns, &last);
+	int r = 0;
+	if (end == WAIT_DONE && __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
+		r = sh->rc;
+		if (r == 0 && (d->res = malloc(sizeof(*d->res))))
+			memcpy(d->res, &sh->res, sizeof(*d->res));
+	} else if (end == WAIT_DONE) {
+		r = -ECHILD; /* the reader died without a result */
+	} else {
+		d->stuck_pid = abandon_reader(pid);
+		d->no_response = end == WAIT_NO_RESPONSE;
+		d->timeout_s = (unsigned)(timeout_ns / 1000000000ULL);
+		d->res = abandoned_result(sh, engine, start, last, end);
+	}
+	munmap(sh, sizeof(*sh));
+	if (r == 0 && !d->res)
+		r = -ENOMEM;
+	return r;
 }
 
 int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
@@ -136,7 +279,8 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 		snprintf(d->reason, sizeof(d->reason), "%s", d->engine_reason);
 		return -EINVAL;
 	}
-	r = job_run(&spec, &t, engine, &d->res);
+	uint64_t timeout_ns = opts->io_timeout_ns ? opts->io_timeout_ns : READTEST_DEFAULT_IO_TIMEOUT_S * 1000000000ULL;
+	r = run_reader(d, &spec, &t, engine, timeout_ns);
 	target_close(&t);
 	if (r < 0) {
 		set_error(d, "cannot read '%s': %s", strerror(-r));

@@ -6,6 +6,16 @@
  * outcome: "ok" with the figures, or "error"/"skipped" with a reason a
  * person can act on. It never prints; cmd/ does.
  *
+ * The read runs in a child process that can be abandoned: a disk that
+ * stops answering leaves its read stuck in the kernel (uninterruptible,
+ * and it holds up the exit of every thread of its process), so the waiting
+ * side gives up when no I/O has completed for IO_TIMEOUT, or a second after
+ * an interrupt, kills the child and reports "no response in N s" (or
+ * "interrupted") with what was read before. The killed child stays in the
+ * kernel until the device completes or fails the I/O; the reason says so,
+ * with its pid. An I/O error part way is reported with the offset and how
+ * much was read before it.
+ *
  * readtest_rank() computes each ok disk's throughput as a percentage of
  * the median of all ok disks, and the order for the summary table.
  */
@@ -23,6 +33,7 @@
 
 #define READTEST_DEFAULT_SIZE (1000ULL << 20)
 #define READTEST_DEFAULT_BS (1U << 20)
+#define READTEST_DEFAULT_IO_TIMEOUT_S 30
 
 struct readtest_opts {
 	uint64_t size;         /* bytes to read; the device's size when smaller */
@@ -30,6 +41,7 @@ struct readtest_opts {
 	unsigned iodepth;
 	const char *engine;    /* "auto" or a name */
 	uint64_t runtime_ns;   /* a time cap on each read, 0 for none (doctor's budgets) */
+	uint64_t io_timeout_ns; /* no I/O completed for this long: no response; 0 = the default */
 	bool progress;
 };
 
@@ -43,6 +55,10 @@ struct disk_read {
 	uint64_t requested;     /* bytes asked for */
 	bool truncated;         /* the device held less than asked for */
 	struct job_result *res; /* NULL unless the read ran; owned */
+	bool io_error;          /* the device failed a read part way (error_offset, res->bytes) */
+	bool no_response;       /* no I/O completed within the deadline */
+	unsigned timeout_s;     /* that deadline */
+	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
 	double pct_of_median;   /* 0 when not ranked */
 
 	/* The verdict against its peers (read_batch_judge in triage/). */

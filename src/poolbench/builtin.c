@@ -45,7 +45,9 @@ static int run_job(const char *path, const struct job_spec *spec, bool write, bo
 	if (r == 0 && (r = job_run(spec, &t, engine, ret)) < 0)
 		snprintf(err, errlen, "cannot run: %s", strerror(-r));
 	if (r == 0 && (*ret)->stop == JOB_STOP_ERROR) {
-		snprintf(err, errlen, "I/O error: %s", strerror(-(*ret)->error));
+		snprintf(err, errlen, "%s '%s' at byte %llu, after %llu bytes %s: %s", write ? "writing" : "reading",
+			 path, (unsigned long long)(*ret)->error_offset, (unsigned long long)(*ret)->bytes,
+			 write ? "written" : "read", strerror(-(*ret)->error));
 		r = (*ret)->error;
 	}
 	if (ret_fd_for_sync && r == 0) {
@@ -72,7 +74,10 @@ static void fill(struct pb_figure *f, const struct job_result *res, uint64_t byt
 static int fail(struct pb_outcome *o, int r, const char *err)
 {
 	o->state = r == -EINTR || interrupt_requested() ? PB_INTERRUPTED : PB_FAILED;
-	snprintf(o->reason, sizeof(o->reason), "%s", o->state == PB_INTERRUPTED ? "interrupted" : err);
+	if (o->state == PB_INTERRUPTED)
+		snprintf(o->reason, sizeof(o->reason), "interrupted");
+	else
+		pb_failure_reason(r, err, o->reason, sizeof(o->reason));
 	return r;
 }
 

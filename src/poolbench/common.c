@@ -99,3 +99,16 @@ bool pb_direct_supported(const char *dir)
 	unlink(path);
 	return ok;
 }
+
+bool pb_pool_full(int r, const char *text)
+{
+	if (r == -ENOSPC || r == -EDQUOT)
+		return true;
+	return text && (strstr(text, "No space left on device") || strstr(text, "Disk quota exceeded") ||
+			strstr(text, "err=28") || strstr(text, "error=No space"));
+}
+
+void pb_failure_reason(int r, const char *detail, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", pb_pool_full(r, detail) ? "the pool is full: " : "", detail);
+}

@@ -95,6 +95,13 @@ const char *pb_read_cache_label(const struct pb_context *c, bool bypassed);
 /* Drops FD's pages and, as root, the whole page cache (so a FUSE file
  * system's cache goes too). Returns true when the page cache was dropped. */
 bool pb_drop_caches(int fd);
+
+/* Whether R (-errno) or TEXT (a tool's message) says the pool ran out of
+ * space (ENOSPC, EDQUOT). */
+bool pb_pool_full(int r, const char *text);
+/* The reason of a failed test: "the pool is full: DETAIL" when it ran out of
+ * space, DETAIL otherwise. */
+void pb_failure_reason(int r, const char *detail, char *buf, size_t len);
 /* Whether files in DIR can be opened with O_DIRECT. */
 bool pb_direct_supported(const char *dir);
 

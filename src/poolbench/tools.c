@@ -53,9 +53,10 @@ static int run_engine(const char *const *argv, int stdin_fd, struct pb_outcome *
 	if (res->status != 0) {
 		o->state = PB_FAILED;
 		const char *msg = res->err.len ? res->err.buf : res->out.buf;
-		snprintf(o->reason, sizeof(o->reason), "%s exited with status %d: %.*s", argv[0], res->status,
-			 (int)strcspn(msg, "\n"), msg);
-		return -EIO;
+		bool full = pb_pool_full(0, res->err.buf) || pb_pool_full(0, res->out.buf);
+		snprintf(o->reason, sizeof(o->reason), "%s%s exited with status %d: %.*s", full ? "the pool is full: " : "",
+			 argv[0], res->status, (int)strcspn(msg, "\n"), msg);
+		return full ? -ENOSPC : -EIO;
 	}
 	return 0;
 }

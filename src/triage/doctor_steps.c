@@ -74,6 +74,9 @@ void doctor_step_media(struct doctor *dr)
 			strbuf_addf(&conf, "%s%s: %u of %u reads out of line%s", conf.len ? "; " : "", d->info.dev_path,
 				    d->reads_flagged ? d->reads_flagged : d->baseline_flagged, d->reads_total,
 				    d->finding.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
+		else if (d->no_response)
+			strbuf_addf(&conf, "%s%s: the disk did not answer within %u s", conf.len ? "; " : "", d->info.dev_path,
+				    d->timeout_s);
 		else
 			strbuf_addf(&conf, "%s%s: the read failed with an I/O error", conf.len ? "; " : "", d->info.dev_path);
 		if (d->health_checked) {

@@ -293,6 +293,11 @@ void mx_run_one(const struct matrix *m, const struct mx_target *t, const struct 
 		run_fio(m, t, x, r);
 	else
 		run_builtin(m, t, x, r);
+	if (strcmp(r->status, "failed") == 0 && pb_pool_full(0, r->reason)) {
+		char detail[sizeof(r->reason)];
+		snprintf(detail, sizeof(detail), "%s", r->reason);
+		pb_failure_reason(-ENOSPC, detail, r->reason, sizeof(r->reason));
+	}
 	char rate[32];
 	human_rate(r->bw, rate, sizeof(rate));
 	if (strcmp(r->status, "ok") == 0)

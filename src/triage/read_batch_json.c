@@ -1,6 +1,7 @@
 /* The read batch's stored forms: its members of the JSON document and its
  * database rows. */
 #include <stdio.h>
+#include <string.h>
 
 #include "basic/log.h"
 #include "basic/timeutil.h"
@@ -102,6 +103,19 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 	json_identity(j, &d->info);
 	json_string(j, "status", readtest_status_name(d->status));
 	json_string(j, "reason", d->reason[0] ? d->reason : NULL);
+	if (d->io_error || d->no_response) {
+		/* The failure mid-read: what went wrong, where, and what was read before. */
+		json_begin_object(j, "failure");
+		json_string(j, "kind", d->io_error ? "io_error" : "no_response");
+		json_string(j, "error", strerror(-d->res->error));
+		json_uint(j, "offset_bytes", d->res->error_offset);
+		json_uint(j, "bytes_read_before", d->res->bytes);
+		if (d->no_response)
+			json_uint(j, "timeout_seconds", d->timeout_s);
+		if (d->stuck_pid)
+			json_int(j, "stuck_pid", d->stuck_pid);
+		json_end_object(j);
+	}
 	json_figures(j, d);
 	if (d->status == READTEST_OK)
 		json_double(j, "percent_of_median", d->pct_of_median);

@@ -56,7 +56,15 @@ size_t read_batch_check_health(struct read_batch *b)
 		struct disk_read *d = &b->reads[i];
 		if (!needs_health_check(d))
 			continue;
-		int r = smart_query(d->info.dev_path, &d->health);
+		int r = 0;
+		if (d->no_response) {
+			/* smartctl's commands would wait on the same stuck device. */
+			d->health.state = SMART_UNAVAILABLE;
+			snprintf(d->health.reason, sizeof(d->health.reason),
+				 "not asked: the disk does not answer, and smartctl would wait on it too");
+		} else {
+			r = smart_query(d->info.dev_path, &d->health);
+		}
 		if (r == -ENOENT) {
 			d->smartctl_missing = true;
 		} else if (r < 0 && d->health.reason[0] == '\0') {

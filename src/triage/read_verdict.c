@@ -87,6 +87,12 @@ static bool judge_one(struct disk_read *d, const struct outlier_finding *found, 
 {
 	if (d->status != READTEST_OK) {
 		d->verdict = readtest_status_name(d->status);
+		if (d->io_error || d->no_response) {
+			/* A finding in its own right: the reason names the disk and the offset. */
+			snprintf(d->sentence, sizeof(d->sentence), "%s", d->reason);
+			log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->sentence);
+			return false; /* not out of line with its peers: a failure, counted as an error */
+		}
 		snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
 		return false;
 	}

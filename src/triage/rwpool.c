@@ -84,9 +84,11 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		/* No dataset of ours, so nothing stops the ARC from keeping what was written. */
 		.arc_data_cached = target->kind == SCRATCH_ZFS,
 	};
-	if (pb_write_then_read(&c, area.path, "iotriage-rwpool.dat", &res->outcome) < 0) {
-		res->status = -EIO;
+	int r = pb_write_then_read(&c, area.path, "iotriage-rwpool.dat", &res->outcome);
+	if (r < 0) {
+		res->status = r;
 		snprintf(res->reason, sizeof(res->reason), "%s", res->outcome.reason);
+		log_msg(LOG_ERR, "RWPOOL (%s): %s", target->pool, res->reason);
 	}
 	log_figures(res);
 	pool_areas_destroy(&area, 1, target->pool, "RWPOOL");

@@ -29,7 +29,7 @@ static const char *write_error_text(int r)
 		return "the file system is read-only";
 	case -ENOSPC:
 	case -EDQUOT:
-		return "no space left for the test file";
+		return "the volume is full: no space left for the test file";
 	case -EACCES:
 	case -EPERM:
 		return "permission refused to create a file in its root (run as root, or on a volume you can write)";
