@@ -573,21 +573,18 @@ static uint64_t progress_bytes(struct worker *workers, unsigned n)
 	return sum;
 }
 
-static void print_progress(const struct job_spec *spec, uint64_t done, uint64_t total,
-			   uint64_t elapsed_ns)
+static void report_progress(const struct job_spec *spec, uint64_t done, uint64_t total, uint64_t elapsed_ns,
+			    bool finished)
 {
-	char done_s[32], total_s[32], rate[32];
-	double secs = (double)elapsed_ns / 1e9;
-	human_iec((double)done, done_s, sizeof(done_s));
-	human_iec((double)total, total_s, sizeof(total_s));
-	human_rate(secs > 0 ? (double)done / secs : 0, rate, sizeof(rate));
-	fprintf(stderr, "\r\033[K%s: %s of %s, %s, %.0f s", spec->progress_label ? spec->progress_label : "io",
-		done_s, total_s, rate, secs);
-	fflush(stderr);
+	struct job_progress p = {
+		.label = spec->progress_label ? spec->progress_label : "io",
+		.done_bytes = done, .total_bytes = total, .elapsed_ns = elapsed_ns, .finished = finished,
+	};
+	spec->progress(&p);
 }
 
-/* The main thread waits for the workers, drawing the progress line on a
- * terminal about once a second. */
+/* The main thread waits for the workers, telling the caller's progress
+ * callback about once a second. */
 static void wait_for_workers(const struct job_spec *spec, struct worker *workers, unsigned n,
 			     atomic_uint *finished, uint64_t total, struct job_result *res)
 {
@@ -610,15 +607,13 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 			last_sample = now;
 		}
 		if (spec->progress && now - last_print >= 1000000000ULL) {
-			print_progress(spec, progress_bytes(workers, n), total, now - start);
+			report_progress(spec, progress_bytes(workers, n), total, now - start, false);
 			last_print = now;
 			printed = true;
 		}
 	}
-	if (printed) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	if (printed)
+		report_progress(spec, progress_bytes(workers, n), total, now_ns() - start, true);
 }
 
 static double timeval_seconds(struct timeval tv)

@@ -34,6 +34,17 @@
  * pass over the area in a random order (fio's default random map). */
 enum job_random_map { JOB_MAP_UNIFORM, JOB_MAP_ONCE };
 
+/* A job's progress, about once a second while it runs and once more with
+ * FINISHED when it ends, for a line the caller draws: bench/ prints nothing. */
+struct job_progress {
+	const char *label;       /* spec.progress_label, or "io" */
+	uint64_t done_bytes;
+	uint64_t total_bytes;
+	uint64_t elapsed_ns;
+	bool finished;
+};
+typedef void (*job_progress_fn)(const struct job_progress *p);
+
 struct job_spec {
 	bool random;
 	unsigned read_pct;       /* 100 = reads only, 0 = writes only */
@@ -45,7 +56,7 @@ struct job_spec {
 	uint64_t runtime_ns;     /* cap; 0 = none */
 	enum data_pattern pattern;
 	uint64_t seed;           /* random offsets and data; fixed seeds make runs repeatable */
-	bool progress;           /* print a live line on stderr (callers pass isatty(2)) */
+	job_progress_fn progress; /* told the progress about once a second; NULL: none */
 	bool no_pin;             /* leave workers unpinned (by default each runs on one CPU) */
 	const char *progress_label;
 	uint64_t sample_ns;      /* bandwidth sample interval (compare's noise); 0 = none */

@@ -6,6 +6,7 @@
 
 #include "basic/humanize.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "triage/presets.h"
 
 struct presets_settings {
@@ -91,7 +92,7 @@ static int presets_main(struct command_call *call)
 	const char *path = call->operands[1];
 	struct run_settings base = {
 		.spec = { .bs = 4096, .iodepth = 1, .numjobs = 1, .seed = 1, .pattern = PATTERN_RANDOM,
-			  .progress = isatty(STDERR_FILENO) && !call->rc->json, .progress_label = p->name,
+			  .progress = cmd_progress(call->rc->json), .progress_label = p->name,
 			  .size = ps->size, .sample_ns = 1000000000ULL },
 		.engine = ps->engine, .direct = ps->direct, .size_given = ps->size_given, .mix = 50,
 		.force = ps->force, .guard = { .excl_fd = -1 },

@@ -8,6 +8,7 @@
 #include "basic/humanize.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/read_options.h"
 #include "cmd/runctx.h"
 #include "triage/run.h"
@@ -176,7 +177,7 @@ static void run_settings_complete(struct run_cmd *c)
 	s->spec.pattern = strcmp(c->pattern, "zeros") == 0 ? PATTERN_ZEROS : PATTERN_RANDOM;
 	s->spec.read_pct = 100;
 	s->spec.seed = 1;
-	s->spec.progress = isatty(STDERR_FILENO);
+	s->spec.progress = cmd_progress(false);
 	s->spec.progress_label = "run";
 	s->guard = (struct inuse_report){ .excl_fd = -1 };
 	run_apply_rw(s);

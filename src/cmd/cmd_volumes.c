@@ -13,6 +13,7 @@
 #include "basic/strbuf.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "fs/volfile.h"
 #include "output/table.h"
@@ -121,7 +122,7 @@ static int volumes_main(struct command_call *call)
 	struct volumes_cmd *v = call->settings;
 	struct volumes_settings *s = &v->run;
 	struct volume_list *l = &v->list;
-	s->progress = !call->g->json && isatty(STDERR_FILENO);
+	s->progress = cmd_progress(call->g->json);
 	int r = volumes_run(s, call->rc->id, l);
 	if (r == 0 && !call->rc->json)
 		print_table(l);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "basic/parse.h"
+#include "cmd/progress.h"
 #include "engine/engine.h"
 #include "triage/read_group.h"
 
@@ -79,5 +80,5 @@ int read_settings_option(const char *command, int id, const char *arg, struct re
 void read_settings_apply(struct read_settings *rs)
 {
 	rs->batch.regression_pct = rs->regression_pct;
-	rs->batch.opts.progress = isatty(STDERR_FILENO);
+	rs->batch.opts.progress = cmd_progress(false);
 }

@@ -42,7 +42,7 @@ struct readtest_opts {
 	const char *engine;    /* "auto" or a name */
 	uint64_t runtime_ns;   /* a time cap on each read, 0 for none (doctor's budgets) */
 	uint64_t io_timeout_ns; /* no I/O completed for this long: no response; 0 = the default */
-	bool progress;
+	job_progress_fn progress; /* NULL: no progress line */
 };
 
 enum readtest_status { READTEST_OK, READTEST_ERROR, READTEST_SKIPPED };

@@ -26,7 +26,7 @@ int doctor_media_prepare(struct doctor *dr)
 	readtest_opts_default(&b->opts);
 	b->opts.size = dr->budget->read_size;
 	b->opts.runtime_ns = (uint64_t)dr->budget->read_cap_s * 1000000000ULL;
-	b->opts.progress = false;
+	b->opts.progress = NULL;
 	int r = dr->have_pool ? pool_read_batch_prepare(dr->target.pool, b, &dr->layout) : read_batch_add_system_disks(b, NULL, 0);
 	if (r < 0) {
 		snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "cannot list the %s: %s",

@@ -34,7 +34,7 @@ static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct sw
 	struct job_spec spec = {
 		.random = true, .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .size = t.size,
 		.io_limit = 1ULL << 50, /* a time cap, not a size cap */ .runtime_ns = s->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
-		.progress = false,
+		.progress = NULL,
 	};
 	char reason[160];
 	struct engine_target_traits traits = { .synchronous_device = t.bio_based };

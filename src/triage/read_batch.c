@@ -26,7 +26,7 @@ void readtest_opts_default(struct readtest_opts *opts)
 		.bs = READTEST_DEFAULT_BS,
 		.iodepth = 1,
 		.engine = "auto",
-		.progress = isatty(STDERR_FILENO),
+		.progress = NULL, /* the command sets its terminal line */
 	};
 }
 
@@ -73,7 +73,7 @@ static void *parallel_read_main(void *arg)
 static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
-	opts.progress = false; /* several devices cannot share one progress line */
+	opts.progress = NULL; /* several devices cannot share one progress line */
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
 	struct parallel_read *args = xcalloc(b->count, sizeof(*args));
 	bool *started = xcalloc(b->count, sizeof(*started));

@@ -128,7 +128,7 @@ size_t read_batch_judge(struct read_batch *b)
 
 	size_t flagged = 0;
 	struct readtest_opts opts = b->opts;
-	opts.progress = false;
+	opts.progress = NULL;
 	for (size_t i = 0; i < b->count; i++)
 		flagged += judge_one(&b->reads[i], &found[i], samples[i].bw, &opts, b->regression_pct);
 	free(found);

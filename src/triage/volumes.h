@@ -71,7 +71,7 @@ struct volumes_settings {
 	uint64_t runtime_ns;        /* each read's time cap */
 	const char *globs[VOLUMES_MAX_MATCH]; /* --match: mount point or source */
 	size_t nglobs;
-	bool progress;              /* the job's progress line on stderr */
+	job_progress_fn progress;   /* the job's progress, for a line on the terminal; NULL: none */
 };
 
 /* Reads /proc/self/mountinfo (and, when ZFS is mounted, zfs get) and
