@@ -165,25 +165,7 @@ int opts_usage_error(const char *command, const char *fmt, ...)
 int opts_parse_command(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
 		       opts_handler handle, void *state)
 {
-	struct opts_parser p;
-	const char *arg = NULL;
-	int c;
-	if (opts_begin(&p, doc->name, argc, argv, doc->opts, g) < 0)
-		return OPTS_USAGE_ERROR;
-	while ((c = opts_next(&p, &arg)) > 0) {
-		if (!handle || handle(c, arg, state) != 0) {
-			opts_end(&p);
-			return OPTS_USAGE_ERROR;
-		}
-	}
-	int first = opts_end(&p);
-	if (c < 0)
-		return OPTS_USAGE_ERROR;
-	if (g->help) {
-		opts_print_help(stdout, doc->usage, doc->summary, NULL, doc->opts);
-		return OPTS_HELP_SHOWN;
-	}
-	return first;
+	return opts_parse_settings(doc, argc, argv, g, handle, state);
 }
 
 int opts_store_value(const char *command, const struct opt_def *d, const char *arg, void *settings)
