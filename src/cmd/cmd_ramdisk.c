@@ -226,6 +226,7 @@ static int ramdisk_list(int argc, char **argv, struct global_opts *g)
 			ramdisk_print_table(l, n, stdout);
 		else
 			printf("No RAM disks exist.  Create one with 'iotriage ramdisk create SIZE' (e.g. 1G).\n");
+		ramdisk_list_export(stdout, NULL);
 	}
 	struct json j;
 	json_init(&j);
@@ -233,6 +234,7 @@ static int ramdisk_list(int argc, char **argv, struct global_opts *g)
 	json_begin_object(&j, "ramdisk");
 	json_string(&j, "action", "list");
 	ramdisk_json_devices(&j, "devices", l, n);
+	ramdisk_list_export(NULL, &j);
 	json_end_object(&j);
 	int status = run_ctx_finish(&rc, &j, 0, NULL, NULL);
 	json_release(&j);
@@ -252,11 +254,15 @@ static const struct {
 	{ "list", "list iotriage's RAM disks, their status and by-id path (any user)", ramdisk_list },
 	{ "destroy", "destroy all of them and free the memory (--force: even in use)", cmd_ramdisk_destroy },
 	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", cmd_ramdisk_sweep },
+	{ "export", "export them over NVMe/TCP: --nvme-tcp ADDR[:PORT], --host-nqn or --allow-any-host", cmd_ramdisk_export },
+	{ "unexport", "remove the NVMe/TCP export", cmd_ramdisk_unexport },
+	{ "wire", "read the exported disk here and from a client (--via 'ssh HOST'): the wire's cost", cmd_ramdisk_wire },
+	{ "client", "the client's half of wire: connect, read, disconnect", cmd_ramdisk_client },
 };
 
 static void print_ramdisk_help(FILE *out)
 {
-	fputs("usage: iotriage ramdisk create|list|destroy|sweep [options]\n\n"
+	fputs("usage: iotriage ramdisk create|list|destroy|sweep|export|unexport|wire|client [options]\n\n"
 	      "RAM-backed block devices (scsi_debug, null_blk, brd or zram, as the kernel offers)\n"
 	      "with optional synthetic latency: take the media out of the measurement.\n\n"
 	      "sub-commands:\n",
@@ -305,7 +311,7 @@ int cmd_ramdisk(int argc, char **argv, struct global_opts *g)
 		free(sub_argv);
 		return status;
 	}
-	fprintf(stderr, "iotriage ramdisk: '%s' is not a ramdisk sub-command (create, list, destroy, sweep)\n",
+	fprintf(stderr, "iotriage ramdisk: '%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)\n",
 		argv[sub]);
 	return 2;
 }

@@ -24,5 +24,12 @@ int ramdisk_need_root(const char *what);
 
 int cmd_ramdisk_destroy(int argc, char **argv, struct global_opts *g);
 int cmd_ramdisk_sweep(int argc, char **argv, struct global_opts *g);
+/* cmd_ramdisk_export.c: export, unexport, client, wire; and the export's
+ * line (OUT) and JSON "export" member (J) in the listing (either may be NULL). */
+int cmd_ramdisk_export(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk_unexport(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk_client(int argc, char **argv, struct global_opts *g);
+int cmd_ramdisk_wire(int argc, char **argv, struct global_opts *g);
+void ramdisk_list_export(FILE *out, struct json *j);
 
 #endif
