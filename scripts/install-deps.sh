@@ -1,38 +1,20 @@
 #!/usr/bin/env bash
-# Installs what iotriage needs to build and to run its whole test suite on
-# Debian 12. Idempotent: does nothing when everything is present.
+# Installs what iotriage needs to build and to run on Debian 12, and nothing
+# else (the test suite's own packages are in scripts/install-test-deps.sh).
+# Starts no daemon: zfs-fuse is started by scripts/start-services.sh when a
+# ZFS pool is wanted. Idempotent: does nothing when everything is present.
+#
+#   building      build-essential meson ninja-build pkg-config
+#                 liburing-dev libaio-dev libblkid-dev libsqlite3-dev
+#   running       util-linux iproute2 ethtool (disks, loop devices, ports)
+#                 smartmontools (the SMART cross-check)
+#                 zfs-fuse btrfs-progs (ZFS and btrfs pools; doctor --lab)
+#                 fio (benchpool's and matrix's engine next to the built-in one)
+#                 openssh-client (fleet)
 set -eu
-packages=(
-	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod
-	build-essential meson ninja-build pkg-config
-	liburing-dev libaio-dev libblkid-dev libsqlite3-dev
-	util-linux mount e2fsprogs sqlite3 jq fio strace time zfs-fuse btrfs-progs smartmontools
-	iproute2 iptables openssh-client openssh-server iperf3 ethtool
-	chromium dbench qemu-utils prometheus
-	clang
-)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	# chromium: the report's browser test; dbench, qemu-utils: matrix's suite;
-	# openssh-server: the fleet test runs its own sshd per host namespace
-	# (never the system's ssh.service, whether or not its postinst starts it);
-	# prometheus: for promtool only (where policy-rc.d forbids service starts,
-	# as in containers, its daemon is not started; elsewhere it is).
-	# iperf3: netcheck --peer starts its own one-shot servers; the package's
-	# debconf question (start a daemon at boot) is answered no beforehand.
-	echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-# No iperf3 daemon is left running, whatever the package did before.
-if [ -e /etc/init.d/iperf3 ] || [ -e /lib/systemd/system/iperf3.service ]; then
-	if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
-		systemctl disable --now iperf3 >/dev/null 2>&1 || true
-	fi
-	[ -s /run/iperf3.pid ] && /etc/init.d/iperf3 stop >/dev/null 2>&1 || true
-fi
+cd "$(dirname "$0")/.."
+. scripts/lib-apt.sh
+apt_install \
+	build-essential meson ninja-build pkg-config \
+	liburing-dev libaio-dev libblkid-dev libsqlite3-dev \
+	util-linux iproute2 ethtool smartmontools zfs-fuse btrfs-progs fio openssh-client

@@ -4,7 +4,7 @@
 # "N passed, N failed, N skipped". Needs root (loop devices, zram, cgroups).
 set -u
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+{ scripts/install-deps.sh && scripts/install-test-deps.sh; } || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 scripts/start-services.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 scripts/build.sh --sanitize || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 		/* On a terminal, no command means the guided chooser (the chooser a new user expects). */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 			char *interactive_argv[] = { (char *)"interactive", NULL };
-			return close_stdout(cmd_interactive(1, interactive_argv, &g));
+			return close_stdout(command_frame_execute("interactive", &interactive_frame, 1, interactive_argv, &g));
 		}
 		print_main_help(stderr);
 		return 2;

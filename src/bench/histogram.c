@@ -65,3 +65,35 @@ double hist_mean(const struct histogram *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
+
+double hist_stddev(const struct histogram *h)
+{
+	if (h->count < 2)
+		return 0.0;
+	double mean = hist_mean(h), sq = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		if (!h->buckets[b])
+			continue;
+		uint64_t lo, hi;
+		hist_bucket_range(b, &lo, &hi);
+		double d = (double)lo + (double)(hi - lo) / 2 - mean;
+		sq += d * d * (double)h->buckets[b];
+	}
+	return sqrt(sq / (double)(h->count - 1));
+}
+
+void hist_summarize(const struct histogram *h, struct hist_summary *ret)
+{
+	*ret = (struct hist_summary){
+		.count = h->count,
+		.min = h->count ? h->min : 0,
+		.max = h->count ? h->max : 0,
+		.mean = hist_mean(h),
+		.stdev = hist_stddev(h),
+		.p50 = hist_percentile(h, 50),
+		.p90 = hist_percentile(h, 90),
+		.p99 = hist_percentile(h, 99),
+		.p999 = hist_percentile(h, 99.9),
+		.p9999 = hist_percentile(h, 99.99),
+	};
+}

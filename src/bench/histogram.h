@@ -47,6 +47,18 @@ void hist_merge(struct histogram *into, const struct histogram *from);
 /* The value at percentile P (0 < P <= 100), 0 for an empty histogram. */
 uint64_t hist_percentile(const struct histogram *h, double p);
 double hist_mean(const struct histogram *h);
+/* The sample standard deviation, from the bucket midpoints (within the
+ * buckets' 1.6%); 0 below two samples. */
+double hist_stddev(const struct histogram *h);
+/* A histogram's figures, small enough to keep with every result. */
+struct hist_summary {
+	uint64_t count, min, max;
+	double mean, stdev;
+	uint64_t p50, p90, p99, p999, p9999;
+};
+
+void hist_summarize(const struct histogram *h, struct hist_summary *ret);
+
 /* Lowest and highest value that land in bucket B (for tests). */
 void hist_bucket_range(unsigned b, uint64_t *ret_lo, uint64_t *ret_hi);
 

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,51 @@ static void gate_open(struct start_gate *g, int state)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* A random permutation of the block numbers [0, n): a 4-round Feistel
+ * network over the next even power of two, walking the cycle until the value
+ * falls below n (fewer than 4 steps on average). Every block once per pass,
+ * in an order no stride reveals. */
+struct block_perm {
+	uint64_t n, mask;
+	unsigned half_bits;
+	uint64_t keys[4];
+};
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void perm_init(struct block_perm *p, uint64_t n, struct prng *r)
+{
+	unsigned bits = 2;
+	while (bits < 64 && (1ULL << bits) < n)
+		bits++;
+	bits += bits & 1;
+	p->n = n;
+	p->half_bits = bits / 2;
+	p->mask = (1ULL << p->half_bits) - 1;
+	for (int i = 0; i < 4; i++)
+		p->keys[i] = prng_next(r);
+}
+
+static uint64_t perm_at(const struct block_perm *p, uint64_t i)
+{
+	uint64_t x = i;
+	do {
+		uint64_t left = x >> p->half_bits, right = x & p->mask;
+		for (int k = 0; k < 4; k++) {
+			uint64_t next = left ^ (mix64(right ^ p->keys[k]) & p->mask);
+			left = right;
+			right = next;
+		}
+		x = (left << p->half_bits) | right;
+	} while (x >= p->n);
+	return x;
+}
+
 /* One worker thread. Each has its own engine context, units, buffers,
  * random state and histograms: nothing is shared on the I/O path except the
  * target's file descriptor. */
@@ -55,6 +101,10 @@ struct worker {
 	uint64_t limit;          /* bytes this worker moves at most */
 	unsigned iodepth;
 	struct prng rng;
+	struct prng scramble_rng;  /* seeded per run: data differs between runs */
+	uint64_t scramble_serial;  /* worker index in the top byte, then a sector count */
+	struct block_perm perm;
+	uint64_t perm_next;
 	void *buffers;
 	size_t buffers_len;
 	struct io_unit *units;
@@ -64,7 +114,12 @@ struct worker {
 	bool pin;                /* run on one CPU */
 	int cpu;                 /* pinned CPU, -1 for none */
 	uint64_t start_ns, done_ns;
+	uint64_t ramp_end_ns;    /* completions before it are not counted */
+	bool ramping;
+	uint64_t rate_next_ns;   /* the next I/O may start then (rate caps) */
 	uint64_t issued, seq_offset;
+	struct rusage usage_start, usage_end;
+	uint64_t usage_start_ns, usage_end_ns;
 	uint64_t bytes[2], ios[2];
 	struct histogram lat[2];
 	enum job_stop stop;
@@ -87,6 +142,29 @@ const char *job_stop_name(enum job_stop stop)
 		return "interrupted";
 	}
 	return "?";
+}
+
+const char *job_random_map_name(enum job_random_map map)
+{
+	return map == JOB_MAP_ONCE ? "once" : "uniform";
+}
+
+const char *job_random_map_text(enum job_random_map map)
+{
+	return map == JOB_MAP_ONCE ? "every block once per pass, in random order"
+				   : "uniform with replacement (blocks may repeat or be missed)";
+}
+
+double job_max_worker_cpu(const struct job_result *r)
+{
+	double most = 0;
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct job_worker_result *w = &r->workers[i];
+		double f = w->busy_seconds > 0 ? (w->user_seconds + w->system_seconds) / w->busy_seconds : 0;
+		if (f > most)
+			most = f;
+	}
+	return most;
 }
 
 double job_bw_bytes_per_s(const struct job_result *r)
@@ -134,6 +212,15 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 		snprintf(msg, len, "read percentage must be between 0 and 100");
 		return -EINVAL;
 	}
+	if (spec->time_based && !spec->runtime_ns) {
+		snprintf(msg, len, "a time-based run needs a runtime");
+		return -EINVAL;
+	}
+	if (spec->ramp_ns && spec->runtime_ns && spec->ramp_ns > spec->runtime_ns) {
+		snprintf(msg, len, "the ramp time (%.3g s) is longer than the runtime (%.3g s)",
+			 (double)spec->ramp_ns / 1e9, (double)spec->runtime_ns / 1e9);
+		return -EINVAL;
+	}
 	uint64_t span = spec->size ? spec->size : t->size;
 	if (span < spec->bs) {
 		snprintf(msg, len, "'%s' holds %llu bytes, less than one block of %u", t->path,
@@ -147,7 +234,7 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
 	uint64_t remaining = w->limit - w->issued;
-	u->len = remaining < spec->bs ? (uint32_t)remaining : spec->bs;
+	u->len = remaining < spec->bs && !spec->time_based ? (uint32_t)remaining : spec->bs;
 
 	if (spec->read_pct >= 100)
 		u->dir = IO_READ;
@@ -156,7 +243,9 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	else
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
-	if (spec->random) {
+	if (spec->random && spec->random_map == JOB_MAP_ONCE) {
+		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * spec->bs;
+	} else if (spec->random) {
 		u->offset = prng_below(&w->rng, w->span / spec->bs) * spec->bs;
 	} else {
 		if (w->seq_offset + u->len > w->span)
@@ -165,16 +254,18 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		w->seq_offset += u->len;
 	}
 
-	/* Each written block differs from every other, so neither compression
+	/* Every written sector differs from every other, so neither compression
 	 * nor deduplication can shrink what reaches the media. */
-	if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM && u->len >= 16) {
-		uint64_t stamp[2] = { u->offset, prng_next(&w->rng) };
-		memcpy(u->buf, stamp, sizeof(stamp));
-	}
+	if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
+		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);
 }
 
 static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 {
+	if (w->ramping && now < w->ramp_end_ns && u->result == (int64_t)u->len) {
+		w->free_units[w->nr_free++] = u; /* warm-up: done, not counted */
+		return;
+	}
 	if (u->result < 0 || (uint64_t)u->result < u->len) {
 		if (w->stop != JOB_STOP_ERROR) {
 			w->stop = JOB_STOP_ERROR;
@@ -207,13 +298,51 @@ static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
 		w->stop = JOB_STOP_TIME;
 		return false;
 	}
-	return w->issued < w->limit;
+	if (w->ramping && now >= w->ramp_end_ns) {
+		w->ramping = false;
+		w->issued = 0; /* the size cap counts from the end of the ramp */
+		w->usage_start_ns = now;
+		getrusage(RUSAGE_THREAD, &w->usage_start); /* so does the CPU time */
+	}
+	return w->spec->time_based || w->ramping || w->issued < w->limit;
+}
+
+#define RATE_CATCH_UP_NS (100 * 1000 * 1000ULL)
+
+/* The rate caps: how long after this I/O's start the next may start. */
+static uint64_t rate_gap_ns(const struct job_spec *spec, uint32_t len)
+{
+	uint64_t gap = 0;
+	if (spec->rate_iops)
+		gap = 1000000000ULL / spec->rate_iops;
+	if (spec->rate_bps) {
+		uint64_t g = (uint64_t)((double)len * 1e9 / (double)spec->rate_bps);
+		gap = g > gap ? g : gap;
+	}
+	return gap;
+}
+
+/* Under a rate cap, waits (when nothing is in flight) until the next I/O is
+ * due; returns false when it is not due yet and completions are pending. */
+static bool rate_allows(struct worker *w, uint64_t *now, unsigned inflight)
+{
+	if (!w->spec->rate_bps && !w->spec->rate_iops)
+		return true;
+	if (*now >= w->rate_next_ns)
+		return true;
+	if (inflight)
+		return false;
+	uint64_t wait = w->rate_next_ns - *now;
+	struct timespec ts = { (time_t)(wait / 1000000000ULL), (long)(wait % 1000000000ULL) };
+	nanosleep(&ts, NULL);
+	*now = now_ns();
+	return true;
 }
 
 static void worker_loop(struct worker *w)
 {
 	const struct engine_ops *ops = w->ops;
-	uint64_t deadline = w->spec->runtime_ns ? w->start_ns + w->spec->runtime_ns : UINT64_MAX;
+	uint64_t deadline = w->spec->runtime_ns ? w->ramp_end_ns + w->spec->runtime_ns : UINT64_MAX;
 	uint64_t now = w->start_ns;
 	unsigned inflight = 0;
 	w->stop = JOB_STOP_SIZE;
@@ -221,10 +350,15 @@ static void worker_loop(struct worker *w)
 	for (;;) {
 		bool issuing = may_issue(w, now, deadline);
 		unsigned queued = 0;
-		while (issuing && w->nr_free) {
+		while (issuing && w->nr_free && rate_allows(w, &now, inflight)) {
 			struct io_unit *u = w->free_units[--w->nr_free];
 			prepare_unit(w, u);
 			u->start_ns = now_ns();
+			uint64_t gap = rate_gap_ns(w->spec, u->len);
+			/* On schedule: after a slow I/O, up to RATE_CATCH_UP_NS of
+			 * missed I/O is issued without waiting (fio's rate is an average too). */
+			uint64_t floor = u->start_ns > RATE_CATCH_UP_NS ? u->start_ns - RATE_CATCH_UP_NS : 0;
+			w->rate_next_ns = (w->rate_next_ns > floor ? w->rate_next_ns : floor) + gap;
 			enum engine_queue_status st = ops->queue(&w->ctx, u);
 			if (st == ENGINE_BUSY) {
 				w->free_units[w->nr_free++] = u;
@@ -315,6 +449,11 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 		return -ENOMEM;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
+	if (spec->random_map == JOB_MAP_ONCE)
+		perm_init(&w->perm, w->span / spec->bs, &w->rng);
+	/* Not from the seed: a second run must not write what the first wrote. */
+	prng_seed(&w->scramble_rng, now_ns() ^ ((uint64_t)getpid() << 32) ^ mix64(index + 1));
+	w->scramble_serial = (uint64_t)index << 56;
 	for (unsigned i = 0; i < w->iodepth; i++) {
 		w->units[i] = (struct io_unit){
 			.buf = (char *)w->buffers + (size_t)i * spec->bs,
@@ -390,6 +529,11 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	w->start_ns = now_ns();
+	w->ramp_end_ns = w->start_ns + w->spec->ramp_ns;
+	w->ramping = w->spec->ramp_ns > 0;
+	w->rate_next_ns = w->start_ns;
+	w->usage_start_ns = w->start_ns;
+	getrusage(RUSAGE_THREAD, &w->usage_start);
 	if (r < 0) {
 		w->stop = JOB_STOP_ERROR;
 		w->error = r;
@@ -398,6 +542,8 @@ static void *worker_main(void *arg)
 		worker_loop(w);
 		w->ops->cleanup(&w->ctx);
 	}
+	getrusage(RUSAGE_THREAD, &w->usage_end);
+	w->usage_end_ns = now_ns();
 	atomic_fetch_add(w->workers_finished, 1);
 	return NULL;
 }
@@ -456,12 +602,28 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 	}
 }
 
+static double timeval_seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void worker_usage(const struct worker *w, struct job_worker_result *out)
+{
+	const struct rusage *a = &w->usage_start, *b = &w->usage_end;
+	out->user_seconds = timeval_seconds(b->ru_utime) - timeval_seconds(a->ru_utime);
+	out->system_seconds = timeval_seconds(b->ru_stime) - timeval_seconds(a->ru_stime);
+	out->busy_seconds = (double)(w->usage_end_ns - w->usage_start_ns) / 1e9;
+	out->voluntary_switches = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
+	out->involuntary_switches = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+}
+
 static void collect_results(struct worker *workers, unsigned n, struct job_result *res)
 {
+	/* Statistics start when the ramp ends. */
 	uint64_t start = UINT64_MAX, first = UINT64_MAX, last = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (workers[i].start_ns < start)
-			start = workers[i].start_ns;
+		if (workers[i].ramp_end_ns < start)
+			start = workers[i].ramp_end_ns;
 	}
 	hist_init(&res->lat_read);
 	hist_init(&res->lat_write);
@@ -474,6 +636,8 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 		res->write_ios += w->ios[IO_WRITE];
 		hist_merge(&res->lat_read, &w->lat[IO_READ]);
 		hist_merge(&res->lat_write, &w->lat[IO_WRITE]);
+		if (w->done_ns < start)
+			w->done_ns = start; /* stopped during the ramp */
 		if (w->done_ns < first)
 			first = w->done_ns;
 		if (w->done_ns > last)
@@ -484,6 +648,7 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 			.done_seconds = (double)(w->done_ns - start) / 1e9,
 			.cpu = w->cpu,
 		};
+		worker_usage(w, &res->workers[i]);
 		/* The most serious reason any worker stopped is the job's. */
 		if (w->stop > res->stop) {
 			res->stop = w->stop;
@@ -515,6 +680,8 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 	res->iodepth = engine->synchronous ? 1 : spec->iodepth;
 	res->span = spec->size ? spec->size : t->size;
 	res->nr_workers = n;
+	res->ramp_seconds = (double)spec->ramp_ns / 1e9;
+	res->random_map = spec->random_map;
 
 	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
 	atomic_uint finished = 0;

@@ -4,7 +4,14 @@
  * IODEPTH units, issuing BS-sized I/O, sequential or random, reads, writes or
  * a mix, until it has moved SIZE bytes or RUNTIME has passed, whichever is
  * first. Both are caps: the result holds the bytes and seconds actually done
- * and which cap ended the run. Every I/O's latency goes into a histogram.
+ * and which cap ended the run. With TIME_BASED the workers go over the area
+ * again and again until RUNTIME. During the first RAMP_NS the I/O runs but
+ * is not counted: statistics (and the runtime) start after it. Every I/O's
+ * latency goes into a histogram; every worker's CPU time is measured.
+ *
+ * Written data: with PATTERN_RANDOM every 512-byte sector of every write is
+ * scrambled just before it is submitted (bench/pattern.h), so no two sectors
+ * ever written repeat and deduplication cannot shrink them.
  */
 #ifndef IOTRIAGE_BENCH_JOB_H
 #define IOTRIAGE_BENCH_JOB_H
@@ -22,6 +29,11 @@
 #define JOB_MAX_IODEPTH 4096
 #define JOB_MAX_SAMPLES 1024     /* bandwidth samples kept; later intervals are not sampled */
 
+/* How random offsets are drawn: uniform with replacement (blocks may repeat
+ * and some are never touched, fio's norandommap), or every block once per
+ * pass over the area in a random order (fio's default random map). */
+enum job_random_map { JOB_MAP_UNIFORM, JOB_MAP_ONCE };
+
 struct job_spec {
 	bool random;
 	unsigned read_pct;       /* 100 = reads only, 0 = writes only */
@@ -37,6 +49,11 @@ struct job_spec {
 	bool no_pin;             /* leave workers unpinned (by default each runs on one CPU) */
 	const char *progress_label;
 	uint64_t sample_ns;      /* bandwidth sample interval (compare's noise); 0 = none */
+	uint64_t ramp_ns;        /* I/O runs, uncounted, this long before statistics start */
+	bool time_based;         /* repeat over the area until runtime_ns (which must be set) */
+	uint64_t rate_bps;       /* per worker bytes per second at most; 0 = no cap */
+	uint64_t rate_iops;      /* per worker I/Os per second at most; 0 = no cap */
+	enum job_random_map random_map;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
@@ -46,7 +63,14 @@ struct job_worker_result {
 	uint64_t ios;
 	double done_seconds;     /* from the common start to this worker's last completion */
 	int cpu;                 /* the CPU the worker was pinned to, -1 when not pinned */
+	double user_seconds, system_seconds; /* the worker thread's CPU time after the ramp */
+	double busy_seconds;     /* wall time the worker ran after the ramp */
+	uint64_t voluntary_switches, involuntary_switches;
 };
+
+/* A worker busier than this fraction of its wall time is the bottleneck:
+ * the figure then measures iotriage, not the storage. */
+#define JOB_CPU_BOUND_FRACTION 0.90
 
 struct job_result {
 	const struct engine_ops *engine;
@@ -61,6 +85,8 @@ struct job_result {
 	int error;               /* -errno when stop == JOB_STOP_ERROR */
 	uint64_t error_offset;
 	unsigned nr_workers;
+	double ramp_seconds;     /* uncounted warm-up before the statistics */
+	enum job_random_map random_map;
 	struct job_worker_result workers[JOB_MAX_THREADS];
 	/* Bytes per second over each whole SAMPLE_NS interval from the start
 	 * (a last, partial interval is not kept): the run's own noise. */
@@ -80,6 +106,11 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 	    struct job_result **ret);
 
 const char *job_stop_name(enum job_stop stop);
+/* "uniform" or "once", and the words saying what it means. */
+const char *job_random_map_name(enum job_random_map map);
+const char *job_random_map_text(enum job_random_map map);
+/* The busiest worker's CPU time (user + system) over its wall time, 0 to ~1. */
+double job_max_worker_cpu(const struct job_result *r);
 double job_bw_bytes_per_s(const struct job_result *r);
 double job_iops(const struct job_result *r);
 

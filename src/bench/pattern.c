@@ -32,6 +32,15 @@ void pattern_fill(void *buf, size_t len, enum data_pattern pattern, struct prng 
 	}
 }
 
+void pattern_scramble(void *buf, size_t len, uint64_t *serial, struct prng *r)
+{
+	unsigned char *p = buf;
+	for (size_t off = 0; off + 16 <= len; off += PATTERN_SECTOR) {
+		uint64_t stamp[2] = { (*serial)++, prng_next(r) };
+		memcpy(p + off, stamp, sizeof(stamp));
+	}
+}
+
 const char *pattern_name(enum data_pattern pattern)
 {
 	return pattern == PATTERN_ZEROS ? "zeros" : "random";

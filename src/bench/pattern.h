@@ -42,6 +42,15 @@ static inline uint64_t prng_below(struct prng *r, uint64_t bound)
 }
 
 void pattern_fill(void *buf, size_t len, enum data_pattern pattern, struct prng *r);
+
+#define PATTERN_SECTOR 512
+
+/* Makes every 512-byte sector of BUF unique before it is written (fio's
+ * scramble_buffers, for every sector): the first 16 bytes of each sector get
+ * *SERIAL (then incremented; callers put a per-worker tag in its top bits)
+ * and a value from R, which callers seed per run, so no two sectors written
+ * in a run or across runs are equal, at any deduplication granularity. */
+void pattern_scramble(void *buf, size_t len, uint64_t *serial, struct prng *r);
 const char *pattern_name(enum data_pattern pattern);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
+#include "basic/timeutil.h"
 
 static int classify_mode(mode_t mode, enum target_kind *ret_kind)
 {
@@ -171,7 +172,8 @@ int target_layout_file(struct target *t, uint64_t size, enum data_pattern patter
 	_cleanup_close_ int fd = open(t->path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	int r = pattern_write_file(fd, t->size, size, pattern, size ^ 0x696f747269616765ULL);
+	/* Seeded per call: two files laid out alike would deduplicate. */
+	int r = pattern_write_file(fd, t->size, size, pattern, now_ns() ^ size ^ 0x696f747269616765ULL);
 	if (r < 0)
 		return r;
 	t->size = size;

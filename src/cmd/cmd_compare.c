@@ -24,8 +24,8 @@ static void side_check_repeats(const struct compare_side *s)
 	for (size_t r = 1; r < s->nruns; r++) {
 		const char *a = s->runs[0].argv ? s->runs[0].argv : "", *b = s->runs[r].argv ? s->runs[r].argv : "";
 		if (strcmp(a, b) != 0)
-			fprintf(stderr, "iotriage compare: warning: runs %s and %s are combined as repeats but were started "
-				"differently ('%s' and '%s')\n", s->runs[0].id, s->runs[r].id, a, b);
+			cmd_error("compare", "warning: runs %s and %s are combined as repeats but were started "
+				  "differently ('%s' and '%s')", s->runs[0].id, s->runs[r].id, a, b);
 	}
 }
 
@@ -167,7 +167,7 @@ static int load_runs(const struct global_opts *g, char **ids, size_t n, struct r
 	char db[4096];
 	int r = stored_open("compare", g, &s, db, sizeof(db));
 	if (r == 1)
-		fprintf(stderr, "iotriage compare: there is no database at '%s' yet\n", db);
+		cmd_error("compare", "there is no database at '%s' yet", db);
 	if (r != 0)
 		return 1;
 	struct run_doc *runs = xcalloc(n, sizeof(*runs));
@@ -197,17 +197,14 @@ static const struct command_doc compare_doc = {
 	compare_opts,
 };
 
-int cmd_compare(int argc, char **argv, struct global_opts *g)
+/* The sides (runs or ID+ID+ID repeats) loaded, each later one against the first. */
+static int compare_main(struct command_call *call)
 {
-	int first = opts_parse_command(&compare_doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	size_t nsides = (size_t)(argc - first);
-	if (nsides < 2)
-		return opts_usage_error("compare", "expected two or more run ids (see 'iotriage history')");
+	const struct global_opts *g = call->g;
+	size_t nsides = (size_t)call->noperands;
 	struct compare_side *sides = xcalloc(nsides, sizeof(*sides));
 	char **ids = NULL;
-	int nids = compare_sides_split(argv + first, nsides, &ids, sides);
+	int nids = compare_sides_split(call->operands, nsides, &ids, sides);
 	if (nids < 0) {
 		free(sides);
 		return opts_usage_error("compare", "an empty run id in a '+' set (write ID+ID+ID)");
@@ -238,3 +235,10 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	free(runs);
 	return 0;
 }
+
+const struct command_frame compare_frame = {
+	.doc = &compare_doc,
+	.min_operands = 2, .max_operands = -1,
+	.operands_expected = "expected two or more run ids (see 'iotriage history')",
+	.main = compare_main,
+};

@@ -132,21 +132,24 @@ static int gather_hosts(struct fleet_args *a, int argc, char **argv, int first)
 	return 0;
 }
 
+static const struct command_doc fleet_doc = {
+	"fleet", "fleet [options] HOSTS[,HOST...] [-f FILE] -- COMMAND [ARGS...]\n"
+	"       fleet --fio [options] HOSTS[,HOST...] [-f FILE] -- FIO-OPTIONS...",
+	"Runs one iotriage command on many hosts over ssh (BatchMode, one multiplexed\n"
+	"connection per host, your ~/.ssh/config unless -F), after checking each host's\n"
+	"iotriage version and document schema. Each host's document is kept here with\n"
+	"its identity; hosts whose read rate stands out from their peers' are re-run and\n"
+	"named. With --fio, the hosts are fio clients: a fio server on each, one job\n"
+	"(--rw=randread --bs=4k ...) driven from here so all start together; each\n"
+	"client's figures under its host name, and their sum.\n"
+	"Exit status: 0 every host ok, 1 some failed, 3 none ok.",
+	fleet_opts,
+};
+
+const struct command_doc *const fleet_docs[] = { &fleet_doc, NULL };
+
 static int parse_args(struct fleet_args *a, int argc, char **argv, struct global_opts *g, int *ret_dd)
 {
-	static const struct command_doc doc = {
-		"fleet", "fleet [options] HOSTS[,HOST...] [-f FILE] -- COMMAND [ARGS...]\n"
-		"       fleet --fio [options] HOSTS[,HOST...] [-f FILE] -- FIO-OPTIONS...",
-		"Runs one iotriage command on many hosts over ssh (BatchMode, one multiplexed\n"
-		"connection per host, your ~/.ssh/config unless -F), after checking each host's\n"
-		"iotriage version and document schema. Each host's document is kept here with\n"
-		"its identity; hosts whose read rate stands out from their peers' are re-run and\n"
-		"named. With --fio, the hosts are fio clients: a fio server on each, one job\n"
-		"(--rw=randread --bs=4k ...) driven from here so all start together; each\n"
-		"client's figures under its host name, and their sum.\n"
-		"Exit status: 0 every host ok, 1 some failed, 3 none ok.",
-		fleet_opts,
-	};
 	int dd = 1;
 	while (dd < argc && strcmp(argv[dd], "--") != 0)
 		dd++;
@@ -154,7 +157,7 @@ static int parse_args(struct fleet_args *a, int argc, char **argv, struct global
 				       .time_limit_ms = 3600000ULL, .grace_ms = 60000ULL };
 	a->confirm = 1;
 	a->fio_port = FLEET_LOAD_DEFAULT_PORT;
-	int first = opts_parse_command(&doc, dd, argv, g, handle_opt, a);
+	int first = opts_parse_command(&fleet_doc, dd, argv, g, handle_opt, a);
 	if (first < 0)
 		return opts_command_status(first);
 	if (dd + 1 >= argc)

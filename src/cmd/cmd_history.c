@@ -18,8 +18,10 @@ enum { OPT_COMMAND = OPT_COMMAND_BASE, OPT_DEVICE, OPT_POOL, OPT_SINCE, OPT_UNTI
 
 static const struct opt_def history_opts[] = {
 	{ "command", 0, "NAME", "only runs of this command (readdisks, run, matrix, ...)", OPT_COMMAND, { 0 } },
-	{ "device", 0, "IDENTITY", "only runs that measured this device: identity key (wwn:..., serial:...), kernel name or path", OPT_DEVICE, { 0 } },
-	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL, { 0 } },
+	{ "device", 0, "IDENTITY", "only runs that measured this device: identity key (wwn:..., serial:...), kernel name or path", OPT_DEVICE,
+	  OPT_V_STRING(struct store_run_filter, device) },
+	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL,
+	  OPT_V_STRING(struct store_run_filter, pool) },
 	{ "since", 0, "DATE", "runs started at or after DATE: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC", OPT_SINCE, { 0 } },
 	{ "until", 0, "DATE", "runs started at or before DATE (a bare day includes the whole day)", OPT_UNTIL, { 0 } },
 	OPT_END,
@@ -53,12 +55,6 @@ static int parse_history_option(int id, const char *arg, void *state)
 		if (!command_find(arg))
 			return opts_usage_error("history", "unknown command '%s' for --command", arg);
 		f->command = arg;
-		return 0;
-	case OPT_DEVICE:
-		f->device = arg;
-		return 0;
-	case OPT_POOL:
-		f->pool = arg;
 		return 0;
 	case OPT_SINCE:
 	case OPT_UNTIL:
@@ -98,26 +94,21 @@ static void add_run_row(const struct store_run_row *row, void *arg)
 	json_end_object(&l->json);
 }
 
-int cmd_history(int argc, char **argv, struct global_opts *g)
+static int history_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"history", "history [options]",
-		"Lists the runs in the results database, newest first, with their ids (for show,\n"
-		"compare and report). Reads the database only; records nothing.",
-		history_opts,
-	};
-	struct store_run_filter f = { 0 };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_history_option, &f);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("history", "unexpected operand '%s'", argv[first]);
-	if (f.since && f.until && f.since > f.until)
+	const struct store_run_filter *f = call->settings;
+	if (f->since && f->until && f->since > f->until)
 		return opts_usage_error("history", "--since is after --until");
+	return 0;
+}
 
+/* The runs the filter matches, as a table or (--json) a document. */
+static int history_main(struct command_call *call)
+{
+	const struct store_run_filter *f = call->settings;
 	struct store *s = NULL;
 	char db[4096];
-	int r = stored_open("history", g, &s, db, sizeof(db));
+	int r = stored_open("history", call->g, &s, db, sizeof(db));
 	if (r < 0)
 		return 1;
 	struct listing l = { .rows = 0 };
@@ -131,97 +122,125 @@ int cmd_history(int argc, char **argv, struct global_opts *g)
 	json_begin_array(&l.json, "runs");
 	int status = 0;
 	if (s) {
-		r = store_list_runs(s, &f, add_run_row, &l);
-		if (r < 0) {
-			fprintf(stderr, "iotriage history: cannot read '%s': %s\n", db, store_errmsg(s));
-			status = 1;
-		}
+		r = store_list_runs(s, f, add_run_row, &l);
+		if (r < 0)
+			status = cmd_error("history", "cannot read '%s': %s", db, store_errmsg(s));
 		store_close(s);
 	}
 	json_end_array(&l.json);
 	json_end_object(&l.json);
-	if (g->json)
+	if (call->g->json)
 		fputs(l.json.out.buf, stdout);
 	else if (l.rows)
 		table_print(&l.table, stdout);
 	else if (status == 0)
-		printf("No runs%s in '%s'.\n", f.command || f.device || f.pool || f.since || f.until ? " match" : " recorded yet", db);
+		printf("No runs%s in '%s'.\n", f->command || f->device || f->pool || f->since || f->until ? " match" : " recorded yet", db);
 	table_release(&l.table);
 	json_release(&l.json);
 	return status;
 }
 
+static const struct command_doc history_doc = {
+	"history", "history [options]",
+	"Lists the runs in the results database, newest first, with their ids (for show,\n"
+	"compare and report). Reads the database only; records nothing.",
+	history_opts,
+};
+
+const struct command_frame history_frame = {
+	.doc = &history_doc,
+	.settings_size = sizeof(struct store_run_filter),
+	.handle = parse_history_option,
+	.check = history_check,
+	.main = history_main,
+};
+
 static const struct opt_def show_opts[] = { OPT_END };
 
-int cmd_show(int argc, char **argv, struct global_opts *g)
+/* The run's figures as a table, from its document TEXT. Returns the exit status. */
+static int show_table(const char *id, const char *text)
 {
-	static const struct command_doc doc = {
-		"show", "show [--json] RUN",
-		"Shows one stored run again: its command line and every figure it measured, as a\n"
-		"table; with --json, the run's JSON document exactly as it was stored. RUN is a\n"
-		"run id or a unique prefix of one (at least 4 characters).",
-		show_opts,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first != 1)
-		return opts_usage_error("show", "expected exactly one run id (see 'iotriage history')");
+	struct run_doc d;
+	char err[160];
+	if (run_doc_load(text, strlen(text), &d, err, sizeof(err)) < 0)
+		return cmd_error("show", "run '%s' has an unreadable document: %s", id, err);
+	printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d.id, d.command, d.host, d.started_at,
+	       d.exit_status, d.argv);
+	if (d.n) {
+		struct table t;
+		static const char *const headers[] = { "TEST", "METRIC", "TARGET", "VALUE", "NOISE (SD)", "STATUS" };
+		table_init(&t, 6, headers, "lllrrl");
+		for (size_t i = 0; i < d.n; i++) {
+			const struct measure *m = &d.m[i];
+			char v[48], sd[48] = "-";
+			measure_format(m->unit, m->value, v, sizeof(v));
+			if (isfinite(m->noise_sd))
+				measure_format(m->unit, m->noise_sd, sd, sizeof(sd));
+			const char *cells[] = { m->test, m->metric, m->target, v, sd, m->status };
+			table_add_row(&t, cells);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+	} else {
+		printf("  (no figures to show for a %s run; --json prints its whole document)\n", d.command);
+	}
+	run_doc_release(&d);
+	return 0;
+}
+
+/* "expected exactly one" also for two or more, as before the frame. */
+static int show_check(struct command_call *call)
+{
+	if (call->noperands != 1)
+		return opts_usage_error("show", "%s", call->frame->operands_expected);
+	return 0;
+}
+
+/* One run by id or prefix: its document (--json) or its table. */
+static int show_main(struct command_call *call)
+{
+	const char *want = call->operands[0];
 	struct store *s = NULL;
 	char db[4096];
-	int r = stored_open("show", g, &s, db, sizeof(db));
+	int r = stored_open("show", call->g, &s, db, sizeof(db));
 	if (r < 0)
 		return 1;
-	if (r == 1) {
-		fprintf(stderr, "iotriage show: no run '%s': there is no database at '%s' yet\n", argv[first], db);
-		return 1;
-	}
+	if (r == 1)
+		return cmd_error("show", "no run '%s': there is no database at '%s' yet", want, db);
 	char *id = NULL, *text = NULL;
-	r = store_get_run(s, argv[first], &id, &text);
+	r = store_get_run(s, want, &id, &text);
 	char why[1024];
 	if (r < 0) {
-		if (stored_runs_lookup_error(r, argv[first], why, sizeof(why)))
-			fprintf(stderr, "iotriage show: %s\n", why);
+		if (stored_runs_lookup_error(r, want, why, sizeof(why)))
+			cmd_error("show", "%s", why);
 		else
-			fprintf(stderr, "iotriage show: cannot read '%s': %s\n", db, store_errmsg(s));
+			cmd_error("show", "cannot read '%s': %s", db, store_errmsg(s));
 		store_close(s);
 		return 1;
 	}
 	store_close(s);
 	int status = 0;
-	if (g->json) {
+	if (call->g->json)
 		fputs(text, stdout);
-	} else {
-		struct run_doc d;
-		char err[160];
-		if (run_doc_load(text, strlen(text), &d, err, sizeof(err)) < 0) {
-			fprintf(stderr, "iotriage show: run '%s' has an unreadable document: %s\n", id, err);
-			status = 1;
-		} else {
-			printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d.id, d.command, d.host, d.started_at,
-			       d.exit_status, d.argv);
-			if (d.n) {
-				struct table t;
-				static const char *const headers[] = { "TEST", "METRIC", "TARGET", "VALUE", "NOISE (SD)", "STATUS" };
-				table_init(&t, 6, headers, "lllrrl");
-				for (size_t i = 0; i < d.n; i++) {
-					const struct measure *m = &d.m[i];
-					char v[48], sd[48] = "-";
-					measure_format(m->unit, m->value, v, sizeof(v));
-					if (isfinite(m->noise_sd))
-						measure_format(m->unit, m->noise_sd, sd, sizeof(sd));
-					const char *cells[] = { m->test, m->metric, m->target, v, sd, m->status };
-					table_add_row(&t, cells);
-				}
-				table_print(&t, stdout);
-				table_release(&t);
-			} else {
-				printf("  (no figures to show for a %s run; --json prints its whole document)\n", d.command);
-			}
-			run_doc_release(&d);
-		}
-	}
+	else
+		status = show_table(id, text);
 	free(id);
 	free(text);
 	return status;
 }
+
+static const struct command_doc show_doc = {
+	"show", "show [--json] RUN",
+	"Shows one stored run again: its command line and every figure it measured, as a\n"
+	"table; with --json, the run's JSON document exactly as it was stored. RUN is a\n"
+	"run id or a unique prefix of one (at least 4 characters).",
+	show_opts,
+};
+
+const struct command_frame show_frame = {
+	.doc = &show_doc,
+	.min_operands = 1, .max_operands = -1,
+	.operands_expected = "expected exactly one run id (see 'iotriage history')",
+	.check = show_check,
+	.main = show_main,
+};

@@ -166,26 +166,16 @@ static int confirm_and_run(const struct test_choice *choice, const char **args, 
 	printf("\n");
 	if (ask("Go ahead? (y/n)", "y", line, sizeof(line)) && (line[0] == 'y' || line[0] == 'Y')) {
 		const struct command *cmd = command_find(choice->command);
-		return cmd->run((int)n, (char **)args, g);
+		return command_execute(cmd, (int)n, (char **)args, g);
 	}
 	printf("Not run.\n");
 	return 1;
 }
 
-int cmd_interactive(int argc, char **argv, struct global_opts *g)
+/* Asks, and runs the chosen command line with this run's global options. */
+static int interactive_main(struct command_call *call)
 {
-	static const struct opt_def no_opts[] = { OPT_END };
-	static const struct command_doc doc = {
-		"interactive", "interactive",
-		"Lists the pools and disks, asks which test to run and its settings, shows the\n"
-		"command line it stands for, and runs it. Needs a terminal.",
-		no_opts,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("interactive", "unexpected operand '%s'", argv[first]);
+	struct global_opts *g = call->g;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "Interactive mode requires a terminal; specify an operation instead\n");
 		return 2;
@@ -219,3 +209,20 @@ int cmd_interactive(int argc, char **argv, struct global_opts *g)
 	disk_list_free(&c.disks);
 	return status;
 }
+
+static const struct opt_def no_opts[] = { OPT_END };
+
+static const struct command_doc interactive_doc = {
+	"interactive", "interactive",
+	"Lists the pools and disks, asks which test to run and its settings, shows the\n"
+	"command line it stands for, and runs it. Needs a terminal.",
+	no_opts,
+};
+
+/* Records no run of its own: the command it runs does. */
+const struct command_frame interactive_frame = {
+	.doc = &interactive_doc,
+	.min_operands = 0,
+	.max_operands = 0,
+	.main = interactive_main,
+};

@@ -103,25 +103,28 @@ static int handle_option(int id, const char *arg, void *state)
 	return 1;
 }
 
+static const struct command_doc netcheck_doc = {
+	"netcheck", "netcheck [--dest HOST]... [--window SECONDS] [--peer HOST]... [-F SSH_CONFIG]",
+	"Rules out the network (step 2): each port's state, speed, duplex, MTU, addresses and\n"
+	"traffic over a window; default routes of equal metric on different ports; bond modes\n"
+	"and LACP partners (/proc/net/bonding); loss and round-trip time to each destination\n"
+	"(--dest, or the gateways) from each port that routes to it; and, on ports with an MTU\n"
+	"above 1500, don't-fragment probes at the full MTU, with the largest size that passes\n"
+	"when they do not. With --peer, TCP throughput to each peer with iperf3 (server started\n"
+	"there over ssh, one-shot), from each local port that routes to it, one stream and four,\n"
+	"against the port's link speed (a bond: its members' sum). One verdict line per finding. Needs root (raw ICMP sockets) unless\n"
+	"ping sockets are allowed (net.ipv4.ping_group_range).\n"
+	"Exit status: 0 checked (findings or not), 1 a check could not be made, 2 bad usage.",
+	netcheck_opts,
+};
+
+const struct command_doc *const netcheck_docs[] = { &netcheck_doc, NULL };
+
 int cmd_netcheck(int argc, char **argv, struct global_opts *g)
 {
-	static const struct command_doc doc = {
-		"netcheck", "netcheck [--dest HOST]... [--window SECONDS] [--peer HOST]... [-F SSH_CONFIG]",
-		"Rules out the network (step 2): each port's state, speed, duplex, MTU, addresses and\n"
-		"traffic over a window; default routes of equal metric on different ports; bond modes\n"
-		"and LACP partners (/proc/net/bonding); loss and round-trip time to each destination\n"
-		"(--dest, or the gateways) from each port that routes to it; and, on ports with an MTU\n"
-		"above 1500, don't-fragment probes at the full MTU, with the largest size that passes\n"
-		"when they do not. With --peer, TCP throughput to each peer with iperf3 (server started\n"
-		"there over ssh, one-shot), from each local port that routes to it, one stream and four,\n"
-		"against the port's link speed (a bond: its members' sum). One verdict line per finding. Needs root (raw ICMP sockets) unless\n"
-		"ping sockets are allowed (net.ipv4.ping_group_range).\n"
-		"Exit status: 0 checked (findings or not), 1 a check could not be made, 2 bad usage.",
-		netcheck_opts,
-	};
 	struct netcheck_args args = { .window_ns = DEFAULT_WINDOW_NS, .peer_port = NC_PEER_DEFAULT_PORT,
 				      .peer_seconds = 5 };
-	int first = opts_parse_command(&doc, argc, argv, g, handle_option, &args);
+	int first = opts_parse_command(&netcheck_doc, argc, argv, g, handle_option, &args);
 	if (first < 0)
 		return opts_command_status(first);
 	if (first < argc)

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "basic/log.h"
-#include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
@@ -23,13 +22,24 @@
 
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND };
 
+struct create_args {
+	struct ramdisk_spec spec;
+	const char *backend;
+	bool yes;
+};
+
 static const struct opt_def create_opts[] = {
-	{ "count", 'n', "N", "devices to create, 1 to 32, each with its own store (default 1)", OPT_COUNT, { 0 } },
+	{ "count", 'n', "N", "devices to create, 1 to 32, each with its own store", OPT_COUNT,
+	  OPT_V_UINT(struct create_args, spec.count, 1, RAMDISK_MAX_COUNT, "1") },
 	{ "sector-size", 0, "BYTES", "logical sector size, 512 or 4096 (default 512; zram: 4096)", OPT_SECTOR_SIZE, { 0 } },
-	{ "ndelay", 0, "NS", "synthetic per-command latency in nanoseconds (default 0)", OPT_NDELAY, { 0 } },
+	{ "ndelay", 0, "NS", "synthetic per-command latency in nanoseconds", OPT_NDELAY,
+	  { .type = OPT_TYPE_UINT, .offset = offsetof(struct create_args, spec.ndelay_ns),
+	    .width = sizeof(uint64_t), .max = RAMDISK_MAX_NDELAY_NS, .def = "0",
+	    .expect = "nanoseconds, 0 to 999999999" } },
 	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first this kernel offers)",
-	  OPT_BACKEND, { 0 } },
-	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES, { 0 } },
+	  OPT_BACKEND, OPT_V_CHOICE(struct create_args, backend, ramdisk_backend_choices, NULL) },
+	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES,
+	  OPT_V_FLAG(struct create_args, yes) },
 	OPT_END,
 };
 
@@ -37,46 +47,13 @@ static const struct opt_def list_opts[] = {
 	OPT_END,
 };
 
-struct create_args {
-	struct ramdisk_spec spec;
-	const char *backend;
-	bool yes;
-};
-
 /* --- create --- */
 
 static int parse_create_option(int id, const char *arg, void *state)
 {
 	struct create_args *a = state;
-	uint64_t v;
-	switch (id) {
-	case OPT_COUNT:
-		if (parse_uint(arg, 1, RAMDISK_MAX_COUNT, &v) < 0)
-			return opts_usage_error("ramdisk create", "invalid --count '%s': expected 1 to %d", arg,
-						RAMDISK_MAX_COUNT);
-		a->spec.count = (unsigned)v;
-		return 0;
-	case OPT_SECTOR_SIZE:
-		if (parse_uint(arg, 512, 4096, &v) < 0 || (v != 512 && v != 4096))
-			return opts_usage_error("ramdisk create", "invalid --sector-size '%s': expected 512 or 4096", arg);
-		a->spec.sector_size = (unsigned)v;
-		return 0;
-	case OPT_NDELAY:
-		if (parse_uint(arg, 0, RAMDISK_MAX_NDELAY_NS, &v) < 0)
-			return opts_usage_error("ramdisk create",
-						"invalid --ndelay '%s': expected nanoseconds, 0 to 999999999", arg);
-		a->spec.ndelay_ns = v;
-		return 0;
-	case OPT_BACKEND:
-		if (!ramdisk_backend_find(arg))
-			return opts_usage_error("ramdisk create",
-						"unknown --backend '%s': expected scsi_debug, null_blk, brd or zram", arg);
-		a->backend = arg;
-		return 0;
-	case OPT_YES:
-		a->yes = true;
-		return 0;
-	}
+	if (id == OPT_SECTOR_SIZE)
+		return ramdisk_parse_sector_size("ramdisk create", arg, &a->spec.sector_size);
 	return 2;
 }
 
@@ -155,109 +132,119 @@ static struct ramdisk_listed *create_batch(struct create_args *a, const struct r
 	return l;
 }
 
-static int ramdisk_create(int argc, char **argv, struct global_opts *g)
+/* "expected one SIZE" also for two or more, as before the frame; then SIZE
+ * itself and root, before a run is recorded. */
+static int create_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk create", "ramdisk create [options] SIZE",
-		"Creates RAM-backed block devices of SIZE each (M or G), /dev/iotriage-ramdisk0...\n"
-		"Refuses more than two thirds of available memory, and while RAM disks exist.",
-		create_opts,
-	};
-	struct create_args a = { .spec = { .count = 1 } };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_create_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first != 1)
-		return opts_usage_error("ramdisk create", "expected one SIZE (each device's size, e.g. 256M or 2G)");
+	struct create_args *a = call->settings;
+	if (call->noperands != 1)
+		return opts_usage_error(call->name, "%s", call->frame->operands_expected);
 	char why[1024];
-	if (ramdisk_parse_size_arg(argv[first], &a.spec.size, why, sizeof(why)) < 0)
-		return opts_usage_error("ramdisk create", "%s", why);
-	if (ramdisk_need_root("create"))
-		return 1;
+	if (ramdisk_parse_size_arg(call->operands[0], &a->spec.size, why, sizeof(why)) < 0)
+		return opts_usage_error(call->name, "%s", why);
+	return ramdisk_need_root(call->name);
+}
 
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-create", argc, argv, g))
-		return 1;
-	a.spec.run_id = rc.id;
+static int create_main(struct command_call *call)
+{
+	struct create_args *a = call->settings;
+	a->spec.run_id = call->rc->id;
 	const struct ramdisk_backend *b = NULL;
 	char reason[300] = "";
-	struct ramdisk_listed *l = create_batch(&a, &b, reason, sizeof(reason));
+	struct ramdisk_listed *l = create_batch(a, &b, reason, sizeof(reason));
 	int status = l ? 0 : 1;
-	if (l && !rc.json) {
+	if (l && !call->rc->json) {
 		fputc('\n', stdout);
-		ramdisk_print_table(l, a.spec.count, stdout);
+		ramdisk_print_table(l, a->spec.count, stdout);
 	}
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	create_json(&j, &a, b, l != NULL, reason, l);
-	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
-	json_release(&j);
+	create_json(call->doc, a, b, l != NULL, reason, l);
 	free(l);
 	return status;
 }
 
+static const struct command_doc create_doc = {
+	"ramdisk create", "ramdisk create [options] SIZE",
+	"Creates RAM-backed block devices of SIZE each (M or G), /dev/iotriage-ramdisk0...\n"
+	"Refuses more than two thirds of available memory, and while RAM disks exist.",
+	create_opts,
+};
+
+static const struct command_frame create_frame = {
+	.doc = &create_doc,
+	.settings_size = sizeof(struct create_args),
+	.handle = parse_create_option,
+	.flags = CMD_RECORDS_RUN,
+	.run_name = "ramdisk-create",
+	.min_operands = 1, .max_operands = -1,
+	.operands_expected = "expected one SIZE (each device's size, e.g. 256M or 2G)",
+	.check = create_check,
+	.main = create_main,
+};
+
 /* --- list --- */
 
-static int ramdisk_list(int argc, char **argv, struct global_opts *g)
+static int list_main(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk list", "ramdisk list",
-		"Lists iotriage's RAM disks: device, friendly name, size, status (free, mounted,\n"
-		"in a pool, open, and by what) and by-id path. Runs as any user.",
-		list_opts,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk list", "unexpected operand '%s'", argv[first]);
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-list", argc, argv, g))
-		return 1;
 	struct ramdisk_entry *live = NULL;
 	size_t n = 0;
 	ramdisk_scan_live(false, &live, &n);
 	struct ramdisk_listed *l = ramdisk_examine(live, n);
-	if (!rc.json) {
+	if (!call->rc->json) {
 		if (n)
 			ramdisk_print_table(l, n, stdout);
 		else
 			printf("No RAM disks exist.  Create one with 'iotriage ramdisk create SIZE' (e.g. 1G).\n");
 		ramdisk_list_export(stdout, NULL);
 	}
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	json_begin_object(&j, "ramdisk");
-	json_string(&j, "action", "list");
-	ramdisk_json_devices(&j, "devices", l, n);
-	ramdisk_list_export(NULL, &j);
-	json_end_object(&j);
-	int status = run_ctx_finish(&rc, &j, 0, NULL, NULL);
-	json_release(&j);
+	struct json *j = call->doc;
+	json_begin_object(j, "ramdisk");
+	json_string(j, "action", "list");
+	ramdisk_json_devices(j, "devices", l, n);
+	ramdisk_list_export(NULL, j);
+	json_end_object(j);
 	free(l);
 	free(live);
-	return status;
+	return 0;
 }
+
+static const struct command_doc list_doc = {
+	"ramdisk list", "ramdisk list",
+	"Lists iotriage's RAM disks: device, friendly name, size, status (free, mounted,\n"
+	"in a pool, open, and by what) and by-id path. Runs as any user.",
+	list_opts,
+};
+
+static const struct command_frame list_frame = {
+	.doc = &list_doc,
+	.flags = CMD_RECORDS_RUN,
+	.run_name = "ramdisk-list",
+	.main = list_main,
+};
 
 /* --- dispatch --- */
 
 static const struct {
 	const char *name;
 	const char *summary;
-	int (*run)(int argc, char **argv, struct global_opts *g);
+	const struct command_frame *frame;
 } subcommands[] = {
-	{ "create", "create RAM disks: SIZE each, --count, --sector-size, --ndelay, --backend, -y", ramdisk_create },
-	{ "list", "list iotriage's RAM disks, their status and by-id path (any user)", ramdisk_list },
-	{ "destroy", "destroy all of them and free the memory (--force: even in use)", cmd_ramdisk_destroy },
-	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", cmd_ramdisk_sweep },
-	{ "export", "export them over NVMe/TCP: --nvme-tcp ADDR[:PORT], --host-nqn or --allow-any-host", cmd_ramdisk_export },
-	{ "unexport", "remove the NVMe/TCP export", cmd_ramdisk_unexport },
-	{ "wire", "read the exported disk here and from a client (--via 'ssh HOST'): the wire's cost", cmd_ramdisk_wire },
-	{ "client", "the client's half of wire: connect, read, disconnect", cmd_ramdisk_client },
+	{ "create", "create RAM disks: SIZE each, --count, --sector-size, --ndelay, --backend, -y", &create_frame },
+	{ "list", "list iotriage's RAM disks, their status and by-id path (any user)", &list_frame },
+	{ "destroy", "destroy all of them and free the memory (--force: even in use)", &ramdisk_destroy_frame },
+	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", &ramdisk_sweep_frame },
+	{ "export", "export them over NVMe/TCP: --nvme-tcp ADDR[:PORT], --host-nqn or --allow-any-host",
+	  &ramdisk_export_frame },
+	{ "unexport", "remove the NVMe/TCP export", &ramdisk_unexport_frame },
+	{ "wire", "read the exported disk here and from a client (--via 'ssh HOST'): the wire's cost",
+	  &ramdisk_wire_frame },
+	{ "client", "the client's half of wire: connect, read, disconnect", &ramdisk_client_frame },
+};
+
+const struct command_frame *const ramdisk_subframes[] = {
+	&create_frame, &list_frame, &ramdisk_destroy_frame, &ramdisk_sweep_frame, &ramdisk_export_frame,
+	&ramdisk_unexport_frame, &ramdisk_wire_frame, &ramdisk_client_frame, NULL,
 };
 
 static void print_ramdisk_help(FILE *out)
@@ -307,11 +294,10 @@ int cmd_ramdisk(int argc, char **argv, struct global_opts *g)
 		for (int i = 1; i < argc; i++)
 			if (i != sub)
 				sub_argv[n++] = argv[i];
-		int status = subcommands[k].run(n, sub_argv, g);
+		int status = command_frame_execute(name, subcommands[k].frame, n, sub_argv, g);
 		free(sub_argv);
 		return status;
 	}
-	fprintf(stderr, "iotriage ramdisk: '%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)\n",
-		argv[sub]);
+	cmd_error("ramdisk", "'%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)", argv[sub]);
 	return 2;
 }

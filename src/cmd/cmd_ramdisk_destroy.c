@@ -14,28 +14,16 @@
 
 enum { OPT_YES = OPT_COMMAND_BASE, OPT_FORCE };
 
-static const struct opt_def destroy_opts[] = {
-	{ "force", 'f', NULL, "destroy devices that are in use, leaving their users dangling", OPT_FORCE, { 0 } },
-	{ "yes", 'y', NULL, "do not ask before --force", OPT_YES, { 0 } },
-	OPT_END,
-};
-
 struct destroy_args {
 	bool force, yes;
 };
 
-static int parse_destroy_option(int id, const char *arg, void *state)
-{
-	(void)arg;
-	struct destroy_args *a = state;
-	if (id == OPT_FORCE)
-		a->force = true;
-	else if (id == OPT_YES)
-		a->yes = true;
-	else
-		return 2;
-	return 0;
-}
+static const struct opt_def destroy_opts[] = {
+	{ "force", 'f', NULL, "destroy devices that are in use, leaving their users dangling", OPT_FORCE,
+	  OPT_V_FLAG(struct destroy_args, force) },
+	{ "yes", 'y', NULL, "do not ask before --force", OPT_YES, OPT_V_FLAG(struct destroy_args, yes) },
+	OPT_END,
+};
 
 struct destroy_outcome {
 	bool destroyed;
@@ -94,41 +82,45 @@ static void destroy_json(struct json *j, const struct destroy_args *a, const str
 	json_end_object(j);
 }
 
-int cmd_ramdisk_destroy(int argc, char **argv, struct global_opts *g)
+/* Destroy takes no operand, and says why; then root, before a run is recorded. */
+static int destroy_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk destroy", "ramdisk destroy [--force] [-y]",
-		"Destroys all of iotriage's RAM disks and frees their memory; all or none. Refuses\n"
-		"while any is mounted, in a pool, held or open, and names which and by what.",
-		destroy_opts,
-	};
-	struct destroy_args a = { 0 };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_destroy_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk destroy", "unexpected operand '%s' (destroy takes all RAM disks or none)",
-					argv[first]);
-	if (ramdisk_need_root("destroy"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-destroy", argc, argv, g))
-		return 1;
+	if (call->noperands > 0)
+		return opts_usage_error(call->name, "unexpected operand '%s' (destroy takes all RAM disks or none)",
+					call->operands[0]);
+	return ramdisk_need_root(call->name);
+}
+
+static int destroy_main(struct command_call *call)
+{
+	const struct destroy_args *a = call->settings;
 	struct ramdisk_entry *live = NULL;
 	size_t n = 0;
 	int reaped = ramdisk_scan_live(true, &live, &n);
 	struct ramdisk_listed *l = ramdisk_examine(live, n);
 	struct destroy_outcome o = { .before = ramdisk_mem_available() };
-	int status = destroy_all(&a, l, n, reaped, &o);
+	int status = destroy_all(a, l, n, reaped, &o);
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	destroy_json(&j, &a, &o, l, n);
-	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
-	json_release(&j);
+	destroy_json(call->doc, a, &o, l, n);
 	free(l);
 	free(live);
 	return status;
 }
+
+static const struct command_doc destroy_doc = {
+	"ramdisk destroy", "ramdisk destroy [--force] [-y]",
+	"Destroys all of iotriage's RAM disks and frees their memory; all or none. Refuses\n"
+	"while any is mounted, in a pool, held or open, and names which and by what.",
+	destroy_opts,
+};
+
+const struct command_frame ramdisk_destroy_frame = {
+	.doc = &destroy_doc,
+	.settings_size = sizeof(struct destroy_args),
+	.flags = CMD_RECORDS_RUN,
+	.run_name = "ramdisk-destroy",
+	.min_operands = 0, .max_operands = -1,
+	.check = destroy_check,
+	.main = destroy_main,
+};

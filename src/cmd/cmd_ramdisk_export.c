@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "basic/log.h"
-#include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
@@ -26,57 +25,36 @@ struct wire_args {
 	uint64_t runtime_ns;
 };
 
+#define ROW_ADDR(HELP) { "nvme-tcp", 0, "ADDR[:PORT]", HELP, OPT_NVME_TCP, OPT_V_STRING(struct wire_args, addr) }
+#define ROW_RUNTIME(HELP) \
+	{ "runtime", 't', "TIME", HELP, OPT_RUNTIME, OPT_V_DURATION(struct wire_args, runtime_ns, 100000000ULL, 0, "5s") }
+
 static const struct opt_def export_opts[] = {
-	{ "nvme-tcp", 0, "ADDR[:PORT]", "export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)",
-	  OPT_NVME_TCP, { 0 } },
-	{ "host-nqn", 0, "NQN", "the client allowed to connect (its /etc/nvme/hostnqn)", OPT_HOST_NQN, { 0 } },
-	{ "allow-any-host", 0, NULL, "let any host that reaches the port connect", OPT_ANY_HOST, { 0 } },
+	ROW_ADDR("export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)"),
+	{ "host-nqn", 0, "NQN", "the client allowed to connect (its /etc/nvme/hostnqn)", OPT_HOST_NQN,
+	  OPT_V_STRING(struct wire_args, host_nqn) },
+	{ "allow-any-host", 0, NULL, "let any host that reaches the port connect", OPT_ANY_HOST,
+	  OPT_V_FLAG(struct wire_args, any_host) },
 	OPT_END,
 };
 static const struct opt_def unexport_opts[] = { OPT_END };
 static const struct opt_def client_opts[] = {
-	{ "nvme-tcp", 0, "ADDR[:PORT]", "the server's export", OPT_NVME_TCP, { 0 } },
-	{ "nqn", 0, "NQN", "the subsystem iotriage exported (ramdisk list shows it)", OPT_NQN, { 0 } },
-	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN, { 0 } },
-	{ "runtime", 't', "TIME", "reading time (default 5s)", OPT_RUNTIME, { 0 } },
+	ROW_ADDR("the server's export"),
+	{ "nqn", 0, "NQN", "the subsystem iotriage exported (ramdisk list shows it)", OPT_NQN,
+	  OPT_V_STRING(struct wire_args, nqn) },
+	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN,
+	  OPT_V_STRING(struct wire_args, host_nqn) },
+	ROW_RUNTIME("reading time"),
 	OPT_END,
 };
 static const struct opt_def wire_opts[] = {
-	{ "via", 0, "PREFIX", "how to run a command on the client: 'ssh HOST' or 'ip netns exec NS'", OPT_VIA, { 0 } },
-	{ "client-iotriage", 0, "PATH", "iotriage on the client (default: this binary's path)", OPT_CLIENT_BIN, { 0 } },
-	{ "runtime", 't', "TIME", "reading time on each side (default 5s)", OPT_RUNTIME, { 0 } },
+	{ "via", 0, "PREFIX", "how to run a command on the client: 'ssh HOST' or 'ip netns exec NS'", OPT_VIA,
+	  OPT_V_STRING(struct wire_args, via) },
+	{ "client-iotriage", 0, "PATH", "iotriage on the client (default: this binary's path)", OPT_CLIENT_BIN,
+	  OPT_V_STRING(struct wire_args, client_bin) },
+	ROW_RUNTIME("reading time on each side"),
 	OPT_END,
 };
-
-static int parse_wire_option(int id, const char *arg, void *state)
-{
-	struct wire_args *a = state;
-	switch (id) {
-	case OPT_NVME_TCP:
-		a->addr = arg;
-		return 0;
-	case OPT_HOST_NQN:
-		a->host_nqn = arg;
-		return 0;
-	case OPT_ANY_HOST:
-		a->any_host = true;
-		return 0;
-	case OPT_NQN:
-		a->nqn = arg;
-		return 0;
-	case OPT_VIA:
-		a->via = arg;
-		return 0;
-	case OPT_CLIENT_BIN:
-		a->client_bin = arg;
-		return 0;
-	case OPT_RUNTIME:
-		if (parse_duration_ns(arg, &a->runtime_ns) < 0 || a->runtime_ns < 100000000ULL)
-			return opts_usage_error("ramdisk", "invalid --runtime '%s': expected a time of 100ms or more", arg);
-		return 0;
-	}
-	return 2;
-}
 
 static void export_json(struct json *j, const struct ramdisk_export *e)
 {
@@ -115,23 +93,19 @@ void ramdisk_list_export(FILE *out, struct json *j)
 			e.allow_any_host ? "" : e.host_nqn);
 }
 
-/* The document and status shared by export, unexport, client and wire. */
-static int finish(struct run_ctx *rc, const char *action, int status, const char *reason,
+/* The document shared by export, unexport, client and wire. */
+static int finish(struct command_call *call, const char *action, int status, const char *reason,
 		  void (*body)(struct json *, const void *), const void *arg)
 {
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(rc, &j);
-	json_begin_object(&j, "ramdisk");
-	json_string(&j, "action", action);
-	json_string(&j, "reason", reason && *reason ? reason : NULL);
+	struct json *j = call->doc;
+	json_begin_object(j, "ramdisk");
+	json_string(j, "action", action);
+	json_string(j, "reason", reason && *reason ? reason : NULL);
 	if (body)
-		body(&j, arg);
-	json_end_object(&j);
-	status = run_ctx_finish(rc, &j, status, NULL, NULL);
-	json_release(&j);
+		body(j, arg);
+	json_end_object(j);
 	return status;
 }
 
@@ -144,63 +118,61 @@ static void export_body(struct json *j, const void *arg)
 		json_null(j, "export");
 }
 
-int cmd_ramdisk_export(int argc, char **argv, struct global_opts *g)
+static int export_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk export", "ramdisk export --nvme-tcp ADDR[:PORT] (--host-nqn NQN | --allow-any-host)",
-		"Exports iotriage's RAM disks (and nothing else) through the kernel's NVMe/TCP target:\n"
-		"one subsystem " RAMDISK_NVMET_NQN_PREFIX "<run id>, a namespace per RAM disk.\n"
-		"'ramdisk unexport' removes it; destroy refuses while it exists (--force removes it).",
-		export_opts,
-	};
-	struct wire_args a = { 0 };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_wire_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk export", "unexpected operand '%s'", argv[first]);
-	if (!a.addr)
-		return opts_usage_error("ramdisk export", "expected --nvme-tcp ADDR[:PORT] (an address of this host)");
-	if (ramdisk_need_root("export"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-export", argc, argv, g))
-		return 1;
-	struct export_request req = { a.addr, a.host_nqn, a.any_host, rc.id };
+	const struct wire_args *a = call->settings;
+	if (!a->addr)
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] (an address of this host)");
+	return 0;
+}
+
+static int export_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	struct export_request req = { a->addr, a->host_nqn, a->any_host, call->rc->id };
 	struct ramdisk_export e;
 	char reason[600] = "";
 	int r = ramdisk_export_start(&req, &e, reason, sizeof(reason));
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: nothing exported: %s", reason);
-	else if (!rc.json)
+	else if (!call->rc->json)
 		ramdisk_list_export(stdout, NULL);
-	return finish(&rc, "export", r < 0 ? 1 : 0, reason, export_body, &e);
+	return finish(call, "export", r < 0 ? 1 : 0, reason, export_body, &e);
 }
 
-int cmd_ramdisk_unexport(int argc, char **argv, struct global_opts *g)
+static const struct command_doc export_doc = {
+	"ramdisk export", "ramdisk export --nvme-tcp ADDR[:PORT] (--host-nqn NQN | --allow-any-host)",
+	"Exports iotriage's RAM disks (and nothing else) through the kernel's NVMe/TCP target:\n"
+	"one subsystem " RAMDISK_NVMET_NQN_PREFIX "<run id>, a namespace per RAM disk.\n"
+	"'ramdisk unexport' removes it; destroy refuses while it exists (--force removes it).",
+	export_opts,
+};
+
+const struct command_frame ramdisk_export_frame = {
+	.doc = &export_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-export", .check = export_check, .main = export_main,
+};
+
+static int unexport_main(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk unexport", "ramdisk unexport",
-		"Removes the NVMe/TCP export of the RAM disks (clients lose them).", unexport_opts,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, NULL, NULL);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk unexport", "unexpected operand '%s'", argv[first]);
-	if (ramdisk_need_root("unexport"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-unexport", argc, argv, g))
-		return 1;
 	char reason[600] = "";
 	int r = ramdisk_export_stop(reason, sizeof(reason));
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
 	else if (r == 0)
 		log_msg(LOG_INFO, "RAMDISK: nothing is exported");
-	return finish(&rc, "unexport", r < 0 ? 1 : 0, reason, NULL, NULL);
+	return finish(call, "unexport", r < 0 ? 1 : 0, reason, NULL, NULL);
 }
+
+static const struct command_doc unexport_doc = {
+	"ramdisk unexport", "ramdisk unexport", "Removes the NVMe/TCP export of the RAM disks (clients lose them).",
+	unexport_opts,
+};
+
+const struct command_frame ramdisk_unexport_frame = {
+	.doc = &unexport_doc, .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT, .run_name = "ramdisk-unexport",
+	.main = unexport_main,
+};
 
 static void lat_json(struct json *j, const char *key, const struct wire_lat *l)
 {
@@ -221,37 +193,41 @@ static void client_body(struct json *j, const void *arg)
 		lat_json(j, "remote", l);
 }
 
-int cmd_ramdisk_client(int argc, char **argv, struct global_opts *g)
+static int client_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk client", "ramdisk client --nvme-tcp ADDR[:PORT] --nqn NQN [--runtime TIME]",
-		"The client's half of 'ramdisk wire', run on the client host: connects to the\n"
-		"export, finds namespace 1 by its NQN, reads it (4 KiB random, QD1) and disconnects.",
-		client_opts,
-	};
-	struct wire_args a = { .runtime_ns = 5000000000ULL };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_wire_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc || !a.addr || !a.nqn)
-		return opts_usage_error("ramdisk client", "expected --nvme-tcp ADDR[:PORT] and --nqn NQN");
-	if (ramdisk_need_root("client"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-client", argc, argv, g))
-		return 1;
+	const struct wire_args *a = call->settings;
+	if (!a->addr || !a->nqn)
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] and --nqn NQN");
+	return 0;
+}
+
+static int client_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
 	struct wire_lat l = { 0 };
 	char reason[600] = "";
-	int r = ramdisk_wire_client(a.addr, a.nqn, a.host_nqn, 1, a.runtime_ns, &l, reason, sizeof(reason));
+	int r = ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
-	} else if (!rc.json) {
+	} else if (!call->rc->json) {
 		char line[256];
 		ramdisk_wire_format(&l, line, sizeof(line));
 		fputs(line, stdout);
 	}
-	return finish(&rc, "client", r < 0 ? 1 : 0, reason, client_body, &l);
+	return finish(call, "client", r < 0 ? 1 : 0, reason, client_body, &l);
 }
+
+static const struct command_doc client_doc = {
+	"ramdisk client", "ramdisk client --nvme-tcp ADDR[:PORT] --nqn NQN [--runtime TIME]",
+	"The client's half of 'ramdisk wire', run on the client host: connects to the\n"
+	"export, finds namespace 1 by its NQN, reads it (4 KiB random, QD1) and disconnects.",
+	client_opts,
+};
+
+const struct command_frame ramdisk_client_frame = {
+	.doc = &client_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-client", .check = client_check, .main = client_main,
+};
 
 struct wire_pair {
 	struct wire_lat local, remote;
@@ -286,42 +262,46 @@ static void wire_print(const struct wire_pair *w)
 	       ((double)r->p99_ns - (double)l->p99_ns) / 1e3, l->iops > 0 ? 100.0 * r->iops / l->iops : 0.0);
 }
 
-int cmd_ramdisk_wire(int argc, char **argv, struct global_opts *g)
+static int wire_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME]",
-		"Step 3 across the wire: reads the first exported RAM disk here, then from the client\n"
-		"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'), and reports\n"
-		"what the network and the target stack add per I/O.",
-		wire_opts,
-	};
-	struct wire_args a = { .runtime_ns = 5000000000ULL };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_wire_option, &a);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc || !a.via)
-		return opts_usage_error("ramdisk wire", "expected --via PREFIX ('ssh HOST' or 'ip netns exec NS')");
+	const struct wire_args *a = call->settings;
+	if (!a->via)
+		return opts_usage_error(call->name, "expected --via PREFIX ('ssh HOST' or 'ip netns exec NS')");
+	return 0;
+}
+
+static int wire_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
 	char self[PATH_MAX] = "iotriage";
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[k > 0 ? k : 8] = '\0';
-	if (ramdisk_need_root("wire"))
-		return 1;
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-wire", argc, argv, g))
-		return 1;
-	char *via_copy = xstrdup(a.via), *save = NULL;
+	char *via_copy = xstrdup(a->via), *save = NULL;
 	const char *via[16];
 	size_t n = 0;
 	for (char *w = strtok_r(via_copy, " \t", &save); w && n < 16; w = strtok_r(NULL, " \t", &save))
 		via[n++] = w;
 	struct wire_pair w = { 0 };
 	char reason[1200] = "";
-	int r = ramdisk_wire_compare(via, n, a.client_bin ? a.client_bin : self, a.runtime_ns, &w.local, &w.remote,
+	int r = ramdisk_wire_compare(via, n, a->client_bin ? a->client_bin : self, a->runtime_ns, &w.local, &w.remote,
 				     reason, sizeof(reason));
 	free(via_copy);
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
-	else if (!rc.json)
+	else if (!call->rc->json)
 		wire_print(&w);
-	return finish(&rc, "wire", r < 0 ? 1 : 0, reason, wire_body, &w);
+	return finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, &w);
 }
+
+static const struct command_doc wire_doc = {
+	"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME]",
+	"Step 3 across the wire: reads the first exported RAM disk here, then from the client\n"
+	"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'), and reports\n"
+	"what the network and the target stack add per I/O.",
+	wire_opts,
+};
+
+const struct command_frame ramdisk_wire_frame = {
+	.doc = &wire_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-wire", .check = wire_check, .main = wire_main,
+};

@@ -20,11 +20,19 @@
 
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
 
+/* The defaults of the two rows parsed by the handler: shown by --help from
+ * the rows, applied by sweep_check() when the option was not given. */
+#define SWEEP_DEFAULT_NDELAY "0,50000,250000"
+#define SWEEP_DEFAULT_SIZE "64M"
+
 static const struct opt_def sweep_opts[] = {
-	{ "ndelay", 0, "LIST", "comma-separated latencies in ns (default 0,50000,250000)", OPT_NDELAY, { 0 } },
-	{ "size", 's', "SIZE", "RAM disk size, M or G (default 64M)", OPT_SIZE, { 0 } },
-	{ "runtime", 't', "TIME", "reading time per value (default 5s)", OPT_RUNTIME, { 0 } },
-	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first that can)", OPT_BACKEND, { 0 } },
+	{ "ndelay", 0, "LIST", "comma-separated latencies in ns", OPT_NDELAY, { .def = SWEEP_DEFAULT_NDELAY } },
+	{ "size", 's', "SIZE", "RAM disk size, M or G", OPT_SIZE, { .def = SWEEP_DEFAULT_SIZE } },
+	{ "runtime", 't', "TIME", "reading time per value", OPT_RUNTIME,
+	  { .type = OPT_TYPE_DURATION, .offset = offsetof(struct sweep, runtime_ns), .min = 100000000ULL,
+	    .def = "5s", .expect = "at least 100ms" } },
+	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first that can)", OPT_BACKEND,
+	  OPT_V_CHOICE(struct sweep, backend, ramdisk_backend_choices, NULL) },
 	{ "sector-size", 0, "BYTES", "512 or 4096 (default: the backend's)", OPT_SECTOR_SIZE, { 0 } },
 	OPT_END,
 };
@@ -51,10 +59,11 @@ static int parse_list(const char *arg, struct sweep *s)
 	return s->n ? 0 : -EINVAL;
 }
 
+/* The rows with more than one rule: the --ndelay list, the --size
+ * argument, --sector-size. */
 static int parse_sweep_option(int id, const char *arg, void *state)
 {
 	struct sweep *s = state;
-	uint64_t v;
 	char why[256];
 	switch (id) {
 	case OPT_NDELAY:
@@ -67,22 +76,8 @@ static int parse_sweep_option(int id, const char *arg, void *state)
 		if (ramdisk_parse_size_arg(arg, &s->size, why, sizeof(why)) < 0)
 			return opts_usage_error("ramdisk sweep", "--size: %s", why);
 		return 0;
-	case OPT_RUNTIME:
-		if (parse_duration_ns(arg, &v) < 0 || v < 100000000ULL)
-			return opts_usage_error("ramdisk sweep", "invalid --runtime '%s': expected at least 100ms", arg);
-		s->runtime_ns = v;
-		return 0;
-	case OPT_BACKEND:
-		if (!ramdisk_backend_find(arg))
-			return opts_usage_error("ramdisk sweep",
-						"unknown --backend '%s': expected scsi_debug, null_blk, brd or zram", arg);
-		s->backend = arg;
-		return 0;
 	case OPT_SECTOR_SIZE:
-		if (parse_uint(arg, 512, 4096, &v) < 0 || (v != 512 && v != 4096))
-			return opts_usage_error("ramdisk sweep", "invalid --sector-size '%s': expected 512 or 4096", arg);
-		s->sector_size = (unsigned)v;
-		return 0;
+		return ramdisk_parse_sector_size("ramdisk sweep", arg, &s->sector_size);
 	}
 	return 2;
 }
@@ -160,40 +155,47 @@ static void sweep_json(struct json *j, const struct sweep *s)
 	json_end_object(j);
 }
 
-int cmd_ramdisk_sweep(int argc, char **argv, struct global_opts *g)
+/* The handler rows' defaults where not given (neither parses to empty or
+ * zero), then root, before a run is recorded. */
+static int sweep_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"ramdisk sweep", "ramdisk sweep [options]",
-		"Creates a RAM disk at each --ndelay value in turn and reads it with 4 KiB random\n"
-		"reads at queue depth 1 (O_DIRECT, psync); prints mean latency and IOPS per value and\n"
-		"the latency each added. Needs root; refuses while RAM disks exist.",
-		sweep_opts,
-	};
-	struct sweep s = { .size = 64ULL << 20, .runtime_ns = 5000000000ULL };
-	parse_list("0,50000,250000", &s);
-	int first = opts_parse_command(&doc, argc, argv, g, parse_sweep_option, &s);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("ramdisk sweep", "unexpected operand '%s'", argv[first]);
-	if (geteuid() != 0) {
-		fprintf(stderr, "iotriage ramdisk sweep: needs root (to make RAM disks)\n");
-		return 1;
-	}
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "ramdisk-sweep", argc, argv, g))
-		return 1;
-	int measured = ramdisk_sweep_run(&s, rc.id);
-	int status = measured >= 0 && (size_t)measured == s.n ? 0 : 1;
-	if (measured >= 0 && !rc.json)
-		print_sweep_table(&s);
+	struct sweep *s = call->settings;
+	if (s->n == 0 && parse_sweep_option(OPT_NDELAY, SWEEP_DEFAULT_NDELAY, s) != 0)
+		return 2;
+	if (s->size == 0 && parse_sweep_option(OPT_SIZE, SWEEP_DEFAULT_SIZE, s) != 0)
+		return 2;
+	if (geteuid() != 0)
+		return cmd_error(call->name, "needs root (to make RAM disks)");
+	return 0;
+}
+
+static int sweep_main(struct command_call *call)
+{
+	struct sweep *s = call->settings;
+	int measured = ramdisk_sweep_run(s, call->rc->id);
+	int status = measured >= 0 && (size_t)measured == s->n ? 0 : 1;
+	if (measured >= 0 && !call->rc->json)
+		print_sweep_table(s);
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	sweep_json(&j, &s);
-	status = run_ctx_finish(&rc, &j, status, NULL, NULL);
-	json_release(&j);
+	sweep_json(call->doc, s);
 	return status;
 }
+
+static const struct command_doc sweep_doc = {
+	"ramdisk sweep", "ramdisk sweep [options]",
+	"Creates a RAM disk at each --ndelay value in turn and reads it with 4 KiB random\n"
+	"reads at queue depth 1 (O_DIRECT, psync); prints mean latency and IOPS per value and\n"
+	"the latency each added. Needs root; refuses while RAM disks exist.",
+	sweep_opts,
+};
+
+const struct command_frame ramdisk_sweep_frame = {
+	.doc = &sweep_doc,
+	.settings_size = sizeof(struct sweep),
+	.handle = parse_sweep_option,
+	.flags = CMD_RECORDS_RUN,
+	.run_name = "ramdisk-sweep",
+	.check = sweep_check,
+	.main = sweep_main,
+};

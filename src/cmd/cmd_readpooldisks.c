@@ -8,53 +8,74 @@
 #include "cmd/read_render.h"
 #include "triage/read_pool.h"
 
+struct readpooldisks_settings {
+	struct read_settings read;
+	struct pool_layout layout;
+};
+
 static const struct opt_def readpooldisks_opts[] = {
-	READTEST_OPT_DEFS,
-	BASELINE_OPT_DEFS,
-	GROUP_BY_OPT_DEF,
+	READTEST_OPT_DEFS(struct readpooldisks_settings),
+	BASELINE_OPT_DEFS(struct readpooldisks_settings),
+	GROUP_BY_OPT_DEF("vdev"),
 	OPT_END,
 };
 
 static int handle_option(int id, const char *arg, void *state)
 {
-	struct read_batch *b = state;
-	if (id == OPT_GROUP_BY)
-		return group_by_parse_option("readpooldisks", arg, &b->group_by);
-	int r = baseline_parse_option("readpooldisks", id, arg, b);
-	return r == 1 ? readtest_parse_option("readpooldisks", id, arg, &b->opts) : r;
+	struct readpooldisks_settings *s = state;
+	int r = read_settings_option("readpooldisks", id, arg, &s->read);
+	return r == 1 ? 2 : r;
 }
 
-int cmd_readpooldisks(int argc, char **argv, struct global_opts *g)
+/* One pool, named plausibly, before a run is recorded. */
+static int check_pool_operand(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"readpooldisks", "readpooldisks [options] POOL",
-		"Reads the members of one pool the way readdisk does: a ZFS pool (by name or GUID,\n"
-		"members from 'zpool status', shown by device group) or a btrfs file system (by\n"
-		"label or UUID, members from 'btrfs filesystem show'). Nothing outside it is read.",
-		readpooldisks_opts,
-	};
-	struct read_batch b = { .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = READ_GROUP_VDEV };
-	readtest_opts_default(&b.opts);
-	int first = opts_parse_command(&doc, argc, argv, g, handle_option, &b);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first != 1)
+	if (call->noperands != 1)
 		return opts_usage_error("readpooldisks", "expected one pool name or GUID");
-	const char *id = argv[first];
+	const char *id = call->operands[0];
 	if (!*id || id[0] == '-' || strchr(id, '/') || strlen(id) > 255)
 		return opts_usage_error("readpooldisks", "'%s' is not a valid pool name, GUID, label or UUID", id);
+	return 0;
+}
 
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "readpooldisks", argc, argv, g))
-		return 1;
-	struct pool_layout layout = { .count = 0 };
-	int r = pool_read_batch_prepare(id, &b, &layout);
-	size_t errors = read_batch_execute(&b);
-	size_t ok = read_batch_count(&b, READTEST_OK);
-	int status = read_batch_finish(&rc, &b, errors, ok, NULL, pool_layout_json, &layout);
-	if (r < 0 && status == 0)
-		status = 1;
-	read_batch_release(&b);
-	pool_layout_release(&layout);
+static int readpooldisks_main(struct command_call *call)
+{
+	struct readpooldisks_settings *s = call->settings;
+	struct read_batch *b = &s->read.batch;
+	read_settings_apply(&s->read);
+	int r = pool_read_batch_prepare(call->operands[0], b, &s->layout);
+	size_t errors = read_batch_execute(b);
+	size_t ok = read_batch_count(b, READTEST_OK);
+	call->store_fn = read_batch_store_run;
+	call->store_arg = b;
+	int status = read_batch_report(call->rc, call->doc, b, errors, ok, NULL, pool_layout_json, &s->layout);
 	return r < 0 ? 1 : status;
 }
+
+static void readpooldisks_release(struct command_call *call)
+{
+	struct readpooldisks_settings *s = call->settings;
+	read_batch_release(&s->read.batch);
+	pool_layout_release(&s->layout);
+}
+
+static const struct command_doc readpooldisks_doc = {
+	"readpooldisks", "readpooldisks [options] POOL",
+	"Reads the members of one pool the way readdisk does: a ZFS pool (by name or GUID,\n"
+	"members from 'zpool status', shown by device group) or a btrfs file system (by\n"
+	"label or UUID, members from 'btrfs filesystem show'). Nothing outside it is read.",
+	readpooldisks_opts,
+};
+
+const struct command_frame readpooldisks_frame = {
+	.doc = &readpooldisks_doc,
+	.settings_size = sizeof(struct readpooldisks_settings),
+	.handle = handle_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 1,
+	.max_operands = -1,
+	.operands_expected = "expected one pool name or GUID",
+	.check = check_pool_operand,
+	.main = readpooldisks_main,
+	.release = readpooldisks_release,
+};

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "basic/fsutil.h"
+#include "basic/strbuf.h"
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
 #include "cmd/stored_runs.h"
@@ -44,76 +45,94 @@ static int parse_report_option(int id, const char *arg, void *state)
 static int write_out(const char *path, const struct strbuf *sb, const char *what)
 {
 	int r = write_file_atomic(path, sb->buf, sb->len, 0644);
-	if (r < 0) {
-		fprintf(stderr, "iotriage report: cannot write '%s': %s\n", path, strerror(-r));
-		return 1;
-	}
+	if (r < 0)
+		return cmd_error("report", "cannot write '%s': %s", path, strerror(-r));
+	/* A notice, not an error: the same "iotriage report: " prefix. */
 	fprintf(stderr, "iotriage report: wrote %s to %s\n", what, path);
 	return 0;
 }
 
-int cmd_report(int argc, char **argv, struct global_opts *g)
+static int report_check(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"report", "report RUN... [--html FILE] [--csv FILE] [--prom FILE]",
-		"Turns stored runs (ids or unique prefixes, see 'iotriage history') into files:\n"
-		"an HTML page needing nothing else (no scripts, no network; inline SVG charts,\n"
-		"each marked higher or lower is better; disks of a read test per disk with the\n"
-		"outliers in red; the exact parameters of every test; with several runs, each\n"
-		"change against the first judged against the runs' noise), a CSV file (one row per\n"
-		"measurement) and a Prometheus text file. Each file is written atomically.",
-		report_opts,
-	};
-	struct report_files f = { 0 };
-	int first = opts_parse_command(&doc, argc, argv, g, parse_report_option, &f);
-	if (first < 0)
-		return opts_command_status(first);
-	size_t n = (size_t)(argc - first);
-	if (n == 0)
-		return opts_usage_error("report", "expected one or more run ids (see 'iotriage history')");
-	if (!f.html && !f.csv && !f.prom)
+	const struct report_files *f = call->settings;
+	if (!f->html && !f->csv && !f->prom)
 		return opts_usage_error("report", "expected --html FILE, --csv FILE or --prom FILE");
+	return 0;
+}
 
+/* The runs the operands name, into *RET (malloc'd). Returns 0 or 1. */
+static int load_runs(const struct command_call *call, struct run_doc **ret)
+{
 	struct store *s = NULL;
 	char db[4096];
-	int r = stored_open("report", g, &s, db, sizeof(db));
+	int r = stored_open("report", call->g, &s, db, sizeof(db));
 	if (r < 0)
 		return 1;
-	if (r == 1) {
-		fprintf(stderr, "iotriage report: there is no database at '%s' yet\n", db);
-		return 1;
-	}
-	struct run_doc *runs = calloc(n, sizeof(*runs));
-	if (!runs)
-		abort();
-	r = stored_load_runs("report", s, argv + first, n, runs);
+	if (r == 1)
+		return cmd_error("report", "there is no database at '%s' yet", db);
+	size_t n = (size_t)call->noperands;
+	struct run_doc *runs = xcalloc(n, sizeof(*runs));
+	r = stored_load_runs("report", s, call->operands, n, runs);
 	store_close(s);
 	if (r < 0) {
 		free(runs);
 		return 1;
 	}
+	*ret = runs;
+	return 0;
+}
+
+/* Each file asked for, written atomically; the exit status. */
+static int report_main(struct command_call *call)
+{
+	const struct report_files *f = call->settings;
+	struct run_doc *runs = NULL;
+	size_t n = (size_t)call->noperands;
+	if (load_runs(call, &runs) != 0)
+		return 1;
 	int status = 0;
-	if (f.html) {
+	if (f->html) {
 		struct strbuf sb = STRBUF_INIT;
 		char now[32];
 		time_format_iso8601(time(NULL), now, sizeof(now));
 		report_html(runs, n, now, &sb);
-		status |= write_out(f.html, &sb, "the HTML report");
+		status |= write_out(f->html, &sb, "the HTML report");
 		strbuf_release(&sb);
 	}
-	if (f.csv) {
+	if (f->csv) {
 		struct strbuf sb = STRBUF_INIT;
 		report_csv(runs, n, &sb);
-		status |= write_out(f.csv, &sb, "the CSV file");
+		status |= write_out(f->csv, &sb, "the CSV file");
 		strbuf_release(&sb);
 	}
-	if (f.prom) {
+	if (f->prom) {
 		struct strbuf sb = STRBUF_INIT;
 		report_prom(runs, n, &sb);
-		status |= write_out(f.prom, &sb, "the Prometheus file");
+		status |= write_out(f->prom, &sb, "the Prometheus file");
 		strbuf_release(&sb);
 	}
 	stored_runs_release(runs, n);
 	free(runs);
 	return status;
 }
+
+static const struct command_doc report_doc = {
+	"report", "report RUN... [--html FILE] [--csv FILE] [--prom FILE]",
+	"Turns stored runs (ids or unique prefixes, see 'iotriage history') into files:\n"
+	"an HTML page needing nothing else (no scripts, no network; inline SVG charts,\n"
+	"each marked higher or lower is better; disks of a read test per disk with the\n"
+	"outliers in red; the exact parameters of every test; with several runs, each\n"
+	"change against the first judged against the runs' noise), a CSV file (one row per\n"
+	"measurement) and a Prometheus text file. Each file is written atomically.",
+	report_opts,
+};
+
+const struct command_frame report_frame = {
+	.doc = &report_doc,
+	.settings_size = sizeof(struct report_files),
+	.handle = parse_report_option,
+	.min_operands = 1, .max_operands = -1,
+	.operands_expected = "expected one or more run ids (see 'iotriage history')",
+	.check = report_check,
+	.main = report_main,
+};

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "basic/humanize.h"
-#include "basic/parse.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
+#include "cmd/read_options.h"
 #include "cmd/runctx.h"
 #include "triage/run.h"
 
@@ -27,123 +27,93 @@ enum {
 	OPT_FORCE,
 	OPT_PIN,
 	OPT_SAMPLE_INTERVAL,
+	OPT_RAMP_TIME,
+	OPT_TIME_BASED,
+	OPT_RATE,
+	OPT_RATE_IOPS,
+	OPT_RANDOM_MAP,
 };
 
+struct run_record {
+	const char *path;
+	const struct job_result *res;
+	const char *status;
+	const char *reason;
+	const char *params;
+};
+
+/* The workload's settings, the options kept in another form, and the
+ * outcome, which the run's database row reads after main. */
+struct run_cmd {
+	struct run_settings run;
+	uint64_t bs;
+	bool pin;
+	const char *pattern;
+	struct job_result *res;
+	char err[512];
+	char engine_reason[160];
+	char params[256];
+	struct run_record rec;
+};
+
+#define R(FIELD) offsetof(struct run_cmd, FIELD)
+#define NONZERO_SIZE_EXPECT "a number greater than 0 with an optional K, M, G, T or P suffix"
+
+static const char *const pattern_choices[] = { "random", "zeros", NULL };
+
+/* The workload's block size, 1 byte to 64M: the one --bs rule for a
+ * workload (run; matrix takes its sizes from its tests). */
+#define WORKLOAD_BS_OPT_V(STRUCT, FIELD)                                                           \
+	{ .type = OPT_TYPE_SIZE, .offset = offsetof(STRUCT, FIELD), .min = 1, .max = 64U << 20,          \
+	  .def = "4K", .expect = "1 byte to 64M, with an optional K or M suffix" }
+
 static const struct opt_def run_opts[] = {
-	{ "rw", 0, "MODE", "read, write, randread, randwrite, rw (mixed sequential) or randrw (default read)", OPT_RW, { 0 } },
-	{ "rwmixread", 0, "PCT", "reads as a percentage of a mixed workload (default 50)", OPT_RWMIXREAD, { 0 } },
-	{ "bs", 0, "SIZE", "block size (default 4K)", OPT_BS, { 0 } },
-	{ "iodepth", 0, "N", "I/O in flight per job (default 1)", OPT_IODEPTH, { 0 } },
-	{ "numjobs", 0, "N", "worker threads, each doing the whole workload (default 1)", OPT_NUMJOBS, { 0 } },
-	{ "size", 0, "SIZE", "bytes each job moves at most, and the span addressed (default: the target's size)", OPT_SIZE, { 0 } },
-	{ "io-size", 0, "SIZE", "bytes each job moves at most, when different from --size (fio's io_size)", OPT_IO_SIZE, { 0 } },
-	{ "runtime", 0, "TIME", "time cap, e.g. 30s, 5m (default none); a cap, not a duration", OPT_RUNTIME, { 0 } },
-	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_ENGINE, { 0 } },
-	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache (default 1)", OPT_DIRECT, { 0 } },
-	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE, { 0 } },
-	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (default 1)", OPT_PIN, { 0 } },
-	{ "pattern", 0, "KIND", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
-	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (default 1s; 10ms to 1h)", OPT_SAMPLE_INTERVAL, { 0 } },
+	{ "rw", 0, "MODE", "read, write, randread, randwrite, rw (mixed sequential) or randrw", OPT_RW,
+	  { .type = OPT_TYPE_CHOICE, .offset = R(run.rw), .choices = run_rw_choices, .def = "read",
+	    .expect = "read, write, randread, randwrite, rw or randrw" } },
+	{ "rwmixread", 0, "PCT", "reads as a percentage of a mixed workload", OPT_RWMIXREAD,
+	  OPT_V_UINT(struct run_cmd, run.mix, 0, 100, "50") },
+	{ "bs", 0, "SIZE", "block size", OPT_BS, WORKLOAD_BS_OPT_V(struct run_cmd, bs) },
+	{ "iodepth", 0, "N", "I/O in flight per job", OPT_IODEPTH,
+	  OPT_V_UINT(struct run_cmd, run.spec.iodepth, 1, JOB_MAX_IODEPTH, "1") },
+	{ "numjobs", 0, "N", "worker threads, each doing the whole workload", OPT_NUMJOBS,
+	  OPT_V_UINT(struct run_cmd, run.spec.numjobs, 1, JOB_MAX_THREADS, "1") },
+	{ "size", 0, "SIZE", "bytes each job moves at most, and the span addressed (default: the target's size)", OPT_SIZE,
+	  { .type = OPT_TYPE_SIZE, .offset = R(run.spec.size), .min = 1, .expect = NONZERO_SIZE_EXPECT,
+	    .given_offset = OPT_GIVEN(struct run_cmd, run.size_given) } },
+	{ "io-size", 0, "SIZE", "bytes each job moves at most, when different from --size (fio's io_size)", OPT_IO_SIZE,
+	  { .type = OPT_TYPE_SIZE, .offset = R(run.spec.io_limit), .min = 1, .expect = NONZERO_SIZE_EXPECT } },
+	{ "runtime", 0, "TIME", "time cap, e.g. 30s, 5m (default none); a cap, not a duration", OPT_RUNTIME,
+	  OPT_V_DURATION(struct run_cmd, run.spec.runtime_ns, 1, 0, NULL) },
+	{ "engine", 0, "NAME", "auto, psync, libaio, io_uring or null", OPT_ENGINE, ENGINE_OPT_V },
+	{ "direct", 0, "0|1", "O_DIRECT, bypassing the page cache", OPT_DIRECT,
+	  OPT_V_BOOL01(struct run_cmd, run.direct, "1") },
+	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE,
+	  OPT_V_STRING(struct run_cmd, run.force) },
+	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones", OPT_PIN,
+	  OPT_V_BOOL01(struct run_cmd, pin, "1") },
+	{ "pattern", 0, "KIND", "data written: random (incompressible) or zeros", OPT_PATTERN,
+	  OPT_V_CHOICE(struct run_cmd, pattern, pattern_choices, "random") },
+	{ "sample-interval", 0, "TIME", "bandwidth sample interval, the run's noise for compare (10ms to 1h)", OPT_SAMPLE_INTERVAL,
+	  { .type = OPT_TYPE_DURATION, .offset = R(run.spec.sample_ns), .min = 10000000ULL, .max = 3600000000000ULL,
+	    .def = "1s", .expect = "10ms to 1h, e.g. 1s or 250ms" } },
+	{ "ramp-time", 0, "TIME", "run this long before statistics start, e.g. 30s", OPT_RAMP_TIME,
+	  OPT_V_DURATION(struct run_cmd, run.spec.ramp_ns, 0, 0, "0") },
+	{ "time-based", 0, NULL, "keep going over the area until --runtime", OPT_TIME_BASED,
+	  OPT_V_FLAG(struct run_cmd, run.spec.time_based) },
+	{ "rate", 0, "SIZE", "bytes per second per job at most, e.g. 100M", OPT_RATE,
+	  OPT_V_SIZE(struct run_cmd, run.spec.rate_bps, 1, 0, NULL) },
+	{ "rate-iops", 0, "N", "I/Os per second per job at most", OPT_RATE_IOPS,
+	  OPT_V_UINT(struct run_cmd, run.spec.rate_iops, 1, 100000000, NULL) },
+	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement) or once (every block once per pass)",
+	  OPT_RANDOM_MAP, OPT_V_CHOICE(struct run_cmd, run.random_map, run_random_maps, "uniform") },
 	OPT_END,
 };
 
-/* --NAME 0|1. Returns 0 with *RET, or 2 after a usage error. */
-static int parse_01(const char *name, const char *arg, bool *ret)
-{
-	if (strcmp(arg, "0") && strcmp(arg, "1"))
-		return opts_usage_error("run", "invalid --%s '%s': expected 0 or 1", name, arg);
-	*ret = arg[0] == '1';
-	return 0;
-}
-
-/* --NAME SIZE, more than 0. Returns 0 with *RET, or 2 after a usage error. */
-static int parse_nonzero_size(const char *name, const char *arg, uint64_t *ret)
-{
-	if (parse_size(arg, ret) < 0 || *ret == 0)
-		return opts_usage_error("run", "invalid --%s '%s': expected a number greater than 0 with an optional K, "
-					"M, G, T or P suffix", name, arg);
-	return 0;
-}
-
 static int parse_run_option(int id, const char *arg, void *state)
 {
-	struct run_settings *s = state;
-	uint64_t v;
-	bool pin;
-	int r;
-	switch (id) {
-	case OPT_RW:
-		if (run_rw_find(arg)) {
-			s->rw = run_rw_find(arg);
-			return 0;
-		}
-		return opts_usage_error("run", "unknown --rw '%s': expected read, write, randread, randwrite, rw or randrw", arg);
-	case OPT_RWMIXREAD:
-		if (parse_uint(arg, 0, 100, &v) < 0)
-			return opts_usage_error("run", "invalid --rwmixread '%s': expected 0 to 100", arg);
-		s->mix = (unsigned)v;
-		return 0;
-	case OPT_BS:
-		r = parse_size(arg, &v);
-		if (r < 0 || v == 0 || v > (64U << 20))
-			return opts_usage_error("run", "invalid --bs '%s': expected 1 byte to 64M, with an optional K or M suffix", arg);
-		s->spec.bs = (uint32_t)v;
-		return 0;
-	case OPT_IODEPTH:
-		if (parse_uint(arg, 1, JOB_MAX_IODEPTH, &v) < 0)
-			return opts_usage_error("run", "invalid --iodepth '%s': expected 1 to %d", arg, JOB_MAX_IODEPTH);
-		s->spec.iodepth = (unsigned)v;
-		return 0;
-	case OPT_NUMJOBS:
-		if (parse_uint(arg, 1, JOB_MAX_THREADS, &v) < 0)
-			return opts_usage_error("run", "invalid --numjobs '%s': expected 1 to %d", arg, JOB_MAX_THREADS);
-		s->spec.numjobs = (unsigned)v;
-		return 0;
-	case OPT_SIZE:
-		if ((r = parse_nonzero_size("size", arg, &v)))
-			return r;
-		s->spec.size = v;
-		s->size_given = true;
-		return 0;
-	case OPT_IO_SIZE:
-		if ((r = parse_nonzero_size("io-size", arg, &v)))
-			return r;
-		s->spec.io_limit = v;
-		return 0;
-	case OPT_RUNTIME:
-		if (parse_duration_ns(arg, &v) < 0 || v == 0)
-			return opts_usage_error("run", "invalid --runtime '%s': expected a duration such as 30s, 5m or 1h", arg);
-		s->spec.runtime_ns = v;
-		return 0;
-	case OPT_ENGINE:
-		if (strcmp(arg, "auto") != 0 && !engine_find(arg))
-			return opts_usage_error("run", "unknown engine '%s': expected auto, psync, libaio, io_uring or null", arg);
-		s->engine = arg;
-		return 0;
-	case OPT_DIRECT:
-		return parse_01("direct", arg, &s->direct);
-	case OPT_PIN:
-		r = parse_01("pin", arg, &pin);
-		s->spec.no_pin = r == 0 ? !pin : s->spec.no_pin;
-		return r;
-	case OPT_FORCE:
-		s->force = arg;
-		return 0;
-	case OPT_SAMPLE_INTERVAL:
-		if (parse_duration_ns(arg, &v) < 0 || v < 10000000ULL || v > 3600000000000ULL)
-			return opts_usage_error("run", "invalid --sample-interval '%s': expected 10ms to 1h, e.g. 1s or 250ms", arg);
-		s->spec.sample_ns = v;
-		return 0;
-	case OPT_PATTERN:
-		if (strcmp(arg, "random") == 0)
-			s->spec.pattern = PATTERN_RANDOM;
-		else if (strcmp(arg, "zeros") == 0)
-			s->spec.pattern = PATTERN_ZEROS;
-		else
-			return opts_usage_error("run", "unknown --pattern '%s': expected random or zeros", arg);
-		return 0;
-	}
-	return 2;
+	struct run_cmd *c = state;
+	return id == OPT_ENGINE ? engine_option("run", arg, &c->run.engine) : 2;
 }
 
 static void print_direction(const char *name, uint64_t bytes, uint64_t ios, const struct histogram *h,
@@ -156,18 +126,11 @@ static void print_direction(const char *name, uint64_t bytes, uint64_t ios, cons
 	human_iec((double)bytes, total, sizeof(total));
 	printf("  %-5s IOPS=%.0f, BW=%s, %s in %" PRIu64 " I/Os\n", name,
 	       seconds > 0 ? (double)ios / seconds : 0, bw, total, ios);
-	printf("        lat (us): p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f max=%.1f\n",
-	       hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3, hist_percentile(h, 99) / 1e3,
-	       hist_percentile(h, 99.9) / 1e3, h->max / 1e3);
+	printf("        lat (us): mean=%.1f stdev=%.1f p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f p99.99=%.1f max=%.1f\n",
+	       hist_mean(h) / 1e3, hist_stddev(h) / 1e3, hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3,
+	       hist_percentile(h, 99) / 1e3, hist_percentile(h, 99.9) / 1e3, hist_percentile(h, 99.99) / 1e3,
+	       h->max / 1e3);
 }
-
-struct run_record {
-	const char *path;
-	const struct job_result *res;
-	const char *status;
-	const char *reason;
-	const char *params;
-};
 
 static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg)
 {
@@ -187,6 +150,80 @@ static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg
 	return store_add_result(s, &res);
 }
 
+static void print_result(const struct job_result *res)
+{
+	print_direction("read:", res->read_bytes, res->read_ios, &res->lat_read, res->seconds);
+	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write, res->seconds);
+	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
+	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
+	       res->iodepth);
+	double user = 0, sys = 0;
+	for (unsigned i = 0; i < res->nr_workers; i++) {
+		user += res->workers[i].user_seconds;
+		sys += res->workers[i].system_seconds;
+	}
+	printf("  cpu: user %.2f s, system %.2f s, %.0f ns per I/O, busiest job %.0f%%; random map: %s\n", user, sys,
+	       res->ios ? (user + sys) * 1e9 / (double)res->ios : 0, 100 * job_max_worker_cpu(res),
+	       job_random_map_text(res->random_map));
+}
+
+/* The settings the options do not carry, and those they carry in another form. */
+static void run_settings_complete(struct run_cmd *c)
+{
+	struct run_settings *s = &c->run;
+	s->spec.bs = (uint32_t)c->bs;
+	s->spec.no_pin = !c->pin;
+	s->spec.pattern = strcmp(c->pattern, "zeros") == 0 ? PATTERN_ZEROS : PATTERN_RANDOM;
+	s->spec.read_pct = 100;
+	s->spec.seed = 1;
+	s->spec.progress = isatty(STDERR_FILENO);
+	s->spec.progress_label = "run";
+	s->guard = (struct inuse_report){ .excl_fd = -1 };
+	run_apply_rw(s);
+}
+
+/* One target: more than one is refused the same way as none. */
+static int check_one_target(struct command_call *call)
+{
+	if (call->noperands != 1)
+		return opts_usage_error("run", "expected exactly one target (a file or block device)");
+	return 0;
+}
+
+static int run_main(struct command_call *call)
+{
+	struct run_cmd *c = call->settings;
+	struct run_settings *s = &c->run;
+	const char *path = call->operands[0];
+	run_settings_complete(c);
+	int status = run_workload(path, s, &c->res, c->err, sizeof(c->err), c->engine_reason,
+				  sizeof(c->engine_reason)) < 0 ? 1 : 0;
+	if (c->res && !call->rc->json)
+		print_result(c->res);
+	int sig_status = run_ctx_interrupted_status();
+	if (sig_status)
+		status = sig_status;
+
+	struct json *j = call->doc;
+	run_json_parameters(j, s, path);
+	if (c->res)
+		run_json_result(j, c->res, c->engine_reason, s->direct);
+	json_string(j, "status", status ? "error" : "ok");
+	json_string(j, "reason", c->err[0] ? c->err : NULL);
+	snprintf(c->params, sizeof(c->params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u}",
+		 s->rw, s->spec.bs, s->spec.iodepth, s->spec.numjobs);
+	c->rec = (struct run_record){ path, c->res, status ? "error" : "ok", c->err[0] ? c->err : NULL, c->params };
+	call->store_fn = store_run_result;
+	call->store_arg = &c->rec;
+	return status;
+}
+
+static void run_release(struct command_call *call)
+{
+	struct run_cmd *c = call->settings;
+	free(c->res);
+}
+
 static const struct command_doc run_doc = {
 	"run", "run [options] TARGET",
 	"Runs one workload on a file or block device with the built-in engine and reports\n"
@@ -197,61 +234,15 @@ static const struct command_doc run_doc = {
 	run_opts,
 };
 
-static void print_result(const struct job_result *res)
-{
-	print_direction("read:", res->read_bytes, res->read_ios, &res->lat_read, res->seconds);
-	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write, res->seconds);
-	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
-	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
-	       res->iodepth);
-}
-
-int cmd_run(int argc, char **argv, struct global_opts *g)
-{
-	struct run_settings s = {
-		.spec = { .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .seed = 1,
-			  .pattern = PATTERN_RANDOM, .progress = isatty(STDERR_FILENO), .progress_label = "run",
-			  .sample_ns = 1000000000ULL },
-		.rw = "read",
-		.engine = "auto",
-		.direct = true,
-		.mix = 50,
-		.guard = { .excl_fd = -1 },
-	};
-	int first = opts_parse_command(&run_doc, argc, argv, g, parse_run_option, &s);
-	if (first < 0)
-		return opts_command_status(first);
-	if (argc - first != 1)
-		return opts_usage_error("run", "expected exactly one target (a file or block device)");
-	run_apply_rw(&s);
-	const char *path = argv[first];
-
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "run", argc, argv, g))
-		return 1;
-	struct job_result *res = NULL;
-	char err[512] = "", engine_reason[160] = "";
-	int status = run_workload(path, &s, &res, err, sizeof(err), engine_reason, sizeof(engine_reason)) < 0 ? 1 : 0;
-	if (res && !rc.json)
-		print_result(res);
-	int sig_status = run_ctx_interrupted_status();
-	if (sig_status)
-		status = sig_status;
-
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
-	run_json_parameters(&j, &s, path);
-	if (res)
-		run_json_result(&j, res, engine_reason, s.direct);
-	json_string(&j, "status", status ? "error" : "ok");
-	json_string(&j, "reason", err[0] ? err : NULL);
-	char params[256];
-	snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u}",
-		 s.rw, s.spec.bs, s.spec.iodepth, s.spec.numjobs);
-	struct run_record rec = { path, res, status ? "error" : "ok", err[0] ? err : NULL, params };
-	status = run_ctx_finish(&rc, &j, status, store_run_result, &rec);
-	json_release(&j);
-	free(res);
-	return status;
-}
+const struct command_frame run_frame = {
+	.doc = &run_doc,
+	.settings_size = sizeof(struct run_cmd),
+	.handle = parse_run_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 1,
+	.max_operands = -1,
+	.operands_expected = "expected exactly one target (a file or block device)",
+	.check = check_one_target,
+	.main = run_main,
+	.release = run_release,
+};

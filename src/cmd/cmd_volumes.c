@@ -18,44 +18,41 @@
 #include "output/table.h"
 #include "triage/volumes.h"
 
-#define DEFAULT_SIZE (256ULL << 20)
-#define DEFAULT_RUNTIME_NS (15ULL * 1000000000ULL)
-
 enum { OPT_RUNTIME = OPT_COMMAND_BASE, OPT_SIZE, OPT_BS, OPT_IODEPTH, OPT_MATCH };
 
+/* The test's settings and, after it, its volumes. */
+struct volumes_cmd {
+	struct volumes_settings run;
+	struct volume_list list;
+};
+
+#define V(FIELD) offsetof(struct volumes_cmd, run.FIELD)
+
 static const struct opt_def volumes_opts[] = {
-	{ "runtime", 0, "TIME", "time cap of each read, e.g. 5s (default 15s); a cap, not a duration", OPT_RUNTIME, { 0 } },
-	{ "size", 0, "SIZE", "test file written and read on each volume (default 256M; capped by free space)", OPT_SIZE, { 0 } },
-	{ "bs", 0, "SIZE", "read block size, a multiple of 4K (default 1M)", OPT_BS, { 0 } },
-	{ "iodepth", 0, "N", "reads in flight (default 32)", OPT_IODEPTH, { 0 } },
+	{ "runtime", 0, "TIME", "time cap of each read, e.g. 5s; a cap, not a duration", OPT_RUNTIME,
+	  { .type = OPT_TYPE_DURATION, .offset = V(runtime_ns), .min = 1, .def = "15s",
+	    .expect = "a duration such as 5s or 1m" } },
+	{ "size", 0, "SIZE", "test file written and read on each volume; capped by free space", OPT_SIZE,
+	  { .type = OPT_TYPE_SIZE, .offset = V(size), .min = 2 * VOLFILE_TAG_BYTES, .def = "256M",
+	    .expect = "8K or more, with an optional K, M, G or T suffix" } },
+	/* A handler: a range and a multiple (a file read with O_DIRECT, aligned
+	 * to the file system's 4K blocks, not the read tests' sector rule). */
+	{ "bs", 0, "SIZE", "read block size, a multiple of 4K", OPT_BS, { .def = "1M" } },
+	{ "iodepth", 0, "N", "reads in flight", OPT_IODEPTH,
+	  OPT_V_UINT(struct volumes_cmd, run.iodepth, 1, JOB_MAX_IODEPTH, "32") },
 	{ "match", 'm', "GLOB", "only mounts whose mount point or source matches (repeatable), e.g. '/srv/*'", OPT_MATCH, { 0 } },
 	OPT_END,
 };
 
 static int handle_option(int id, const char *arg, void *state)
 {
-	struct volumes_settings *s = state;
+	struct volumes_settings *s = &((struct volumes_cmd *)state)->run;
 	uint64_t v;
 	switch (id) {
-	case OPT_RUNTIME:
-		if (parse_duration_ns(arg, &v) < 0 || v == 0)
-			return opts_usage_error("volumes", "invalid --runtime '%s': expected a duration such as 5s or 1m", arg);
-		s->runtime_ns = v;
-		return 0;
-	case OPT_SIZE:
-		if (parse_size(arg, &v) < 0 || v < 2 * VOLFILE_TAG_BYTES)
-			return opts_usage_error("volumes", "invalid --size '%s': expected 8K or more, with an optional K, M, G or T suffix", arg);
-		s->size = v;
-		return 0;
 	case OPT_BS:
 		if (parse_size(arg, &v) < 0 || v < 4096 || v > (64U << 20) || v % 4096)
 			return opts_usage_error("volumes", "invalid --bs '%s': expected a multiple of 4K from 4K to 64M", arg);
 		s->bs = (uint32_t)v;
-		return 0;
-	case OPT_IODEPTH:
-		if (parse_uint(arg, 1, JOB_MAX_IODEPTH, &v) < 0)
-			return opts_usage_error("volumes", "invalid --iodepth '%s': expected 1 to %d", arg, JOB_MAX_IODEPTH);
-		s->iodepth = (unsigned)v;
 		return 0;
 	case OPT_MATCH:
 		if (s->nglobs == VOLUMES_MAX_MATCH)
@@ -107,50 +104,65 @@ static int store_volumes(struct store *st, const struct run_ctx *rc, void *arg)
 	return volumes_store(st, rc->id, arg);
 }
 
-int cmd_volumes(int argc, char **argv, struct global_opts *g)
+/* No operand, and a test file that holds at least one block. */
+static int check_volumes(struct command_call *call)
 {
-	static const struct command_doc doc = {
-		"volumes", "volumes [options]",
-		"The per-volume throughput table: for each mounted file system or ZFS dataset, writes\n"
-		"an incompressible test file (O_TMPFILE where the file system allows it), drops it\n"
-		"from the caches and reads it back with O_DIRECT (1M blocks, queue depth 32, 15 s\n"
-		"cap). Each figure says whether it came from the media, the pool or a cache (a ZFS\n"
-		"read may be served by the ARC). Pseudo file systems, bind mounts and the root file\n"
-		"system (unless --match names it) are skipped and listed with the reason.",
-		volumes_opts,
-	};
-	struct volumes_settings s = {
-		.size = DEFAULT_SIZE, .bs = 1U << 20, .iodepth = 32, .runtime_ns = DEFAULT_RUNTIME_NS,
-	};
-	int first = opts_parse_command(&doc, argc, argv, g, handle_option, &s);
-	if (first < 0)
-		return opts_command_status(first);
-	if (first < argc)
-		return opts_usage_error("volumes", "unexpected operand '%s' (use --match GLOB to choose mounts)", argv[first]);
-	if (s.bs > s.size)
+	const struct volumes_settings *s = &((struct volumes_cmd *)call->settings)->run;
+	if (call->noperands)
+		return opts_usage_error("volumes", "unexpected operand '%s' (use --match GLOB to choose mounts)",
+					call->operands[0]);
+	if (s->bs > s->size)
 		return opts_usage_error("volumes", "--size must be at least --bs");
-	s.progress = !g->json && isatty(STDERR_FILENO);
+	return 0;
+}
 
-	struct run_ctx rc;
-	if (run_ctx_begin(&rc, "volumes", argc, argv, g))
-		return 1;
-	struct volume_list l;
-	int r = volumes_run(&s, rc.id, &l);
-	if (r == 0 && !rc.json)
-		print_table(&l);
+static int volumes_main(struct command_call *call)
+{
+	struct volumes_cmd *v = call->settings;
+	struct volumes_settings *s = &v->run;
+	struct volume_list *l = &v->list;
+	s->progress = !call->g->json && isatty(STDERR_FILENO);
+	int r = volumes_run(s, call->rc->id, l);
+	if (r == 0 && !call->rc->json)
+		print_table(l);
 
-	int status = r < 0 || l.counts[VOLUME_ERROR] || l.counts[VOLUME_OK] == 0 ? 1 : 0;
+	int status = r < 0 || l->counts[VOLUME_ERROR] || l->counts[VOLUME_OK] == 0 ? 1 : 0;
 	int sig = run_ctx_interrupted_status();
 	if (sig)
 		status = sig;
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(&rc, &j);
 	if (r == 0)
-		volumes_json(&j, &l, &s);
-	json_string(&j, "status", status ? "error" : "ok");
-	status = run_ctx_finish(&rc, &j, status, r == 0 ? store_volumes : NULL, &l);
-	json_release(&j);
-	volume_list_release(&l);
+		volumes_json(call->doc, l, s);
+	json_string(call->doc, "status", status ? "error" : "ok");
+	call->store_fn = r == 0 ? store_volumes : NULL;
+	call->store_arg = l;
 	return status;
 }
+
+static void volumes_release(struct command_call *call)
+{
+	struct volumes_cmd *v = call->settings;
+	volume_list_release(&v->list);
+}
+
+static const struct command_doc volumes_doc = {
+	"volumes", "volumes [options]",
+	"The per-volume throughput table: for each mounted file system or ZFS dataset, writes\n"
+	"an incompressible test file (O_TMPFILE where the file system allows it), drops it\n"
+	"from the caches and reads it back with O_DIRECT (1M blocks, queue depth 32, 15 s\n"
+	"cap). Each figure says whether it came from the media, the pool or a cache (a ZFS\n"
+	"read may be served by the ARC). Pseudo file systems, bind mounts and the root file\n"
+	"system (unless --match names it) are skipped and listed with the reason.",
+	volumes_opts,
+};
+
+const struct command_frame volumes_frame = {
+	.doc = &volumes_doc,
+	.settings_size = sizeof(struct volumes_cmd),
+	.handle = handle_option,
+	.flags = CMD_RECORDS_RUN,
+	.min_operands = 0,
+	.max_operands = -1,
+	.check = check_volumes,
+	.main = volumes_main,
+	.release = volumes_release,
+};

@@ -53,11 +53,16 @@ struct command_frame {
 	size_t settings_size;
 	opts_handler handle;          /* OPT_TYPE_HANDLER rows, with the settings as state */
 	unsigned flags;
+	const char *run_name;         /* the run's command in its document and database, when not the
+				       * name ("ramdisk-create" for "ramdisk create"); NULL: the name */
 	int min_operands, max_operands; /* max -1: any number */
 	const char *operands_expected;  /* "expected one DEVICE" */
 	/* Checks the operands before a run begins; 0, or an exit status after a message. */
 	int (*check)(struct command_call *call);
 	int (*main)(struct command_call *call);
+	/* After main and the run's finish (its rows are stored): frees what
+	 * main left in the settings for them. NULL: nothing to free. */
+	void (*release)(struct command_call *call);
 };
 
 /* A row of the command table: a framed command, or one that parses its own
@@ -67,6 +72,10 @@ struct command {
 	const char *summary;
 	const struct command_frame *frame;
 	int (*run)(int argc, char **argv, struct global_opts *g);
+	/* For a command that parses its own arguments, for the manual and the
+	 * completion: its sub-commands' frames, or its docs, NULL-terminated. */
+	const struct command_frame *const *subframes;
+	const struct command_doc *const *docs;
 };
 
 extern const struct command commands[];
@@ -82,28 +91,32 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 /* An error that ends a command: "iotriage COMMAND: MESSAGE" on stderr. Returns 1. */
 int cmd_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-int cmd_readdisk(int argc, char **argv, struct global_opts *g);
-int cmd_readdisks(int argc, char **argv, struct global_opts *g);
 int cmd_ramdisk(int argc, char **argv, struct global_opts *g);
-int cmd_run(int argc, char **argv, struct global_opts *g);
-int cmd_demo(int argc, char **argv, struct global_opts *g);
+extern const struct command_frame *const ramdisk_subframes[];
 int cmd_benchpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpool(int argc, char **argv, struct global_opts *g);
 int cmd_rwpools(int argc, char **argv, struct global_opts *g);
 int cmd_runall(int argc, char **argv, struct global_opts *g);
 int cmd_doctor(int argc, char **argv, struct global_opts *g);
-int cmd_interactive(int argc, char **argv, struct global_opts *g);
-int cmd_readpooldisks(int argc, char **argv, struct global_opts *g);
-int cmd_volumes(int argc, char **argv, struct global_opts *g);
 int cmd_netcheck(int argc, char **argv, struct global_opts *g);
-int cmd_history(int argc, char **argv, struct global_opts *g);
-int cmd_show(int argc, char **argv, struct global_opts *g);
-int cmd_compare(int argc, char **argv, struct global_opts *g);
-int cmd_report(int argc, char **argv, struct global_opts *g);
+extern const struct command_doc *const netcheck_docs[];
 int cmd_matrix(int argc, char **argv, struct global_opts *g);
 int cmd_fleet(int argc, char **argv, struct global_opts *g);
+extern const struct command_doc *const fleet_docs[];
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;
+extern const struct command_frame history_frame;
+extern const struct command_frame show_frame;
+extern const struct command_frame compare_frame;
+extern const struct command_frame report_frame;
+extern const struct command_frame readdisk_frame;
+extern const struct command_frame readdisks_frame;
+extern const struct command_frame readpooldisks_frame;
+extern const struct command_frame demo_frame;
+extern const struct command_frame volumes_frame;
+extern const struct command_frame interactive_frame;
+extern const struct command_frame run_frame;
+extern const struct command_frame presets_frame;
 
 #endif

@@ -32,7 +32,8 @@ static int run_recorded(struct command_call *call)
 {
 	struct run_ctx rc;
 	struct json doc;
-	if (run_ctx_begin(&rc, call->name, call->argc, call->argv, call->g))
+	const char *run_name = call->frame->run_name ? call->frame->run_name : call->name;
+	if (run_ctx_begin(&rc, run_name, call->argc, call->argv, call->g))
 		return 1;
 	json_init(&doc);
 	run_ctx_json_head(&rc, &doc);
@@ -66,8 +67,11 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 		status = cmd_error(name, "needs root (raw devices, loop devices, cgroups)");
 	if (status == 0 && f->check)
 		status = f->check(&call);
-	if (status == 0)
+	if (status == 0) {
 		status = f->flags & CMD_RECORDS_RUN ? run_recorded(&call) : f->main(&call);
+		if (f->release)
+			f->release(&call);
+	}
 free_settings:
 	free(settings);
 	return status;

@@ -186,141 +186,29 @@ int opts_parse_command(const struct command_doc *doc, int argc, char **argv, str
 	return first;
 }
 
-static void join_choices(const char *const *choices, char *buf, size_t len)
+int opts_store_value(const char *command, const struct opt_def *d, const char *arg, void *settings)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = 0;
-	while (choices && choices[n])
-		n++;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", choices[i]);
-	snprintf(buf, len, "%s", sb.buf);
-	strbuf_release(&sb);
+	if (optvalue_parse(&d->v, arg, settings) == 0)
+		return 0;
+	char expected[256];
+	optvalue_expected(&d->v, expected, sizeof(expected));
+	return opts_usage_error(command, "%s --%s '%s': expected %s", d->v.type == OPT_TYPE_CHOICE ? "unknown" : "invalid",
+				d->long_name, arg, expected);
 }
 
 void opts_describe_expected(const struct opt_def *d, char *buf, size_t len)
 {
-	const struct opt_value *v = &d->v;
-	if (v->expect) {
-		snprintf(buf, len, "%s", v->expect);
-		return;
-	}
-	switch (v->type) {
-	case OPT_TYPE_CHOICE:
-		join_choices(v->choices, buf, len);
-		return;
-	case OPT_TYPE_BOOL01:
-		snprintf(buf, len, "0 or 1");
-		return;
-	case OPT_TYPE_SIZE:
-		snprintf(buf, len, "a size such as 4K, 256M or 1G (K, M, G, T, P are binary)%s",
-			 v->min > 1 ? ", at least the minimum" : "");
-		return;
-	case OPT_TYPE_DURATION:
-		snprintf(buf, len, "a duration such as 30s, 5m or 1h");
-		return;
-	case OPT_TYPE_UINT:
-		if (v->max)
-			snprintf(buf, len, "%" PRIu64 " to %" PRIu64, v->min, v->max);
-		else
-			snprintf(buf, len, "a whole number of at least %" PRIu64, v->min);
-		return;
-	default:
-		snprintf(buf, len, "a value");
-	}
-}
-
-static bool in_range(const struct opt_value *v, uint64_t x)
-{
-	return x >= v->min && (v->max == 0 || x <= v->max);
-}
-
-/* Parses ARG as row V's type into *RET_NUM or *RET_STR. 0, or -EINVAL. */
-static int parse_typed(const struct opt_value *v, const char *arg, uint64_t *ret_num, const char **ret_str)
-{
-	switch (v->type) {
-	case OPT_TYPE_FLAG:
-		*ret_num = 1;
-		return 0;
-	case OPT_TYPE_STRING:
-		*ret_str = arg;
-		return 0;
-	case OPT_TYPE_CHOICE:
-		for (const char *const *c = v->choices; c && *c; c++)
-			if (strcmp(*c, arg) == 0) {
-				*ret_str = *c;
-				return 0;
-			}
-		return -EINVAL;
-	case OPT_TYPE_BOOL01:
-		if (strcmp(arg, "0") && strcmp(arg, "1"))
-			return -EINVAL;
-		*ret_num = arg[0] == '1';
-		return 0;
-	case OPT_TYPE_UINT:
-		return parse_uint(arg, v->min, v->max ? v->max : UINT64_MAX, ret_num) < 0 ? -EINVAL : 0;
-	case OPT_TYPE_SIZE:
-		return parse_size(arg, ret_num) < 0 || !in_range(v, *ret_num) ? -EINVAL : 0;
-	case OPT_TYPE_DURATION:
-		return parse_duration_ns(arg, ret_num) < 0 || !in_range(v, *ret_num) ? -EINVAL : 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-static void store_typed(const struct opt_value *v, void *settings, uint64_t num, const char *str)
-{
-	char *dst = (char *)settings + v->offset;
-	switch (v->type) {
-	case OPT_TYPE_FLAG:
-	case OPT_TYPE_BOOL01:
-		*(bool *)dst = num != 0;
-		break;
-	case OPT_TYPE_STRING:
-	case OPT_TYPE_CHOICE:
-		*(const char **)dst = str;
-		break;
-	case OPT_TYPE_UINT:
-		if (v->width == sizeof(unsigned))
-			*(unsigned *)dst = (unsigned)num;
-		else
-			*(uint64_t *)dst = num;
-		break;
-	default:
-		*(uint64_t *)dst = num;
-	}
-}
-
-int opts_store_value(const char *command, const struct opt_def *d, const char *arg, void *settings)
-{
-	uint64_t num = 0;
-	const char *str = NULL;
-	if (parse_typed(&d->v, arg, &num, &str) < 0) {
-		char expected[256];
-		opts_describe_expected(d, expected, sizeof(expected));
-		return opts_usage_error(command, "%s --%s '%s': expected %s",
-					d->v.type == OPT_TYPE_CHOICE ? "unknown" : "invalid", d->long_name, arg, expected);
-	}
-	store_typed(&d->v, settings, num, str);
-	if (d->v.given_offset)
-		*(bool *)((char *)settings + d->v.given_offset - 1) = true;
-	return 0;
+	optvalue_expected(&d->v, buf, len);
 }
 
 int opts_apply_defaults(const char *command, const struct opt_def *defs, void *settings)
 {
 	for (const struct opt_def *d = defs; d && d->long_name; d++) {
-		uint64_t num = 0;
-		const char *str = NULL;
-		if (d->v.type == OPT_TYPE_HANDLER || !d->v.def || d->v.type == OPT_TYPE_FLAG)
-			continue;
-		if (parse_typed(&d->v, d->v.def, &num, &str) < 0) {
+		if (optvalue_apply_default(&d->v, settings) < 0) {
 			fprintf(stderr, "iotriage %s: the default of --%s ('%s') does not parse\n", command,
 				d->long_name, d->v.def);
 			return -EINVAL;
 		}
-		/* A string default points into the table, which lives as long as the program. */
-		store_typed(&d->v, settings, num, str ? str : d->v.def);
 	}
 	return 0;
 }
@@ -341,6 +229,10 @@ int opts_parse_settings(const struct command_doc *doc, int argc, char **argv, st
 	int c;
 	if (opts_apply_defaults(doc->name, doc->opts, settings) < 0)
 		return OPTS_USAGE_ERROR;
+	/* A handler row's default goes to its handler, as if given first. */
+	for (const struct opt_def *d = doc->opts; handle && d && d->long_name; d++)
+		if (d->v.type == OPT_TYPE_HANDLER && d->v.def && handle(d->id, d->v.def, settings) != 0)
+			return OPTS_USAGE_ERROR;
 	if (opts_begin(&p, doc->name, argc, argv, doc->opts, g) < 0)
 		return OPTS_USAGE_ERROR;
 	while ((c = opts_next(&p, &arg)) > 0) {

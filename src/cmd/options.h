@@ -12,33 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* What an option's value is, and where it goes. A typed option is parsed
- * and stored by opts_parse_command() itself into the command's settings
- * struct (at OFFSET), its range and choices checked, its error message
- * ("invalid --iodepth '0': expected 1 to 4096") and its "(default X)" in
- * --help made from the row. OPT_TYPE_HANDLER rows go to the command's
- * handler instead, for values that need more than one rule. */
-enum opt_type {
-	OPT_TYPE_HANDLER = 0,
-	OPT_TYPE_FLAG,       /* bool, set to true; no argument */
-	OPT_TYPE_STRING,     /* const char *, as given */
-	OPT_TYPE_UINT,       /* unsigned (WIDTH 4) or uint64_t (WIDTH 8), decimal, in [MIN, MAX] */
-	OPT_TYPE_SIZE,       /* uint64_t bytes with binary suffixes (4K, 1G), in [MIN, MAX] */
-	OPT_TYPE_DURATION,   /* uint64_t nanoseconds (30s, 5m), in [MIN, MAX] */
-	OPT_TYPE_CHOICE,     /* const char *, one of CHOICES (the table's own string) */
-	OPT_TYPE_BOOL01,     /* bool, from "0" or "1" */
-};
-
-struct opt_value {
-	enum opt_type type;
-	size_t offset;               /* of the destination in the settings struct */
-	size_t width;                /* sizeof the destination, for OPT_TYPE_UINT */
-	uint64_t min, max;           /* inclusive; MAX 0 means no upper bound */
-	const char *const *choices;  /* OPT_TYPE_CHOICE: NULL-terminated */
-	const char *def;             /* default, applied like an argument before parsing; shown in --help */
-	const char *expect;          /* what an error says is expected; NULL: made from MIN/MAX or CHOICES */
-	size_t given_offset;         /* offset + 1 of a bool set when the option is given; 0: none */
-};
+#include "basic/optvalue.h"
 
 struct opt_def {
 	const char *long_name;
@@ -147,7 +121,8 @@ int opts_parse_command(const struct command_doc *doc, int argc, char **argv, str
 		       opts_handler handle, void *state);
 /* The same, for a command whose table has typed rows: their defaults are
  * applied to SETTINGS first, their values stored into it; the handler gets
- * the OPT_TYPE_HANDLER rows with SETTINGS as its state. */
+ * the OPT_TYPE_HANDLER rows with SETTINGS as its state (and first the
+ * default of each such row that has one). */
 int opts_parse_settings(const struct command_doc *doc, int argc, char **argv, struct global_opts *g,
 			opts_handler handle, void *settings);
 static inline int opts_command_status(int first)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cmd/commands.h"
 #include "cmd/options.h"
 #include "output/json.h"
 #include "triage/ramdisk_batch.h"
@@ -19,17 +20,22 @@ void ramdisk_json_devices(struct json *j, const char *key, const struct ramdisk_
 /* Asks QUESTION on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
 int ramdisk_confirm(const char *question);
 
-/* 0 as root, else 1 after saying that WHAT ("create") needs root. */
-int ramdisk_need_root(const char *what);
+/* 0 as root, else 1 after saying that COMMAND ("ramdisk create") needs root. */
+int ramdisk_need_root(const char *command);
 
-int cmd_ramdisk_destroy(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk_sweep(int argc, char **argv, struct global_opts *g);
-/* cmd_ramdisk_export.c: export, unexport, client, wire; and the export's
+/* The --backend choices: every backend's name, in ramdisk_backends[] order. */
+extern const char *const ramdisk_backend_choices[];
+
+/* --sector-size for COMMAND: 512 or 4096 into *RET. 0, or 2 after the usage error. */
+int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret);
+
+/* The sub-commands in their own files, dispatched from cmd_ramdisk.c. */
+extern const struct command_frame ramdisk_destroy_frame;
+extern const struct command_frame ramdisk_sweep_frame;
+/* cmd_ramdisk_export.c: export, unexport, wire, client; and the export's
  * line (OUT) and JSON "export" member (J) in the listing (either may be NULL). */
-int cmd_ramdisk_export(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk_unexport(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk_client(int argc, char **argv, struct global_opts *g);
-int cmd_ramdisk_wire(int argc, char **argv, struct global_opts *g);
+extern const struct command_frame ramdisk_export_frame, ramdisk_unexport_frame, ramdisk_wire_frame,
+	ramdisk_client_frame;
 void ramdisk_list_export(FILE *out, struct json *j);
 
 #endif

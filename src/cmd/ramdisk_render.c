@@ -1,10 +1,12 @@
-/* What the ramdisk sub-commands print alike (cmd/ramdisk_cmd.h): the
- * listing's table and JSON, the confirmation question, the root check. */
+/* What the ramdisk sub-commands print and parse alike (cmd/ramdisk_cmd.h):
+ * the listing's table and JSON, the confirmation question, the root check,
+ * the --backend choices and the --sector-size rule. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "basic/parse.h"
 #include "cmd/ramdisk_cmd.h"
 #include "output/table.h"
 
@@ -72,10 +74,20 @@ int ramdisk_confirm(const char *question)
 	return buf[0] == 'y' || buf[0] == 'Y';
 }
 
-int ramdisk_need_root(const char *what)
+int ramdisk_need_root(const char *command)
 {
 	if (geteuid() == 0)
 		return 0;
-	fprintf(stderr, "iotriage ramdisk %s: needs root (to load modules and make block devices)\n", what);
-	return 1;
+	return cmd_error(command, "needs root (to load modules and make block devices)");
+}
+
+const char *const ramdisk_backend_choices[] = { "scsi_debug", "null_blk", "brd", "zram", NULL };
+
+int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret)
+{
+	uint64_t v;
+	if (parse_uint(arg, 512, 4096, &v) < 0 || (v != 512 && v != 4096))
+		return opts_usage_error(command, "invalid --sector-size '%s': expected 512 or 4096", arg);
+	*ret = (unsigned)v;
+	return 0;
 }

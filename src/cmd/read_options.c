@@ -3,9 +3,9 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basic/parse.h"
-#include "bench/job.h"
 #include "engine/engine.h"
 #include "triage/read_group.h"
 
@@ -18,8 +18,40 @@ static int size_error(const char *command, const char *opt, const char *arg, int
 				opt, arg);
 }
 
-int readtest_parse_option(const char *command, int id, const char *arg, struct readtest_opts *opts)
+int engine_option(const char *command, const char *arg, const char **ret)
 {
+	for (const char *const *c = engine_choices; *c; c++)
+		if (strcmp(*c, arg) == 0) {
+			*ret = *c;
+			return 0;
+		}
+	/* The list as a choice row would say it. */
+	const struct opt_def row = { .long_name = "engine",
+				     .v = { .type = OPT_TYPE_CHOICE, .choices = engine_choices } };
+	char expected[160];
+	opts_describe_expected(&row, expected, sizeof(expected));
+	return opts_usage_error(command, "unknown engine '%s': expected %s", arg, expected);
+}
+
+/* The read tests' --bs: a multiple of 512 bytes (every logical sector
+ * size divides it) from 512 to 64M. */
+static int readtest_bs_option(const char *command, const char *arg, uint32_t *ret)
+{
+	uint64_t v;
+	int r = parse_size(arg, &v);
+	if (r < 0)
+		return size_error(command, "--bs", arg, r);
+	if (v < 512 || v % 512 || v > (64U << 20))
+		return opts_usage_error(command,
+					"invalid --bs '%s': direct I/O needs a multiple of 512 bytes, from 512 to 64M",
+					arg);
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+int read_settings_option(const char *command, int id, const char *arg, struct read_settings *rs)
+{
+	struct readtest_opts *opts = &rs->batch.opts;
 	uint64_t v;
 	int r;
 	switch (id) {
@@ -32,54 +64,20 @@ int readtest_parse_option(const char *command, int id, const char *arg, struct r
 		opts->size = v;
 		return 0;
 	case OPT_RT_BS:
-		r = parse_size(arg, &v);
-		if (r < 0)
-			return size_error(command, "--bs", arg, r);
-		if (v < 512 || v % 512 || v > (64U << 20))
-			return opts_usage_error(command,
-						"invalid --bs '%s': direct I/O needs a multiple of 512 bytes, "
-						"from 512 to 64M",
-						arg);
-		opts->bs = (uint32_t)v;
-		return 0;
-	case OPT_RT_IODEPTH:
-		r = parse_uint(arg, 1, JOB_MAX_IODEPTH, &v);
-		if (r < 0)
-			return opts_usage_error(command, "invalid --iodepth '%s': expected 1 to %d", arg,
-						JOB_MAX_IODEPTH);
-		opts->iodepth = (unsigned)v;
-		return 0;
+		return readtest_bs_option(command, arg, &opts->bs);
 	case OPT_RT_ENGINE:
-		if (strcmp(arg, "auto") != 0 && !engine_find(arg))
-			return opts_usage_error(command,
-						"unknown engine '%s': expected auto, psync, libaio, io_uring or null",
-						arg);
-		opts->engine = arg;
+		return engine_option(command, arg, &opts->engine);
+	case OPT_GROUP_BY:
+		if (read_group_parse(arg, &rs->batch.group_by) < 0)
+			return opts_usage_error(command, "invalid --group-by '%s': expected vdev, controller, "
+							 "enclosure or none", arg);
 		return 0;
 	}
 	return 1;
 }
 
-int baseline_parse_option(const char *command, int id, const char *arg, struct read_batch *b)
+void read_settings_apply(struct read_settings *rs)
 {
-	uint64_t v;
-	switch (id) {
-	case OPT_SAVE_BASELINE:
-		b->save_baseline = true;
-		return 0;
-	case OPT_REGRESSION:
-		if (parse_uint(arg, 1, 99, &v) < 0)
-			return opts_usage_error(command, "invalid --regression '%s': expected a percentage from 1 to 99", arg);
-		b->regression_pct = (double)v;
-		return 0;
-	}
-	return 1;
-}
-
-int group_by_parse_option(const char *command, const char *arg, enum read_group_by *ret)
-{
-	if (read_group_parse(arg, ret) < 0)
-		return opts_usage_error(command, "invalid --group-by '%s': expected vdev, controller, "
-						 "enclosure or none", arg);
-	return 0;
+	rs->batch.regression_pct = rs->regression_pct;
+	rs->batch.opts.progress = isatty(STDERR_FILENO);
 }

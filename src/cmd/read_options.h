@@ -1,11 +1,21 @@
 /* cmd/read_options.h: the options the read commands share (readdisk,
  * readdisks, readpooldisks; demo and doctor take the defaults): rows for
- * their opt_def tables and the handlers that fill a read batch. */
+ * their opt_def tables, storing into a struct read_settings, and the
+ * handler for the rows that need more than one rule. */
 #ifndef IOTRIAGE_CMD_READ_OPTIONS_H
 #define IOTRIAGE_CMD_READ_OPTIONS_H
 
+#include "bench/job.h"
 #include "cmd/options.h"
+#include "engine/engine.h"
 #include "triage/read_batch.h"
+
+/* What the read options fill. A command's settings struct has one as its
+ * member `read`; read_settings_apply() completes the batch after parsing. */
+struct read_settings {
+	struct read_batch batch;
+	unsigned regression_pct;  /* --regression, into batch.regression_pct */
+};
 
 enum {
 	OPT_RT_SIZE = OPT_COMMAND_BASE + 50,
@@ -14,44 +24,61 @@ enum {
 	OPT_RT_ENGINE,
 };
 
+/* The read tests' block size: a multiple of the logical sector size (512)
+ * up to 64M, 1M by default. One row for every command that reads disks. */
+#define READTEST_BS_OPT_DEF                                                                        \
+	{ "bs", 'b', "SIZE", "block size, a multiple of the logical sector size", OPT_RT_BS,            \
+	  { .def = "1M" } }
+
 /* The read options common to readdisk, readdisks and readpooldisks, for
- * their tables. */
-#define READTEST_OPT_DEFS                                                                          \
-	{ "size", 's', "SIZE", "bytes to read from each disk (default 1000M; K, M, G, T are binary)",  \
-	  OPT_RT_SIZE, { 0 } },                                                                           \
-	{ "bs", 'b', "SIZE", "block size (default 1M; a multiple of the logical sector size)",        \
-	  OPT_RT_BS, { 0 } },                                                                             \
-	{ "iodepth", 'q', "N", "I/O in flight at once (default 1, as dd does)", OPT_RT_IODEPTH, { 0 } },     \
-	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null (default auto)", OPT_RT_ENGINE, { 0 } }
+ * the table of settings STRUCT (which has `struct read_settings read`).
+ * --size, --bs and --engine keep their own messages: a handler (with the
+ * row's default). */
+#define READTEST_OPT_DEFS(STRUCT)                                                                  \
+	{ "size", 's', "SIZE", "bytes to read from each disk; K, M, G, T are binary", OPT_RT_SIZE,      \
+	  { .def = "1000M" } },                                                                      \
+	READTEST_BS_OPT_DEF,                                                                       \
+	{ "iodepth", 'q', "N", "I/O in flight at once, as dd does", OPT_RT_IODEPTH,                     \
+	  OPT_V_UINT(STRUCT, read.batch.opts.iodepth, 1, JOB_MAX_IODEPTH, "1") },                       \
+	{ "engine", 'e', "NAME", "auto, psync, libaio, io_uring or null", OPT_RT_ENGINE,                  \
+	  ENGINE_OPT_V }
+
+/* --engine: a handler row (its message, "unknown engine 'X'", names the
+ * engine, not the option) that carries the engine table's names as its
+ * choices, for the documentation; engine_option() checks against them. */
+#define ENGINE_OPT_V { .choices = engine_choices, .def = "auto" }
 
 enum { OPT_SAVE_BASELINE = OPT_COMMAND_BASE + 60, OPT_REGRESSION };
 
 enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
 
-/* --group-by for readdisks and readpooldisks. */
-#define GROUP_BY_OPT_DEF                                                                           \
+/* --group-by for readdisks and readpooldisks (DEF: "none" or "vdev"). */
+#define GROUP_BY_OPT_DEF(DEF)                                                                      \
 	{ "group-by", 'g', "HOW", "vdev, controller, enclosure or none: show the disks by pool device " \
 				   "group, by controller (or shared backing), or by SES enclosure",   \
-	  OPT_GROUP_BY, { 0 } }
+	  OPT_GROUP_BY, { .def = (DEF) } }
 
 /* Baseline options for readdisk, readdisks and readpooldisks. */
-#define BASELINE_OPT_DEFS                                                                          \
+#define BASELINE_OPT_DEFS(STRUCT)                                                                  \
 	{ "save-baseline", 0, NULL, "store each disk's rate as its baseline, keyed by WWN, serial or "   \
-				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE, { 0 } },        \
-	{ "regression", 0, "PCT", "flag a disk this many percent below its baseline (default 20)",      \
-	  OPT_REGRESSION, { 0 } }
+				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE,            \
+	  OPT_V_FLAG(STRUCT, read.batch.save_baseline) },                                             \
+	{ "regression", 0, "PCT", "flag a disk this many percent below its baseline", OPT_REGRESSION,   \
+	  { .type = OPT_TYPE_UINT, .offset = offsetof(STRUCT, read.regression_pct),                      \
+	    .width = sizeof(unsigned), .min = 1, .max = 99, .def = "20",                                  \
+	    .expect = "a percentage from 1 to 99" } }
 
-/* Handles one of BASELINE_OPT_DEFS into B. Returns 0 when handled, 1 when
- * ID is not one of them, 2 after printing a usage error. */
-int baseline_parse_option(const char *command, int id, const char *arg, struct read_batch *b);
+/* Handles one of the handler rows above (--size, --bs, --engine,
+ * --group-by) into R. Returns 0 when handled, 1 when ID is not one of
+ * them, 2 after printing a usage error. */
+int read_settings_option(const char *command, int id, const char *arg, struct read_settings *r);
 
-/* Handles one of the READTEST_OPT_DEFS. Returns 0 when handled, 1 when ID is
- * not one of them, 2 after printing a usage error. */
-int readtest_parse_option(const char *command, int id, const char *arg,
-			  struct readtest_opts *opts);
+/* After parsing: the regression threshold into the batch, the progress
+ * line when stderr is a terminal. */
+void read_settings_apply(struct read_settings *r);
 
-/* Handles --group-by ARG into *RET. Returns 0, or 2 after printing a usage
- * error. */
-int group_by_parse_option(const char *command, const char *arg, enum read_group_by *ret);
+/* --engine ARG (auto or an engine of engine_choices) into *RET. Returns 0,
+ * or 2 after "unknown engine 'ARG': expected auto, psync, ...". */
+int engine_option(const char *command, const char *arg, const char **ret);
 
 #endif

@@ -107,7 +107,7 @@ int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg)
 	return read_batch_store(s, rc->id, rc->started, arg);
 }
 
-int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+int read_batch_report(struct run_ctx *rc, struct json *doc, struct read_batch *b, size_t errors, size_t ok,
 		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg)
 {
 	read_batch_conclude(b, rc->db_path);
@@ -116,15 +116,10 @@ int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, s
 	int status = run_ctx_interrupted_status();
 	if (!status)
 		status = (errors || ok == 0) ? 1 : 0;
-	struct json j;
-	json_init(&j);
-	run_ctx_json_head(rc, &j);
-	read_batch_document(b, &j);
+	read_batch_document(b, doc);
 	if (shared)
-		shared_paths_json(shared, &j);
+		shared_paths_json(shared, doc);
 	if (extra)
-		extra(&j, extra_arg);
-	status = run_ctx_finish(rc, &j, status, read_batch_store_run, b);
-	json_release(&j);
+		extra(doc, extra_arg);
 	return status;
 }

@@ -1,8 +1,7 @@
 /* cmd/read_render.h: a read batch on the terminal and at the end of a run,
  * shared by readdisk, readdisks, readpooldisks, demo, doctor and runall:
  * the summary table, the per-group lines, the health of the flagged disks,
- * and read_batch_finish (judge, print, document, database rows, exit
- * status). */
+ * and read_batch_report (judge, print, document, exit status). */
 #ifndef IOTRIAGE_CMD_READ_RENDER_H
 #define IOTRIAGE_CMD_READ_RENDER_H
 
@@ -31,11 +30,12 @@ void read_batch_present(const struct read_batch *b, FILE *out);
 int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg);
 
 typedef void (*read_batch_json_fn)(struct json *j, void *arg);
-/* Judges the batch (read_batch_conclude), prints it (unless --json), writes
- * the document (plus SHARED and whatever EXTRA adds) and the database rows.
- * Returns the exit status: 1 when a read failed or none was ok, 128 +
- * signal after an interrupt. */
-int read_batch_finish(struct run_ctx *rc, struct read_batch *b, size_t errors, size_t ok,
+/* Judges the batch (read_batch_conclude), prints it (unless --json) and
+ * writes its members (plus SHARED and whatever EXTRA adds) into DOC, the
+ * document of run RC, whose head is written; the run's database rows are
+ * read_batch_store_run's. Returns the exit status: 1 when a read failed or
+ * none was ok, 128 + signal after an interrupt. */
+int read_batch_report(struct run_ctx *rc, struct json *doc, struct read_batch *b, size_t errors, size_t ok,
 		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg);
 
 #endif

@@ -11,6 +11,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "basic/sysinfo.h"
 #include "basic/timeutil.h"
 
 #define SCHEMA_VERSION 1
@@ -109,6 +110,21 @@ const char *run_ctx_store_error(int r)
 				: strerror(-r);
 }
 
+/* The system the run measured on, next to every figure of it. */
+static void json_system(struct json *j)
+{
+	struct sysinfo_inventory inv;
+	sysinfo_read(&inv);
+	json_begin_object(j, "system");
+	json_string(j, "cpu_model", inv.cpu_model[0] ? inv.cpu_model : NULL);
+	json_uint(j, "cpus", inv.cpus);
+	json_uint(j, "memory_bytes", inv.memory_bytes);
+	json_string(j, "kernel", inv.kernel);
+	json_string(j, "machine", inv.machine);
+	json_string(j, "distribution", inv.distribution[0] ? inv.distribution : NULL);
+	json_end_object(j);
+}
+
 void run_ctx_json_head(struct run_ctx *rc, struct json *j)
 {
 	char when[32], host[256] = "";
@@ -123,6 +139,7 @@ void run_ctx_json_head(struct run_ctx *rc, struct json *j)
 	json_string(j, "started_at", when);
 	json_string(j, "argv", rc->argv_text);
 	json_string(j, "results_file", rc->results_file);
+	json_system(j);
 }
 
 static int save_to_store(struct run_ctx *rc, const char *document, int exit_status,

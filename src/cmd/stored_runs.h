@@ -13,7 +13,7 @@
 #include "triage/stored_runs.h"
 
 /* Opens the database the global options name. Returns 0, 1 when there is
- * no database yet (after saying so, unless QUIET), or -1 after an error. */
+ * no database yet (said by the caller, if at all), or -1 after an error. */
 int stored_open(const char *command, const struct global_opts *g, struct store **ret, char *db_path, size_t len);
 
 /* Loads IDS[0..N) into RUNS (caller's array of N; released with

@@ -1,5 +1,6 @@
 /* output/latency.h: a latency histogram as the "lat_ns" JSON object every
- * command uses: count, min, mean, p50, p90, p99, p99.9, max (nanoseconds). */
+ * command uses: count, min, mean, stdev, p50, p90, p99, p99.9, p99.99, max
+ * (nanoseconds, completion latency: submit to completion). */
 #ifndef IOTRIAGE_OUTPUT_LATENCY_H
 #define IOTRIAGE_OUTPUT_LATENCY_H
 
@@ -7,5 +8,7 @@
 #include "output/json.h"
 
 void json_latency(struct json *j, const char *key, const struct histogram *h);
+/* The same object from a summary kept with a result. */
+void json_latency_summary(struct json *j, const char *key, const struct hist_summary *s);
 
 #endif

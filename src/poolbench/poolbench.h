@@ -16,6 +16,7 @@
 
 #include "basic/jsonread.h"
 #include "basic/strbuf.h"
+#include "bench/histogram.h"
 #include "bench/pattern.h"
 
 enum pb_test { PB_FIO, PB_ELBENCHO, PB_DD, PB_IOZONE, PB_BUILTIN, PB_NTESTS };
@@ -40,6 +41,7 @@ struct pb_figure {
 	const char *cache;     /* reads: PB_CACHE_POOL or PB_CACHE_CACHE; writes: NULL */
 	const char *pattern;   /* the data written: "random" (incompressible) or "zeros" */
 	double first_done_seconds, last_done_seconds; /* several threads: when the first and last finished; 0 if unknown */
+	struct hist_summary lat; /* completion latency (built-in engine); lat.count 0 when unknown */
 };
 
 #define PB_MAX_FIGURES 8

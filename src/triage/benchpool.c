@@ -12,6 +12,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/spawn.h"
+#include "output/latency.h"
 #include "pool/arc.h"
 #include "pool/areas.h"
 
@@ -258,6 +259,8 @@ static void figure_json(struct json *j, const struct pb_figure *f, const char *c
 		json_double(j, "first_done_seconds", f->first_done_seconds);
 		json_double(j, "last_done_seconds", f->last_done_seconds);
 	}
+	if (f->lat.count)
+		json_latency_summary(j, "lat_ns", &f->lat);
 	json_end_object(j);
 }
 

@@ -26,6 +26,9 @@ static const struct {
 	{ "randrw", true, -1 },
 };
 
+/* The same names, as a constant array for the option row. */
+const char *const run_rw_choices[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
+
 const char *run_rw_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
@@ -34,8 +37,11 @@ const char *run_rw_find(const char *name)
 	return NULL;
 }
 
+const char *const run_random_maps[] = { "uniform", "once", NULL };
+
 void run_apply_rw(struct run_settings *s)
 {
+	s->spec.random_map = s->random_map && strcmp(s->random_map, "once") == 0 ? JOB_MAP_ONCE : JOB_MAP_UNIFORM;
 	unsigned mix = s->mix;
 	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++)
 		if (strcmp(s->rw, rw_modes[i].name) == 0) {
@@ -90,6 +96,45 @@ void run_json_parameters(struct json *j, const struct run_settings *s, const cha
 	json_string(j, "pattern", pattern_name(s->spec.pattern));
 	json_bool(j, "pin", !s->spec.no_pin);
 	json_double(j, "sample_interval_seconds", (double)s->spec.sample_ns / 1e9);
+	json_double(j, "ramp_seconds", (double)s->spec.ramp_ns / 1e9);
+	json_bool(j, "time_based", s->spec.time_based);
+	json_uint(j, "rate_bytes_per_s", s->spec.rate_bps);
+	json_uint(j, "rate_iops", s->spec.rate_iops);
+	json_string(j, "random_map", job_random_map_name(s->spec.random_map));
+	json_string(j, "scramble", s->spec.pattern == PATTERN_RANDOM ? "every 512-byte sector of every write"
+								     : "none");
+	json_end_object(j);
+}
+
+/* Per worker: its figures and its CPU time (user, system, context switches). */
+static void json_jobs(struct json *j, const struct job_result *r)
+{
+	double user = 0, sys = 0;
+	json_begin_array(j, "jobs");
+	for (unsigned i = 0; i < r->nr_workers; i++) {
+		const struct job_worker_result *w = &r->workers[i];
+		json_begin_object(j, NULL);
+		json_uint(j, "bytes", w->bytes);
+		json_uint(j, "ios", w->ios);
+		json_double(j, "done_seconds", w->done_seconds);
+		json_int(j, "cpu", w->cpu);
+		json_double(j, "user_seconds", w->user_seconds);
+		json_double(j, "system_seconds", w->system_seconds);
+		json_double(j, "busy_seconds", w->busy_seconds);
+		json_uint(j, "voluntary_context_switches", w->voluntary_switches);
+		json_uint(j, "involuntary_context_switches", w->involuntary_switches);
+		json_end_object(j);
+		user += w->user_seconds;
+		sys += w->system_seconds;
+	}
+	json_end_array(j);
+	double most = job_max_worker_cpu(r);
+	json_begin_object(j, "cpu");
+	json_double(j, "user_seconds", user);
+	json_double(j, "system_seconds", sys);
+	json_double(j, "cpu_ns_per_io", r->ios ? (user + sys) * 1e9 / (double)r->ios : 0);
+	json_double(j, "busiest_worker_fraction", most);
+	json_bool(j, "worker_bound", most > JOB_CPU_BOUND_FRACTION);
 	json_end_object(j);
 }
 
@@ -111,16 +156,10 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 	json_string(j, "cache", direct ? "bypassed" : "page cache may serve reads");
 	json_direction(j, "read", r->read_bytes, r->read_ios, &r->lat_read, r->seconds);
 	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write, r->seconds);
-	json_begin_array(j, "jobs");
-	for (unsigned i = 0; i < r->nr_workers; i++) {
-		json_begin_object(j, NULL);
-		json_uint(j, "bytes", r->workers[i].bytes);
-		json_uint(j, "ios", r->workers[i].ios);
-		json_double(j, "done_seconds", r->workers[i].done_seconds);
-		json_int(j, "cpu", r->workers[i].cpu);
-		json_end_object(j);
-	}
-	json_end_array(j);
+	json_double(j, "ramp_seconds", r->ramp_seconds);
+	json_string(j, "random_map", job_random_map_name(r->random_map));
+	json_string(j, "random_map_text", job_random_map_text(r->random_map));
+	json_jobs(j, r);
 	/* The run's own noise: bandwidth over each whole interval (compare). */
 	double mean = 0, var = 0;
 	for (unsigned i = 0; i < r->nr_samples; i++)
@@ -273,5 +312,8 @@ int run_workload(const char *path, struct run_settings *s, struct job_result **r
 	human_dd_summary(res->bytes, res->seconds, summary_text, sizeof(summary_text));
 	log_msg(LOG_INFO, "RUN (%s): completed: %s, stopped by the %s cap", path, summary_text,
 		job_stop_name(res->stop));
+	if (job_max_worker_cpu(res) > JOB_CPU_BOUND_FRACTION)
+		log_msg(LOG_WARN, "RUN (%s): a worker thread was busy %.0f%% of its time: the figure may measure "
+			"iotriage's CPU, not the storage; add --numjobs", path, 100 * job_max_worker_cpu(res));
 	return 0;
 }

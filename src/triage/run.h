@@ -22,13 +22,19 @@ struct run_settings {
 	bool size_given;
 	unsigned mix;            /* --rwmixread */
 	const char *force;       /* --force: the device named a second time */
+	const char *random_map;  /* "uniform" or "once" (run_random_maps) */
 	struct inuse_report guard; /* holds the O_EXCL claim on a device being written */
 };
 
+/* The --rw modes' names, NULL-terminated: the option's choices. */
+extern const char *const run_rw_choices[];
 /* The --rw mode NAME as it is spelled in the table (read, write, randread,
  * randwrite, rw, readwrite, randrw), or NULL when unknown. */
 const char *run_rw_find(const char *name);
-/* Sets spec.random and spec.read_pct from s->rw (and s->mix for the mixes). */
+/* The --random-map choices, NULL-terminated. */
+extern const char *const run_random_maps[];
+/* Sets spec.random and spec.read_pct from s->rw (and s->mix for the mixes),
+ * and spec.random_map from s->random_map. */
 void run_apply_rw(struct run_settings *s);
 
 /* Runs S on PATH: opens it (creating and laying out a file when --size is

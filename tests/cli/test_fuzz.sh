@@ -16,7 +16,7 @@ seconds=${IOTRIAGE_FUZZ_SECONDS:-10}
 jobs=${IOTRIAGE_FUZZ_JOBS:-2}
 
 if ! command -v clang >/dev/null && ! command -v clang-14 >/dev/null; then
-	skip "fuzz" "clang is not installed (scripts/install-deps.sh installs it)"
+	skip "fuzz" "clang is not installed (scripts/install-test-deps.sh installs it)"
 	exit 0
 fi
 

@@ -73,7 +73,7 @@ if command -v zpool >/dev/null && pgrep -x zfs-fuse >/dev/null; then
 		ok 1 "zpool create on a loop device: $(cat "$TMP/zpool.err")"
 	fi
 else
-	skip "zfs pool member" "zfs-fuse is not running (scripts/install-deps.sh starts it)"
+	skip "zfs pool member" "zfs-fuse is not running (scripts/start-services.sh starts it)"
 fi
 
 # A free device is written, and the write really lands.

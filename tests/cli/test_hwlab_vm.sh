@@ -24,9 +24,9 @@ busybox_path=$(command -v busybox || true)
 ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
 if [ -n "$missing" ]; then
 	if [ "${CI:-}" = true ]; then
-		ok 1 "hardware lab prerequisites: $missing is missing, and CI installs it (scripts/install-deps.sh)"
+		ok 1 "hardware lab prerequisites: $missing is missing, and CI installs it (scripts/install-test-deps.sh)"
 	else
-		skip "hardware lab VM tests" "needs $missing; scripts/install-deps.sh installs it"
+		skip "hardware lab VM tests" "needs $missing; scripts/install-test-deps.sh installs it"
 	fi
 	exit 0
 fi

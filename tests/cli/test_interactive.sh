@@ -16,7 +16,7 @@ ok $(($? != 2)) "no command and no terminal: usage, exit 2"
 check "the usage lists interactive" -- grep -q "interactive" "$TMP/none.err"
 
 if ! need_root; then skip "interactive in tmux" "needs root for a loop device"; finish; exit; fi
-if ! command -v tmux >/dev/null; then skip "interactive in tmux" "tmux is not installed (scripts/install-deps.sh installs it)"; finish; exit; fi
+if ! command -v tmux >/dev/null; then skip "interactive in tmux" "tmux is not installed (scripts/install-test-deps.sh installs it)"; finish; exit; fi
 
 dev=$(make_loop 64M)
 session=iotriage-it-$$

@@ -57,7 +57,7 @@ check "the page asks for nothing from the network" -- \
 
 chromium=$(command -v chromium || true)
 if [ -z "$chromium" ]; then
-	skip "chromium" "chromium is not installed (scripts/install-deps.sh installs it)"
+	skip "chromium" "chromium is not installed (scripts/install-test-deps.sh installs it)"
 	finish; exit
 fi
 profile=$(mktemp -d /tmp/iotriage-chromium.XXXXXX)
@@ -153,7 +153,7 @@ if command -v qemu-img >/dev/null; then
 		jtest "$TMP/img.json" '[.results[] | select(.test == "randread-8k") | .status == "skipped" and (.reason | test("sequential I/O only"))] | (length == 2 and all)'
 	check "the image files are removed" -- test -z "$(ls -A "$imgdir")"
 else
-	skip "matrix --images" "qemu-img is not installed (scripts/install-deps.sh installs qemu-utils)"
+	skip "matrix --images" "qemu-img is not installed (scripts/install-test-deps.sh installs qemu-utils)"
 fi
 
 # Bad input: clear errors, exit 2, nothing created.

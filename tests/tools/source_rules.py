@@ -25,6 +25,7 @@ LAYERS = {
     'poolbench': 2, 'store': 2, 'report': 2, 'remote': 2,
     'triage': 3,
     'cmd': 4,
+    'docgen': 5,  # the build tool that writes the manual and completion from the command table
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([A-Za-z0-9_]+)\.h"', re.M)
 
@@ -67,12 +68,12 @@ for f, text in texts.items():
             continue
         if LAYERS[inc_dir] > LAYERS[d]:
             upward.append('%s includes a %s/ header' % (os.path.relpath(f, src), inc_dir))
-        if inc_dir == 'cmd' and d != 'cmd':
+        if inc_dir == 'cmd' and LAYERS.get(d, 0) < LAYERS['cmd']:
             cmd_outside.append(os.path.relpath(f, src))
 unknown = sorted({layer_dir(f) for f in files} - set(LAYERS))
 ok(not unknown, 'every source directory has a layer', ['no layer for src/%s/' % u for u in unknown])
 ok(not upward, 'no file includes a header of a layer above it', upward)
-ok(not cmd_outside, 'no cmd/ header is included from outside cmd/', cmd_outside)
+ok(not cmd_outside, 'no cmd/ header is included from outside cmd/ (but by the docgen tool above it)', cmd_outside)
 
 # Modules: "dir/name" for name.h and name.c; an edge when a file of one
 # module includes the header of another.

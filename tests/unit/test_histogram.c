@@ -283,8 +283,33 @@ static void test_merge(void)
 	free(empty);
 }
 
+static void test_stddev(void)
+{
+	struct histogram h;
+	hist_init(&h);
+	ok(hist_stddev(&h) == 0, "no spread without samples");
+	for (int i = 0; i < 1000; i++) {
+		hist_record(&h, 100000);
+		hist_record(&h, 200000);
+	}
+	double sd = hist_stddev(&h);
+	ok(sd > 49000 && sd < 51000, "half at 100 us, half at 200 us: stdev about 50 us");
+	hist_init(&h);
+	for (int i = 0; i < 100; i++)
+		hist_record(&h, 5000);
+	ok(hist_stddev(&h) < 100, "constant latency: stdev near 0");
+	hist_record(&h, 900000);
+	struct hist_summary sum;
+	hist_summarize(&h, &sum);
+	is_int(sum.count, 101, "summary count");
+	is_int(sum.max, 900000, "summary max");
+	ok(sum.p50 >= 4900 && sum.p50 <= 5100, "summary p50 is the common value");
+	ok(sum.p9999 >= 880000, "summary p99.99 reaches the outlier");
+}
+
 int main(void)
 {
+	test_stddev();
 	test_bucket_mapping();
 	test_bucket_ranges();
 	test_percentiles();

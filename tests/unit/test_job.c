@@ -135,6 +135,161 @@ static void test_mixed_on_file(void)
 	unlink(path);
 }
 
+static int cmp16(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+/* How many 512-byte sectors of the LEN bytes at BUF equal an earlier one
+ * (sorting the whole sectors would be slow; their first 16 bytes are where
+ * the scramble writes, and a match there is checked in full). */
+static size_t repeated_sectors(const unsigned char *buf, size_t len)
+{
+	size_t n = len / 512, repeats = 0;
+	unsigned char (*heads)[16] = malloc(n * 16);
+	for (size_t i = 0; i < n; i++)
+		memcpy(heads[i], buf + i * 512, 16);
+	qsort(heads, n, 16, cmp16);
+	for (size_t i = 1; i < n; i++)
+		repeats += memcmp(heads[i - 1], heads[i], 16) == 0;
+	free(heads);
+	return repeats;
+}
+
+static int temp_file(char *path, off_t size)
+{
+	int fd = mkstemp(path);
+	int r = ftruncate(fd, size);
+	close(fd);
+	return r;
+}
+
+/* Writes SIZE bytes sequentially (the same buffers are rewritten many times)
+ * to a new file and appends its contents to OUT. */
+static void write_and_read_back(struct job_spec spec, unsigned char *out, size_t size)
+{
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	ok(temp_file(path, (off_t)size) == 0, "scratch file");
+	struct target t = TARGET_INIT;
+	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
+	struct job_result *r = NULL;
+	is_int(job_run(&spec, &t, &engine_psync, &r), 0, "write job runs");
+	is_int(r->write_bytes, size, "the whole file written");
+	free(r);
+	target_close(&t);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ok(read(fd, out, size) == (ssize_t)size, "read back");
+	close(fd);
+	unlink(path);
+}
+
+static void test_scramble(void)
+{
+	/* 8 MiB through 4 buffers of 64 KiB: each buffer is written 32 times. */
+	size_t size = 8 << 20;
+	unsigned char *data = malloc(2 * size);
+	struct job_spec spec = base_spec();
+	spec.read_pct = 0;
+	spec.bs = 64 << 10;
+	spec.iodepth = 1;
+	spec.numjobs = 1;
+	spec.size = size;
+	spec.pattern = PATTERN_RANDOM;
+	write_and_read_back(spec, data, size);
+	write_and_read_back(spec, data + size, size);
+	is_int(repeated_sectors(data, 2 * size), 0,
+	       "no 512-byte sector repeats, within a run or across two runs with the same seed");
+	spec.pattern = PATTERN_ZEROS;
+	write_and_read_back(spec, data, size);
+	is_int(repeated_sectors(data, size), size / 512 - 1, "--pattern zeros still writes zeros");
+	free(data);
+}
+
+static void test_random_map_once(void)
+{
+	/* Every block once: a random write pass over a zeroed file leaves no
+	 * block zero (uniform draws miss about 37% of them). */
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	size_t size = 4 << 20;
+	ok(temp_file(path, (off_t)size) == 0, "scratch file");
+	struct target t = TARGET_INIT;
+	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
+	struct job_spec spec = base_spec();
+	spec.read_pct = 0;
+	spec.random = true;
+	spec.iodepth = 1;
+	spec.size = size;
+	spec.random_map = JOB_MAP_ONCE;
+	struct job_result *r = NULL;
+	is_int(job_run(&spec, &t, &engine_psync, &r), 0, "random write pass runs");
+	is_int(r->random_map, JOB_MAP_ONCE, "the result states the map");
+	ok(r->workers[0].user_seconds + r->workers[0].system_seconds > 0, "the worker's CPU time is measured");
+	ok(r->workers[0].busy_seconds > 0, "and its wall time");
+	free(r);
+	target_close(&t);
+	unsigned char *data = malloc(size);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ok(read(fd, data, size) == (ssize_t)size, "read back");
+	close(fd);
+	static const unsigned char zero[4096];
+	size_t untouched = 0;
+	for (size_t off = 0; off < size; off += 4096)
+		untouched += memcmp(data + off, zero, 4096) == 0;
+	is_int(untouched, 0, "every block written once");
+	free(data);
+	unlink(path);
+}
+
+static void test_ramp_time_based_rate(void)
+{
+	struct job_spec spec = base_spec();
+	spec.size = 1 << 20;
+	spec.runtime_ns = 200 * 1000 * 1000ULL;
+	spec.time_based = true;
+	struct target t = fake_target(1 << 20);
+	struct job_result *r = NULL;
+	job_run(&spec, &t, &engine_null, &r);
+	is_int(r->stop, JOB_STOP_TIME, "a time-based run ends at the runtime");
+	ok(r->bytes > 8 * spec.size, "it went over the 1 MiB area many times");
+	free(r);
+
+	spec.ramp_ns = 300 * 1000 * 1000ULL;
+	job_run(&spec, &t, &engine_null, &r);
+	ok(r->seconds >= 0.19 && r->seconds < 0.29, "the ramp is not in the measured time");
+	ok(r->ramp_seconds > 0.29, "the ramp is stated");
+	free(r);
+
+	/* Without time_based the size cap counts from the end of the ramp. */
+	spec.time_based = false;
+	spec.runtime_ns = 0;
+	spec.ramp_ns = 50 * 1000 * 1000ULL;
+	job_run(&spec, &t, &engine_null, &r);
+	is_int(r->bytes, spec.size, "exactly the size after the ramp");
+	free(r);
+
+	spec = base_spec();
+	spec.runtime_ns = 500 * 1000 * 1000ULL;
+	spec.time_based = true;
+	spec.rate_iops = 2000;
+	job_run(&spec, &t, &engine_null, &r);
+	ok(r->ios >= 900 && r->ios <= 1010, "--rate-iops 2000 for 0.5 s: about 1000 I/Os");
+	free(r);
+	spec.rate_iops = 0;
+	spec.rate_bps = 4 << 20; /* 1024 blocks of 4 KiB per second */
+	job_run(&spec, &t, &engine_null, &r);
+	ok(r->ios >= 460 && r->ios <= 515, "--rate 4M for 0.5 s: about 512 I/Os of 4 KiB");
+	free(r);
+
+	char msg[256];
+	spec = base_spec();
+	spec.time_based = true;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "time-based without a runtime refused");
+	spec.runtime_ns = 1000000000ULL;
+	spec.ramp_ns = 2000000000ULL;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ramp longer than the runtime refused");
+	ok(strstr(msg, "ramp time") != NULL, "the message names the ramp time");
+}
+
 static void test_target_errors(void)
 {
 	struct target t = TARGET_INIT;
@@ -151,5 +306,8 @@ int main(void)
 	test_validate();
 	test_mixed_on_file();
 	test_target_errors();
+	test_scramble();
+	test_random_map_once();
+	test_ramp_time_based_rate();
 	return tap_done();
 }

@@ -110,6 +110,38 @@ static void test_typed_rows(void)
 	ok(strstr(buf, "say more (default") == NULL, "a flag shows no default");
 }
 
+/* A handler row with a default: the handler gets it first, as if given. */
+struct handled_settings {
+	char seen[64];
+};
+enum { OPT_BLOCK = OPT_COMMAND_BASE + 30 };
+static const struct opt_def handled[] = {
+	{ "block", 0, "SIZE", "a value with two rules", OPT_BLOCK, { .def = "1M" } },
+	OPT_END,
+};
+static const struct command_doc handled_doc = { "handled", "handled", "Tests handler defaults.", handled };
+
+static int handled_handler(int id, const char *arg, void *state)
+{
+	struct handled_settings *h = state;
+	if (id == OPT_BLOCK)
+		snprintf(h->seen + strlen(h->seen), sizeof(h->seen) - strlen(h->seen), "%s;", arg);
+	return 0;
+}
+
+static void test_handler_defaults(void)
+{
+	struct handled_settings h = { "" };
+	struct global_opts g = { 0 };
+	char *none[] = { "handled", NULL };
+	is_int(opts_parse_settings(&handled_doc, 1, none, &g, handled_handler, &h), 1, "no options parse");
+	is_str(h.seen, "1M;", "a handler row's default goes to the handler");
+	h = (struct handled_settings){ "" };
+	char *given[] = { "handled", "--block", "4K", NULL };
+	opts_parse_settings(&handled_doc, 3, given, &g, handled_handler, &h);
+	is_str(h.seen, "1M;4K;", "before the value given");
+}
+
 int main(void)
 {
 	char *argv1[] = { "cmd", "/dev/sdb", "--alpha", "5", "--json", "--beta", "--db", "/x.db", NULL };
@@ -168,5 +200,6 @@ int main(void)
 	   "help lists command options from the table");
 	ok(strstr(buf, "--json") != NULL && strstr(buf, "--results-dir DIR"), "help lists global options");
 	test_typed_rows();
+	test_handler_defaults();
 	return tap_done();
 }

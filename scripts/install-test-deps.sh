@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs on top of scripts/install-deps.sh (run
+# by scripts/test.sh only; never by the quick start). Idempotent.
+#
+#   qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod
+#                 the VMs with Debian's kernel (scsi_debug, null_blk, the
+#                 hardware lab, nvmet); the kernel image is for the VM only
+#   e2fsprogs mount sqlite3 jq strace time iptables
+#                 fixtures and checks of the command tests
+#   openssh-server iperf3
+#                 the fleet tests' hosts (each runs its own sshd and
+#                 one-shot iperf3 servers; no system daemon is left running)
+#   chromium      the HTML report's browser test
+#   dbench qemu-utils   matrix's suite and image targets
+#   prometheus    for promtool only (its daemon is stopped and disabled)
+#   clang         the libFuzzer targets
+#   tmux          the interactive test drives the chooser in a terminal
+#   python3       tests/tools/source_rules.py (meson needs it anyway)
+#   mandoc        lints the generated manual pages
+set -eu
+cd "$(dirname "$0")/.."
+. scripts/lib-apt.sh
+# iperf3's debconf question (start a daemon at boot) is answered no beforehand.
+echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
+apt_install \
+	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod \
+	e2fsprogs mount sqlite3 jq strace time iptables \
+	openssh-server iperf3 chromium dbench qemu-utils prometheus clang tmux python3 mandoc
+# The packages' daemons are not the tests' business: none is left running.
+stop_daemon iperf3
+stop_daemon prometheus
+stop_daemon prometheus-node-exporter
