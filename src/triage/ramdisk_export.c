@@ -3,8 +3,6 @@
 #include "triage/ramdisk_export.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "basic/cleanup.h"
-#include "basic/interrupt.h"
 #include "basic/log.h"
-#include "basic/spawn.h"
-#include "basic/strbuf.h"
-#include "bench/job.h"
 #include "triage/ramdisk_batch.h"
 
 #define STATE (ramdisk_default_paths.state)
