@@ -196,11 +196,13 @@ static int list_main(struct command_call *call)
 			ramdisk_print_table(l, n, stdout);
 		else
 			printf("No RAM disks exist.  Create one with 'iotriage ramdisk create SIZE' (e.g. 1G).\n");
+		ramdisk_list_export(stdout, NULL);
 	}
 	struct json *j = call->doc;
 	json_begin_object(j, "ramdisk");
 	json_string(j, "action", "list");
 	ramdisk_json_devices(j, "devices", l, n);
+	ramdisk_list_export(NULL, j);
 	json_end_object(j);
 	free(l);
 	free(live);
@@ -232,15 +234,22 @@ static const struct {
 	{ "list", "list iotriage's RAM disks, their status and by-id path (any user)", &list_frame },
 	{ "destroy", "destroy all of them and free the memory (--force: even in use)", &ramdisk_destroy_frame },
 	{ "sweep", "4 KiB random reads at QD1 on a RAM disk at each --ndelay value", &ramdisk_sweep_frame },
+	{ "export", "export them over NVMe/TCP: --nvme-tcp ADDR[:PORT], --host-nqn or --allow-any-host",
+	  &ramdisk_export_frame },
+	{ "unexport", "remove the NVMe/TCP export", &ramdisk_unexport_frame },
+	{ "wire", "read the exported disk here and from a client (--via 'ssh HOST'): the wire's cost",
+	  &ramdisk_wire_frame },
+	{ "client", "the client's half of wire: connect, read, disconnect", &ramdisk_client_frame },
 };
 
 const struct command_frame *const ramdisk_subframes[] = {
-	&create_frame, &list_frame, &ramdisk_destroy_frame, &ramdisk_sweep_frame, NULL,
+	&create_frame, &list_frame, &ramdisk_destroy_frame, &ramdisk_sweep_frame, &ramdisk_export_frame,
+	&ramdisk_unexport_frame, &ramdisk_wire_frame, &ramdisk_client_frame, NULL,
 };
 
 static void print_ramdisk_help(FILE *out)
 {
-	fputs("usage: iotriage ramdisk create|list|destroy|sweep [options]\n\n"
+	fputs("usage: iotriage ramdisk create|list|destroy|sweep|export|unexport|wire|client [options]\n\n"
 	      "RAM-backed block devices (scsi_debug, null_blk, brd or zram, as the kernel offers)\n"
 	      "with optional synthetic latency: take the media out of the measurement.\n\n"
 	      "sub-commands:\n",
@@ -289,6 +298,6 @@ int cmd_ramdisk(int argc, char **argv, struct global_opts *g)
 		free(sub_argv);
 		return status;
 	}
-	cmd_error("ramdisk", "'%s' is not a ramdisk sub-command (create, list, destroy, sweep)", argv[sub]);
+	cmd_error("ramdisk", "'%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)", argv[sub]);
 	return 2;
 }

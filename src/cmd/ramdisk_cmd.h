@@ -32,5 +32,10 @@ int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *re
 /* The sub-commands in their own files, dispatched from cmd_ramdisk.c. */
 extern const struct command_frame ramdisk_destroy_frame;
 extern const struct command_frame ramdisk_sweep_frame;
+/* cmd_ramdisk_export.c: export, unexport, wire, client; and the export's
+ * line (OUT) and JSON "export" member (J) in the listing (either may be NULL). */
+extern const struct command_frame ramdisk_export_frame, ramdisk_unexport_frame, ramdisk_wire_frame,
+	ramdisk_client_frame;
+void ramdisk_list_export(FILE *out, struct json *j);
 
 #endif

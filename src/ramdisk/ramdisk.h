@@ -268,4 +268,89 @@ static inline bool ramdisk_usage_busy(const struct ramdisk_usage *u)
  * another's (a shared store; WHY names them), or -errno. */
 int ramdisk_verify_independent(const struct ramdisk_dev *devs, size_t n, char *why, size_t len);
 
+/* --- nvmet.c: exporting the RAM disks over NVMe/TCP (the kernel's nvmet) ---
+ *
+ * One export at a time: a subsystem named RAMDISK_NVMET_NQN_PREFIX<id>
+ * (the tag), one namespace per RAM disk (nsid = index + 1), serial
+ * "iotriage<id>", either one allowed host NQN or allow_any_host (explicit),
+ * and a TCP port numbered from RAMDISK_NVMET_PORT_BASE (the tag for ports,
+ * which have no name). The record "<state>/export-nvmet" is written before
+ * anything is made (complete=0) and marked complete=1 at the end, so a run
+ * killed half-way leaves a record naming exactly what it made. ROOT is
+ * "/sys/kernel/config/nvmet"; tests pass a temporary directory (not
+ * configfs: default groups are made and attribute files removed by hand). */
+#define RAMDISK_NVMET_ROOT "/sys/kernel/config/nvmet"
+#define RAMDISK_NVMET_NQN_PREFIX "nqn.2014-08.org.iotriage:ramdisk-"
+#define RAMDISK_NVMET_PORT_BASE 61696u /* ports 61696..61727 are iotriage's */
+#define RAMDISK_NVMET_PORT_SPAN 32u
+#define RAMDISK_NVMET_TRSVCID 4420u
+#define RAMDISK_EXPORT_FILE "export-nvmet"
+
+struct ramdisk_export {
+	char nqn[224];
+	char serial[24];
+	unsigned port_id;          /* nvmet's port directory number */
+	char traddr[64];           /* IPv4 address */
+	unsigned trsvcid;          /* TCP port */
+	char host_nqn[224];        /* the one allowed host ("" with allow_any_host) */
+	bool allow_any_host;
+	bool host_made;            /* this export made hosts/HOST_NQN */
+	size_t n;
+	char devices[RAMDISK_MAX_COUNT][64]; /* namespace i + 1 is devices[i] */
+	long pid;                  /* the exporting process */
+	bool complete;
+};
+
+/* Pure: "ADDR" or "ADDR:PORT" (IPv4) into ADDR and *PORT (default 4420).
+ * -EINVAL with WHY. */
+int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why,
+			     size_t len);
+/* Is ADDR one of this host's (this network namespace's) addresses?
+ * 0, or -EADDRNOTAVAIL with WHY. */
+int ramdisk_nvmet_check_local(const char *addr, char *why, size_t len);
+/* Pure: the NQN and serial for an export with ID ("a1b2c3..."). */
+void ramdisk_nvmet_names(const char *id, struct ramdisk_export *e);
+/* Pure: is NAME a subsystem iotriage makes? Is ID one of its port numbers? */
+bool ramdisk_nvmet_nqn_ours(const char *name);
+bool ramdisk_nvmet_port_ours(unsigned id);
+/* Record text, exposed for tests. */
+void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len);
+int ramdisk_export_parse(const char *text, struct ramdisk_export *e);
+/* The record in STATE: 0, -ENOENT when there is none, or -errno. */
+int ramdisk_export_load(const char *state, struct ramdisk_export *e);
+/* Makes E (nqn, serial, traddr, trsvcid, host or allow_any_host, devices
+ * set; port_id chosen here) under ROOT, recorded in STATE. Any failure
+ * removes what was made and the record: -errno with WHY (-EADDRINUSE when
+ * the TCP port is taken). */
+int ramdisk_nvmet_export(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len);
+/* Removes what E names (whatever of it exists) and the record. 0 or -errno
+ * with WHY. */
+int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ramdisk_export *e, char *why,
+			   size_t len);
+/* Removes what an earlier run left: an incomplete record whose process is
+ * gone (what it names), and, when no complete export is recorded, every
+ * subsystem with the tag and every port in the tagged range. 1 with WHY
+ * saying what was removed, 0 when nothing was there, -errno (WHY). */
+int ramdisk_nvmet_reap(const char *root, const char *state, char *why, size_t len);
+
+/* --- fabrics.c: the initiator side (this host as the client) --- */
+
+/* Connects to NQN at TRADDR:TRSVCID through FABRICS ("/dev/nvme-fabrics"),
+ * as HOSTNQN (NULL: the kernel's default host NQN), and returns the
+ * controller's name ("nvme1"). -errno with WHY. */
+int ramdisk_fabrics_connect(const char *fabrics, const char *traddr, unsigned trsvcid, const char *nqn,
+			    const char *hostnqn, char *ctrl, size_t ctrl_len, char *why, size_t len);
+/* Pure: the controller's name from what /dev/nvme-fabrics answers
+ * ("instance=1,cntlid=1\n" -> "nvme1"). -EINVAL when it is not that. */
+int ramdisk_fabrics_parse_answer(const char *answer, char *ctrl, size_t ctrl_len);
+/* Finds the block device of namespace NSID of subsystem NQN in SYSFS
+ * ("/sys") by identity (/sys/block/X/device/subsysnqn and nsid), waiting up
+ * to TIMEOUT_MS. Fills KNAME ("nvme1n1"). 0 or -ENOENT. */
+int ramdisk_fabrics_find(const char *sysfs, const char *nqn, unsigned nsid, int timeout_ms, char *kname,
+			 size_t kname_len);
+/* Deletes controller CTRL (writes 1 to its delete_controller). */
+int ramdisk_fabrics_disconnect(const char *sysfs, const char *ctrl, char *why, size_t len);
+/* Controllers connected to NQN now (names into NAMES, up to MAX). */
+size_t ramdisk_fabrics_controllers(const char *sysfs, const char *nqn, char names[][32], size_t max);
+
 #endif

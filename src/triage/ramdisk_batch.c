@@ -103,6 +103,15 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 				ramdisk_default_paths.dev, all[i].dev.index, all[i].stale_why);
 		}
 	}
+	if (clean_stale) {
+		char why[400];
+		int k = ramdisk_nvmet_reap(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, why, sizeof(why));
+		if (k > 0)
+			log_msg(LOG_WARN, "RAMDISK: %s", why);
+		else if (k < 0)
+			log_msg(LOG_ERR, "RAMDISK: cannot remove the export an earlier run left: %s", why);
+		reaped += k > 0;
+	}
 	if (clean_stale && live == 0) {
 		char why[400];
 		int (*const reapers[])(const struct ramdisk_paths *, char *, size_t) = { ramdisk_scsi_debug_reap,
@@ -333,9 +342,32 @@ size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool f
 	return busy;
 }
 
+const char *ramdisk_export_destroy_guard(bool force)
+{
+	struct ramdisk_export e;
+	if (ramdisk_export_load(ramdisk_default_paths.state, &e) < 0 || !e.complete)
+		return NULL;
+	if (!force) {
+		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported over NVMe/TCP as '%s' on %s:%u: nothing destroyed; "
+			"run 'iotriage ramdisk unexport' first, or destroy --force (which removes the export, cutting off "
+			"any client)", e.nqn, e.traddr, e.trsvcid);
+		return "exported";
+	}
+	char why[400];
+	log_msg(LOG_WARN, "RAMDISK: --force: removing the export '%s' on %s:%u first", e.nqn, e.traddr, e.trsvcid);
+	if (ramdisk_nvmet_unexport(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why)) < 0) {
+		log_msg(LOG_ERR, "RAMDISK: %s; nothing destroyed", why);
+		return "the export could not be removed";
+	}
+	return NULL;
+}
+
 const char *ramdisk_destroy_refusal(const struct ramdisk_listed *l, size_t n, size_t busy, bool force)
 {
 	const struct ramdisk_backend *b = n ? ramdisk_backend_find(l[0].dev.backend) : NULL;
+	const char *exported = ramdisk_export_destroy_guard(force);
+	if (exported)
+		return exported;
 	if (busy && !force) {
 		log_msg(LOG_ERR, "RAMDISK: nothing destroyed (destroy takes all or none): stop using %s and run destroy "
 			"again, or use --force, which leaves those users referencing a device that no longer exists",

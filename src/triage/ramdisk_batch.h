@@ -62,6 +62,12 @@ int ramdisk_create_prepare(const char *backend, struct ramdisk_spec *spec, const
  * warning with FORCE, else an error) and returns how many are in use. */
 size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool force);
 
+/* Before a destroy: while the RAM disks are exported (ramdisk/nvmet.c),
+ * without FORCE, logs the refusal naming the export and returns the
+ * reason; with FORCE removes the export first (NULL, or the reason when
+ * that fails). NULL when nothing is exported. */
+const char *ramdisk_export_destroy_guard(bool force);
+
 /* Whether a destroy of L[0..N), BUSY of them in use, is refused: without
  * FORCE, or when the backend cannot remove an open device. Returns NULL or
  * the reason for the document, after logging the refusal. */

@@ -1,0 +1,307 @@
+/* ramdisk export, unexport, client and wire: step 3 across the wire
+ * (triage/ramdisk_export.h does the work). Here the options, the lines
+ * printed, the JSON and the exit statuses; and the export's line in
+ * `ramdisk list`. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/log.h"
+#include "basic/strbuf.h"
+#include "cmd/commands.h"
+#include "cmd/ramdisk_cmd.h"
+#include "cmd/runctx.h"
+#include "triage/ramdisk_export.h"
+
+enum { OPT_NVME_TCP = OPT_COMMAND_BASE, OPT_HOST_NQN, OPT_ANY_HOST, OPT_NQN, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN };
+
+struct wire_args {
+	const char *addr, *host_nqn, *nqn, *via, *client_bin;
+	bool any_host;
+	uint64_t runtime_ns;
+};
+
+#define ROW_ADDR(HELP) { "nvme-tcp", 0, "ADDR[:PORT]", HELP, OPT_NVME_TCP, OPT_V_STRING(struct wire_args, addr) }
+#define ROW_RUNTIME(HELP) \
+	{ "runtime", 't', "TIME", HELP, OPT_RUNTIME, OPT_V_DURATION(struct wire_args, runtime_ns, 100000000ULL, 0, "5s") }
+
+static const struct opt_def export_opts[] = {
+	ROW_ADDR("export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)"),
+	{ "host-nqn", 0, "NQN", "the client allowed to connect (its /etc/nvme/hostnqn)", OPT_HOST_NQN,
+	  OPT_V_STRING(struct wire_args, host_nqn) },
+	{ "allow-any-host", 0, NULL, "let any host that reaches the port connect", OPT_ANY_HOST,
+	  OPT_V_FLAG(struct wire_args, any_host) },
+	OPT_END,
+};
+static const struct opt_def unexport_opts[] = { OPT_END };
+static const struct opt_def client_opts[] = {
+	ROW_ADDR("the server's export"),
+	{ "nqn", 0, "NQN", "the subsystem iotriage exported (ramdisk list shows it)", OPT_NQN,
+	  OPT_V_STRING(struct wire_args, nqn) },
+	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN,
+	  OPT_V_STRING(struct wire_args, host_nqn) },
+	ROW_RUNTIME("reading time"),
+	OPT_END,
+};
+static const struct opt_def wire_opts[] = {
+	{ "via", 0, "PREFIX", "how to run a command on the client: 'ssh HOST' or 'ip netns exec NS'", OPT_VIA,
+	  OPT_V_STRING(struct wire_args, via) },
+	{ "client-iotriage", 0, "PATH", "iotriage on the client (default: this binary's path)", OPT_CLIENT_BIN,
+	  OPT_V_STRING(struct wire_args, client_bin) },
+	ROW_RUNTIME("reading time on each side"),
+	OPT_END,
+};
+
+static void export_json(struct json *j, const struct ramdisk_export *e)
+{
+	json_begin_object(j, "export");
+	json_string(j, "transport", "nvme-tcp");
+	json_string(j, "nqn", e->nqn);
+	json_string(j, "traddr", e->traddr);
+	json_uint(j, "trsvcid", e->trsvcid);
+	json_uint(j, "nvmet_port", e->port_id);
+	json_string(j, "host_nqn", e->allow_any_host ? NULL : e->host_nqn);
+	json_bool(j, "allow_any_host", e->allow_any_host);
+	json_begin_array(j, "namespaces");
+	for (size_t i = 0; i < e->n; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "nsid", i + 1);
+		json_string(j, "device", e->devices[i]);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+void ramdisk_list_export(FILE *out, struct json *j)
+{
+	struct ramdisk_export e;
+	if (!ramdisk_export_current(&e)) {
+		if (j)
+			json_null(j, "export");
+		return;
+	}
+	if (j)
+		export_json(j, &e);
+	if (out)
+		fprintf(out, "\nExported over NVMe/TCP as %s on %s:%u (nvmet port %u), %zu namespace(s), %s%s\n", e.nqn,
+			e.traddr, e.trsvcid, e.port_id, e.n, e.allow_any_host ? "any host" : "host ",
+			e.allow_any_host ? "" : e.host_nqn);
+}
+
+/* The document shared by export, unexport, client and wire. */
+static int finish(struct command_call *call, const char *action, int status, const char *reason,
+		  void (*body)(struct json *, const void *), const void *arg)
+{
+	if (run_ctx_interrupted_status())
+		status = run_ctx_interrupted_status();
+	struct json *j = call->doc;
+	json_begin_object(j, "ramdisk");
+	json_string(j, "action", action);
+	json_string(j, "reason", reason && *reason ? reason : NULL);
+	if (body)
+		body(j, arg);
+	json_end_object(j);
+	return status;
+}
+
+static void export_body(struct json *j, const void *arg)
+{
+	const struct ramdisk_export *e = arg;
+	if (e->complete)
+		export_json(j, e);
+	else
+		json_null(j, "export");
+}
+
+static int export_check(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	if (!a->addr)
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] (an address of this host)");
+	return 0;
+}
+
+static int export_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	struct export_request req = { a->addr, a->host_nqn, a->any_host, call->rc->id };
+	struct ramdisk_export e;
+	char reason[600] = "";
+	int r = ramdisk_export_start(&req, &e, reason, sizeof(reason));
+	if (r < 0)
+		log_msg(LOG_ERR, "RAMDISK: nothing exported: %s", reason);
+	else if (!call->rc->json)
+		ramdisk_list_export(stdout, NULL);
+	return finish(call, "export", r < 0 ? 1 : 0, reason, export_body, &e);
+}
+
+static const struct command_doc export_doc = {
+	"ramdisk export", "ramdisk export --nvme-tcp ADDR[:PORT] (--host-nqn NQN | --allow-any-host)",
+	"Exports iotriage's RAM disks (and nothing else) through the kernel's NVMe/TCP target:\n"
+	"one subsystem " RAMDISK_NVMET_NQN_PREFIX "<run id>, a namespace per RAM disk.\n"
+	"'ramdisk unexport' removes it; destroy refuses while it exists (--force removes it).",
+	export_opts,
+};
+
+const struct command_frame ramdisk_export_frame = {
+	.doc = &export_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-export", .check = export_check, .main = export_main,
+};
+
+static int unexport_main(struct command_call *call)
+{
+	char reason[600] = "";
+	int r = ramdisk_export_stop(reason, sizeof(reason));
+	if (r < 0)
+		log_msg(LOG_ERR, "RAMDISK: %s", reason);
+	else if (r == 0)
+		log_msg(LOG_INFO, "RAMDISK: nothing is exported");
+	return finish(call, "unexport", r < 0 ? 1 : 0, reason, NULL, NULL);
+}
+
+static const struct command_doc unexport_doc = {
+	"ramdisk unexport", "ramdisk unexport", "Removes the NVMe/TCP export of the RAM disks (clients lose them).",
+	unexport_opts,
+};
+
+const struct command_frame ramdisk_unexport_frame = {
+	.doc = &unexport_doc, .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT, .run_name = "ramdisk-unexport",
+	.main = unexport_main,
+};
+
+static void lat_json(struct json *j, const char *key, const struct wire_lat *l)
+{
+	json_begin_object(j, key);
+	json_string(j, "device", l->device);
+	json_double(j, "mean_ns", l->mean_ns);
+	json_uint(j, "p50_ns", l->p50_ns);
+	json_uint(j, "p99_ns", l->p99_ns);
+	json_double(j, "iops", l->iops);
+	json_uint(j, "ios", l->ios);
+	json_end_object(j);
+}
+
+static void client_body(struct json *j, const void *arg)
+{
+	const struct wire_lat *l = arg;
+	if (l->measured)
+		lat_json(j, "remote", l);
+}
+
+static int client_check(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	if (!a->addr || !a->nqn)
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] and --nqn NQN");
+	return 0;
+}
+
+static int client_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	struct wire_lat l = { 0 };
+	char reason[600] = "";
+	int r = ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
+	if (r < 0) {
+		log_msg(LOG_ERR, "RAMDISK: %s", reason);
+	} else if (!call->rc->json) {
+		char line[256];
+		ramdisk_wire_format(&l, line, sizeof(line));
+		fputs(line, stdout);
+	}
+	return finish(call, "client", r < 0 ? 1 : 0, reason, client_body, &l);
+}
+
+static const struct command_doc client_doc = {
+	"ramdisk client", "ramdisk client --nvme-tcp ADDR[:PORT] --nqn NQN [--runtime TIME]",
+	"The client's half of 'ramdisk wire', run on the client host: connects to the\n"
+	"export, finds namespace 1 by its NQN, reads it (4 KiB random, QD1) and disconnects.",
+	client_opts,
+};
+
+const struct command_frame ramdisk_client_frame = {
+	.doc = &client_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-client", .check = client_check, .main = client_main,
+};
+
+struct wire_pair {
+	struct wire_lat local, remote;
+};
+
+static void wire_body(struct json *j, const void *arg)
+{
+	const struct wire_pair *w = arg;
+	if (!w->remote.measured)
+		return;
+	lat_json(j, "local", &w->local);
+	lat_json(j, "remote", &w->remote);
+	json_begin_object(j, "added");
+	json_double(j, "mean_ns", w->remote.mean_ns - w->local.mean_ns);
+	json_int(j, "p50_ns", (int64_t)w->remote.p50_ns - (int64_t)w->local.p50_ns);
+	json_int(j, "p99_ns", (int64_t)w->remote.p99_ns - (int64_t)w->local.p99_ns);
+	json_double(j, "iops_fraction", w->local.iops > 0 ? w->remote.iops / w->local.iops : 0);
+	json_end_object(j);
+}
+
+static void wire_print(const struct wire_pair *w)
+{
+	const struct wire_lat *l = &w->local, *r = &w->remote;
+	printf("4 KiB random read, QD1      mean       p50       p99      IOPS\n");
+	printf("  local  %-14s %7.1f us %6.1f us %6.1f us %9.0f\n", l->device, l->mean_ns / 1e3,
+	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops);
+	printf("  remote %-14s %7.1f us %6.1f us %6.1f us %9.0f\n", r->device, r->mean_ns / 1e3,
+	       (double)r->p50_ns / 1e3, (double)r->p99_ns / 1e3, r->iops);
+	printf("  added by the network and the target stack: %.1f us mean, %.1f us p50, %.1f us p99 per I/O;\n"
+	       "  the client reached %.1f%% of local IOPS\n",
+	       (r->mean_ns - l->mean_ns) / 1e3, ((double)r->p50_ns - (double)l->p50_ns) / 1e3,
+	       ((double)r->p99_ns - (double)l->p99_ns) / 1e3, l->iops > 0 ? 100.0 * r->iops / l->iops : 0.0);
+}
+
+static int wire_check(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	if (!a->via)
+		return opts_usage_error(call->name, "expected --via PREFIX ('ssh HOST' or 'ip netns exec NS')");
+	return 0;
+}
+
+static int wire_main(struct command_call *call)
+{
+	const struct wire_args *a = call->settings;
+	char self[PATH_MAX] = "iotriage";
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[k > 0 ? k : 8] = '\0';
+	char *via_copy = xstrdup(a->via), *save = NULL;
+	const char *via[16];
+	size_t n = 0;
+	for (char *w = strtok_r(via_copy, " \t", &save); w && n < 16; w = strtok_r(NULL, " \t", &save))
+		via[n++] = w;
+	struct wire_pair w = { 0 };
+	char reason[1200] = "";
+	int r = ramdisk_wire_compare(via, n, a->client_bin ? a->client_bin : self, a->runtime_ns, &w.local, &w.remote,
+				     reason, sizeof(reason));
+	free(via_copy);
+	if (r < 0)
+		log_msg(LOG_ERR, "RAMDISK: %s", reason);
+	else if (!call->rc->json)
+		wire_print(&w);
+	return finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, &w);
+}
+
+static const struct command_doc wire_doc = {
+	"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME]",
+	"Step 3 across the wire: reads the first exported RAM disk here, then from the client\n"
+	"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'), and reports\n"
+	"what the network and the target stack add per I/O.",
+	wire_opts,
+};
+
+const struct command_frame ramdisk_wire_frame = {
+	.doc = &wire_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
+	.run_name = "ramdisk-wire", .check = wire_check, .main = wire_main,
+};

@@ -1,0 +1,525 @@
+/* ramdisk/nvmet.c: the RAM disks exported over NVMe/TCP through the
+ * kernel's nvmet configfs tree, recorded before anything is made so that
+ * a killed run's leftovers are known. See ramdisk.h. */
+#include "ramdisk/ramdisk.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "basic/fsutil.h"
+
+#define CONFIGFS_MAGIC_NUMBER 0x62656570
+
+int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why, size_t len)
+{
+	const char *colon = strchr(arg, ':');
+	size_t alen = colon ? (size_t)(colon - arg) : strlen(arg);
+	*port = RAMDISK_NVMET_TRSVCID;
+	if (alen == 0 || alen >= addr_len || alen >= INET_ADDRSTRLEN) {
+		snprintf(why, len, "invalid address '%s': expected an IPv4 ADDR or ADDR:PORT", arg);
+		return -EINVAL;
+	}
+	memcpy(addr, arg, alen);
+	addr[alen] = '\0';
+	struct in_addr in;
+	if (inet_pton(AF_INET, addr, &in) != 1) {
+		snprintf(why, len, "invalid address '%s': expected an IPv4 ADDR or ADDR:PORT", arg);
+		return -EINVAL;
+	}
+	if (colon) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(colon + 1, &end, 10);
+		if (errno || end == colon + 1 || *end || v < 1 || v > 65535) {
+			snprintf(why, len, "invalid port in '%s': expected 1 to 65535", arg);
+			return -EINVAL;
+		}
+		*port = (unsigned)v;
+	}
+	return 0;
+}
+
+int ramdisk_nvmet_check_local(const char *addr, char *why, size_t len)
+{
+	struct in_addr want;
+	if (inet_pton(AF_INET, addr, &want) != 1) {
+		snprintf(why, len, "invalid address '%s'", addr);
+		return -EINVAL;
+	}
+	struct ifaddrs *ifs = NULL;
+	if (getifaddrs(&ifs) < 0) {
+		snprintf(why, len, "cannot list this host's addresses: %s", strerror(errno));
+		return -errno;
+	}
+	bool found = false;
+	for (struct ifaddrs *i = ifs; i && !found; i = i->ifa_next)
+		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr == want.s_addr;
+	freeifaddrs(ifs);
+	if (!found) {
+		snprintf(why, len, "address '%s' is not one of this host's: the target can listen only on a local "
+			 "address (ip -4 addr lists them)", addr);
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+void ramdisk_nvmet_names(const char *id, struct ramdisk_export *e)
+{
+	snprintf(e->nqn, sizeof(e->nqn), RAMDISK_NVMET_NQN_PREFIX "%s", id);
+	snprintf(e->serial, sizeof(e->serial), "iotriage%.12s", id);
+}
+
+bool ramdisk_nvmet_nqn_ours(const char *name)
+{
+	return strncmp(name, RAMDISK_NVMET_NQN_PREFIX, strlen(RAMDISK_NVMET_NQN_PREFIX)) == 0;
+}
+
+bool ramdisk_nvmet_port_ours(unsigned id)
+{
+	return id >= RAMDISK_NVMET_PORT_BASE && id < RAMDISK_NVMET_PORT_BASE + RAMDISK_NVMET_PORT_SPAN;
+}
+
+void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len)
+{
+	int k = snprintf(buf, len,
+			 "nqn=%s\nserial=%s\nport_id=%u\ntraddr=%s\ntrsvcid=%u\nhost_nqn=%s\nallow_any_host=%d\n"
+			 "host_made=%d\npid=%ld\ncomplete=%d\n",
+			 e->nqn, e->serial, e->port_id, e->traddr, e->trsvcid, e->host_nqn, e->allow_any_host,
+			 e->host_made, e->pid, e->complete);
+	for (size_t i = 0; i < e->n && k > 0 && (size_t)k < len; i++)
+		k += snprintf(buf + k, len - (size_t)k, "device=%s\n", e->devices[i]);
+}
+
+static void export_set(struct ramdisk_export *e, const char *k, const char *v)
+{
+	if (strcmp(k, "nqn") == 0)
+		snprintf(e->nqn, sizeof(e->nqn), "%s", v);
+	else if (strcmp(k, "serial") == 0)
+		snprintf(e->serial, sizeof(e->serial), "%s", v);
+	else if (strcmp(k, "port_id") == 0)
+		e->port_id = (unsigned)strtoul(v, NULL, 10);
+	else if (strcmp(k, "traddr") == 0)
+		snprintf(e->traddr, sizeof(e->traddr), "%s", v);
+	else if (strcmp(k, "trsvcid") == 0)
+		e->trsvcid = (unsigned)strtoul(v, NULL, 10);
+	else if (strcmp(k, "host_nqn") == 0)
+		snprintf(e->host_nqn, sizeof(e->host_nqn), "%s", v);
+	else if (strcmp(k, "allow_any_host") == 0)
+		e->allow_any_host = strcmp(v, "1") == 0;
+	else if (strcmp(k, "host_made") == 0)
+		e->host_made = strcmp(v, "1") == 0;
+	else if (strcmp(k, "pid") == 0)
+		e->pid = strtol(v, NULL, 10);
+	else if (strcmp(k, "complete") == 0)
+		e->complete = strcmp(v, "1") == 0;
+	else if (strcmp(k, "device") == 0 && e->n < RAMDISK_MAX_COUNT)
+		snprintf(e->devices[e->n++], sizeof(e->devices[0]), "%s", v);
+}
+
+int ramdisk_export_parse(const char *text, struct ramdisk_export *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[512];
+		if (n >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		line = nl ? nl + 1 : NULL;
+		char *eq = strchr(buf, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		export_set(e, buf, eq + 1);
+	}
+	return ramdisk_nvmet_nqn_ours(e->nqn) && !strchr(e->nqn, '/') && ramdisk_nvmet_port_ours(e->port_id)
+		       ? 0
+		       : -EINVAL;
+}
+
+static void record_path(const char *state, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/" RAMDISK_EXPORT_FILE, state);
+}
+
+int ramdisk_export_load(const char *state, struct ramdisk_export *e)
+{
+	char path[PATH_MAX], text[8192];
+	record_path(state, path, sizeof(path));
+	int r = read_small_file(path, text, sizeof(text));
+	if (r < 0)
+		return r;
+	return ramdisk_export_parse(text, e);
+}
+
+static int record_save(const char *state, const struct ramdisk_export *e)
+{
+	char path[PATH_MAX], text[8192];
+	record_path(state, path, sizeof(path));
+	ramdisk_export_format(e, text, sizeof(text));
+	int r = mkdir_p(state, 0755);
+	return r < 0 ? r : write_file_atomic(path, text, strlen(text), 0644);
+}
+
+/* --- configfs, or a temporary tree standing in for it --- */
+
+static bool emulated(const char *root)
+{
+	struct statfs s;
+	return statfs(root, &s) == 0 && (unsigned long)s.f_type != CONFIGFS_MAGIC_NUMBER;
+}
+
+/* In a stand-in tree: removes everything under DIRFD (configfs does this
+ * itself for attributes and default groups). */
+static void clear_tree(int dirfd)
+{
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (de->d_type == DT_DIR) {
+			int sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (sub >= 0)
+				clear_tree(sub);
+			unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
+		} else {
+			unlinkat(dirfd, de->d_name, 0);
+		}
+	}
+	closedir(d);
+}
+
+/* rmdir of a configfs group; 0 when it is gone or was never there. */
+static int group_remove(const char *root, const char *path)
+{
+	if (emulated(root)) {
+		int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			clear_tree(fd);
+	}
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+static int group_make(const char *root, const char *path)
+{
+	int r = emulated(root) ? mkdir_p(path, 0755) : (mkdir(path, 0755) < 0 ? -errno : 0);
+	return r;
+}
+
+/* Writes an attribute; in a stand-in tree the file is created. */
+static int attr_write(const char *dir, const char *name, const char *value)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	size_t n = strlen(value);
+	ssize_t w = write(fd, value, n);
+	int r = w == (ssize_t)n ? 0 : (w < 0 ? -errno : -EIO);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+/* Removes the links in DIR (a port's subsystems/, a subsystem's allowed_hosts/). */
+static void unlink_all(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+static int port_remove(const char *root, unsigned port_id)
+{
+	char dir[PATH_MAX], subs[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/ports/%u", root, port_id);
+	snprintf(subs, sizeof(subs), "%s/subsystems", dir);
+	unlink_all(subs);
+	return group_remove(root, dir);
+}
+
+static int subsystem_remove(const char *root, const char *nqn)
+{
+	char dir[PATH_MAX], sub[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, nqn);
+	snprintf(sub, sizeof(sub), "%s/allowed_hosts", dir);
+	unlink_all(sub);
+	snprintf(sub, sizeof(sub), "%s/namespaces", dir);
+	DIR *d = opendir(sub);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			char ns[PATH_MAX + 256];
+			snprintf(ns, sizeof(ns), "%s/%s", sub, de->d_name);
+			attr_write(ns, "enable", "0");
+			group_remove(root, ns);
+		}
+		closedir(d);
+	}
+	return group_remove(root, dir);
+}
+
+int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ramdisk_export *e, char *why,
+			   size_t len)
+{
+	int r = port_remove(root, e->port_id);
+	if (r < 0) {
+		snprintf(why, len, "cannot remove nvmet port %u: %s", e->port_id, strerror(-r));
+		return r;
+	}
+	r = subsystem_remove(root, e->nqn);
+	if (r < 0) {
+		snprintf(why, len, "cannot remove nvmet subsystem '%s': %s", e->nqn, strerror(-r));
+		return r;
+	}
+	if (e->host_made && e->host_nqn[0]) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s/hosts/%s", root, e->host_nqn);
+		group_remove(root, dir);
+	}
+	char path[PATH_MAX];
+	record_path(state, path, sizeof(path));
+	if (unlink(path) < 0 && errno != ENOENT) {
+		snprintf(why, len, "cannot remove the export record '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The first port number in the tagged range with no directory. */
+static int pick_port(const char *root, unsigned *ret)
+{
+	for (unsigned id = RAMDISK_NVMET_PORT_BASE; ramdisk_nvmet_port_ours(id); id++) {
+		char dir[PATH_MAX];
+		struct stat st;
+		snprintf(dir, sizeof(dir), "%s/ports/%u", root, id);
+		if (lstat(dir, &st) < 0 && errno == ENOENT) {
+			*ret = id;
+			return 0;
+		}
+	}
+	return -EBUSY;
+}
+
+/* hosts/HOST_NQN (made when absent, recorded first) and the link to it. */
+static int allow_host(const char *root, const char *state, struct ramdisk_export *e, const char *subsys_dir,
+		      char *why, size_t len)
+{
+	char host[PATH_MAX], link[PATH_MAX + 300];
+	snprintf(host, sizeof(host), "%s/hosts/%s", root, e->host_nqn);
+	struct stat st;
+	int r = 0;
+	if (stat(host, &st) < 0) {
+		e->host_made = true;
+		r = record_save(state, e);
+		if (r == 0)
+			r = group_make(root, host);
+	}
+	snprintf(link, sizeof(link), "%s/allowed_hosts/%s", subsys_dir, e->host_nqn);
+	if (r == 0 && emulated(root))
+		r = mkdir_parents(link, 0755);
+	if (r == 0 && symlink(host, link) < 0)
+		r = -errno;
+	if (r < 0)
+		snprintf(why, len, "cannot allow host '%s' on subsystem '%s': %s", e->host_nqn, e->nqn, strerror(-r));
+	return r;
+}
+
+/* The subsystem: its attributes, the allowed host, one namespace per device. */
+static int make_subsystem(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, e->nqn);
+	int r = group_make(root, dir);
+	if (r < 0) {
+		snprintf(why, len, "cannot make nvmet subsystem '%s': %s", e->nqn, strerror(-r));
+		return r;
+	}
+	r = attr_write(dir, "attr_serial", e->serial);
+	if (r == 0)
+		r = attr_write(dir, "attr_allow_any_host", e->allow_any_host ? "1" : "0");
+	if (r < 0) {
+		snprintf(why, len, "cannot set the attributes of subsystem '%s': %s", e->nqn, strerror(-r));
+		return r;
+	}
+	if (!e->allow_any_host && (r = allow_host(root, state, e, dir, why, len)) < 0)
+		return r;
+	for (size_t i = 0; i < e->n; i++) {
+		char ns[PATH_MAX + 32];
+		snprintf(ns, sizeof(ns), "%s/namespaces/%zu", dir, i + 1);
+		r = group_make(root, ns);
+		if (r == 0)
+			r = attr_write(ns, "device_path", e->devices[i]);
+		if (r == 0)
+			r = attr_write(ns, "enable", "1");
+		if (r < 0) {
+			snprintf(why, len, "cannot export '%s' as namespace %zu: %s", e->devices[i], i + 1, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* The port, and the link that makes it listen (where a taken TCP port fails). */
+static int make_port(const char *root, const struct ramdisk_export *e, char *why, size_t len)
+{
+	char dir[PATH_MAX], v[16], target[PATH_MAX], link[PATH_MAX + 300];
+	snprintf(dir, sizeof(dir), "%s/ports/%u", root, e->port_id);
+	snprintf(v, sizeof(v), "%u", e->trsvcid);
+	int r = group_make(root, dir);
+	if (r == 0)
+		r = attr_write(dir, "addr_trtype", "tcp");
+	if (r == 0)
+		r = attr_write(dir, "addr_adrfam", "ipv4");
+	if (r == 0)
+		r = attr_write(dir, "addr_traddr", e->traddr);
+	if (r == 0)
+		r = attr_write(dir, "addr_trsvcid", v);
+	if (r < 0) {
+		snprintf(why, len, "cannot make nvmet port %u: %s", e->port_id, strerror(-r));
+		return r;
+	}
+	snprintf(target, sizeof(target), "%s/subsystems/%s", root, e->nqn);
+	snprintf(link, sizeof(link), "%s/subsystems/%s", dir, e->nqn);
+	if (emulated(root))
+		mkdir_parents(link, 0755);
+	if (symlink(target, link) < 0) {
+		r = -errno;
+		if (r == -EADDRINUSE)
+			snprintf(why, len, "cannot listen on %s:%u: the TCP port is in use", e->traddr, e->trsvcid);
+		else
+			snprintf(why, len, "cannot listen on %s:%u (nvmet port %u): %s", e->traddr, e->trsvcid,
+				 e->port_id, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+int ramdisk_nvmet_export(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len)
+{
+	struct stat st;
+	if (stat(root, &st) < 0) {
+		snprintf(why, len, "no nvmet configfs tree at '%s' (modules nvmet and nvmet_tcp, configfs mounted)", root);
+		return -ENODEV;
+	}
+	int r = pick_port(root, &e->port_id);
+	if (r < 0) {
+		snprintf(why, len, "every nvmet port number iotriage uses (%u to %u) is taken", RAMDISK_NVMET_PORT_BASE,
+			 RAMDISK_NVMET_PORT_BASE + RAMDISK_NVMET_PORT_SPAN - 1);
+		return r;
+	}
+	e->pid = (long)getpid();
+	e->complete = false;
+	e->host_made = false;
+	r = record_save(state, e);
+	if (r < 0) {
+		snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
+		return r;
+	}
+	r = make_subsystem(root, state, e, why, len);
+	if (r == 0)
+		r = make_port(root, e, why, len);
+	if (r == 0) {
+		e->complete = true;
+		r = record_save(state, e);
+		if (r < 0)
+			snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
+	}
+	if (r < 0) {
+		char ignored[256];
+		ramdisk_nvmet_unexport(root, state, e, ignored, sizeof(ignored));
+	}
+	return r;
+}
+
+/* Removes every tagged subsystem and port under ROOT; counts them in *N. */
+static int reap_tagged(const char *root, size_t *n, char *why, size_t len)
+{
+	char dir[PATH_MAX];
+	int r = 0;
+	snprintf(dir, sizeof(dir), "%s/ports", root);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char *end;
+		unsigned long id = strtoul(de->d_name, &end, 10);
+		if (de->d_name[0] == '.' || *end || !ramdisk_nvmet_port_ours((unsigned)id))
+			continue;
+		int k = port_remove(root, (unsigned)id);
+		if (k < 0 && r == 0)
+			snprintf(why, len, "cannot remove nvmet port %lu: %s", id, strerror(-(r = k)));
+		*n += k == 0;
+	}
+	if (d)
+		closedir(d);
+	snprintf(dir, sizeof(dir), "%s/subsystems", root);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (!ramdisk_nvmet_nqn_ours(de->d_name))
+			continue;
+		int k = subsystem_remove(root, de->d_name);
+		if (k < 0 && r == 0)
+			snprintf(why, len, "cannot remove nvmet subsystem '%s': %s", de->d_name, strerror(-(r = k)));
+		*n += k == 0;
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
+int ramdisk_nvmet_reap(const char *root, const char *state, char *why, size_t len)
+{
+	struct ramdisk_export e;
+	int r = ramdisk_export_load(state, &e);
+	bool have = r == 0;
+	if (have && e.complete)
+		return 0; /* a live export: nothing is a leftover */
+	if (have && e.pid > 0 && e.pid != (long)getpid() && (kill((pid_t)e.pid, 0) == 0 || errno == EPERM))
+		return 0; /* still being made */
+	struct stat st;
+	if (stat(root, &st) < 0 && !have)
+		return 0;
+	size_t n = 0;
+	if (have) {
+		r = ramdisk_nvmet_unexport(root, state, &e, why, len);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	r = reap_tagged(root, &n, why, len);
+	if (r < 0)
+		return r;
+	if (n)
+		snprintf(why, len, "removed the NVMe/TCP export an earlier run left half-made (%zu nvmet object(s))", n);
+	return n > 0;
+}

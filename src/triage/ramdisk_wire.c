@@ -1,0 +1,192 @@
+/* The measurement on each side of the wire and the comparison (see
+ * triage/ramdisk_export.h). */
+#include "triage/ramdisk_export.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/cleanup.h"
+#include "basic/interrupt.h"
+#include "basic/log.h"
+#include "basic/spawn.h"
+#include "basic/strbuf.h"
+#include "bench/job.h"
+
+
+static int run_reads(struct target *t, uint64_t runtime_ns, struct wire_lat *ret, char *why, size_t len)
+{
+	struct job_spec spec = {
+		.random = true, .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .size = t->size,
+		.io_limit = 1ULL << 50, /* a time cap, not a size cap */ .runtime_ns = runtime_ns,
+		.pattern = PATTERN_RANDOM, .seed = 1, .progress = false,
+	};
+	char reason[160];
+	struct engine_target_traits traits = { .synchronous_device = t->bio_based };
+	const struct engine_ops *engine = engine_select("psync", 1, &traits, reason, sizeof(reason));
+	struct job_result *res = NULL;
+	int r;
+	if (!engine) {
+		snprintf(why, len, "%s", reason);
+		return -EINVAL;
+	}
+	if (job_validate(&spec, t, why, len) < 0)
+		return -EINVAL;
+	r = job_run(&spec, t, engine, &res);
+	if (r < 0) {
+		snprintf(why, len, "cannot run the reads: %s", strerror(-r));
+	} else if (res->stop == JOB_STOP_ERROR) {
+		snprintf(why, len, "I/O error at byte %" PRIu64 ": %s", res->error_offset, strerror(-res->error));
+		r = -EIO;
+	} else if (res->stop == JOB_STOP_INTERRUPTED) {
+		snprintf(why, len, "interrupted");
+		r = -EINTR;
+	} else {
+		ret->measured = true;
+		ret->mean_ns = hist_mean(&res->lat_read);
+		ret->p50_ns = hist_percentile(&res->lat_read, 50);
+		ret->p99_ns = hist_percentile(&res->lat_read, 99);
+		ret->iops = job_iops(res);
+		ret->ios = res->read_ios;
+	}
+	free(res);
+	return r;
+}
+
+int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_lat *ret, char *why,
+			 size_t len)
+{
+	memset(ret, 0, sizeof(*ret));
+	snprintf(ret->device, sizeof(ret->device), "%s", path);
+	struct target t = TARGET_INIT;
+	int r = target_open(path, false, true, false, &t);
+	if (r < 0) {
+		snprintf(why, len, "cannot open '%s': %s", path, strerror(-r));
+		return r;
+	}
+	if (fill) {
+		_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || pattern_write_file(fd, 0, t.size, PATTERN_RANDOM, 42) < 0) {
+			snprintf(why, len, "cannot fill '%s': %s", path, strerror(errno));
+			target_close(&t);
+			return -EIO;
+		}
+	}
+	r = run_reads(&t, runtime_ns, ret, why, len);
+	target_close(&t);
+	return r;
+}
+
+void ramdisk_wire_format(const struct wire_lat *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "wire device=%s mean_ns=%.0f p50_ns=%" PRIu64 " p99_ns=%" PRIu64 " iops=%.1f ios=%" PRIu64 "\n",
+		 l->device, l->mean_ns, l->p50_ns, l->p99_ns, l->iops, l->ios);
+}
+
+int ramdisk_wire_parse(const char *text, struct wire_lat *l)
+{
+	memset(l, 0, sizeof(*l));
+	const char *line = strstr(text, "wire device=");
+	if (!line || (line != text && line[-1] != '\n'))
+		return -EINVAL;
+	if (sscanf(line, "wire device=%63s mean_ns=%lf p50_ns=%" SCNu64 " p99_ns=%" SCNu64 " iops=%lf ios=%" SCNu64,
+		   l->device, &l->mean_ns, &l->p50_ns, &l->p99_ns, &l->iops, &l->ios) != 6)
+		return -EINVAL;
+	l->measured = l->ios > 0;
+	return l->measured ? 0 : -EINVAL;
+}
+
+/* Deletes every controller of NQN (the one we made, and any a killed run left). */
+static void disconnect_all(const char *nqn)
+{
+	char names[8][32], why[200];
+	size_t n = ramdisk_fabrics_controllers("/sys", nqn, names, 8);
+	for (size_t i = 0; i < n && i < 8; i++) {
+		if (ramdisk_fabrics_disconnect("/sys", names[i], why, sizeof(why)) < 0)
+			log_msg(LOG_ERR, "RAMDISK: %s", why);
+		else
+			log_msg(LOG_INFO, "RAMDISK: disconnected %s ('%s')", names[i], nqn);
+	}
+}
+
+int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
+			uint64_t runtime_ns, struct wire_lat *ret, char *why, size_t len)
+{
+	char addr[64], ctrl[32], kname[64];
+	unsigned port;
+	int r = ramdisk_nvmet_parse_addr(addr_arg, addr, sizeof(addr), &port, why, len);
+	if (r < 0)
+		return r;
+	if (!ramdisk_nvmet_nqn_ours(nqn)) {
+		snprintf(why, len, "'%s' is not an NQN iotriage exports (" RAMDISK_NVMET_NQN_PREFIX "...)", nqn);
+		return -EINVAL;
+	}
+	if (access("/dev/nvme-fabrics", F_OK) < 0 && (r = ramdisk_modprobe("nvme_tcp", NULL, why, len)) < 0)
+		return r;
+	disconnect_all(nqn);
+	r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
+	if (r < 0)
+		return r;
+	log_msg(LOG_INFO, "RAMDISK: connected %s to '%s' at %s:%u", ctrl, nqn, addr, port);
+	r = ramdisk_fabrics_find("/sys", nqn, nsid, 10000, kname, sizeof(kname));
+	if (r < 0) {
+		snprintf(why, len, "no block device for namespace %u of '%s' appeared within 10 s", nsid, nqn);
+	} else {
+		char path[96];
+		snprintf(path, sizeof(path), "/dev/%s", kname);
+		log_msg(LOG_INFO, "RAMDISK: namespace %u of '%s' is %s", nsid, nqn, path);
+		if (ramdisk_wait_node(&ramdisk_default_paths, kname, 5000) < 0) {
+			snprintf(why, len, "no device node '%s' appeared", path);
+			r = -ENOENT;
+		} else {
+			r = ramdisk_wire_measure(path, false, runtime_ns, ret, why, len);
+		}
+	}
+	disconnect_all(nqn);
+	return r;
+}
+
+int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
+			 struct wire_lat *local, struct wire_lat *remote, char *why, size_t len)
+{
+	struct ramdisk_export e;
+	if (!ramdisk_export_current(&e)) {
+		snprintf(why, len, "nothing is exported: 'iotriage ramdisk export --nvme-tcp ADDR' first");
+		return -ENOENT;
+	}
+	int r = ramdisk_wire_measure(e.devices[0], true, runtime_ns, local, why, len);
+	if (r < 0)
+		return r;
+	log_msg(LOG_INFO, "RAMDISK: local %s: mean %.1f us, p99 %.1f us, %.0f IOPS", e.devices[0], local->mean_ns / 1e3,
+		(double)local->p99_ns / 1e3, local->iops);
+	char addr[96], ms[32];
+	snprintf(addr, sizeof(addr), "%s:%u", e.traddr, e.trsvcid);
+	snprintf(ms, sizeof(ms), "%" PRIu64 "ms", runtime_ns / 1000000);
+	const char **argv = xcalloc(via_n + 16, sizeof(*argv));
+	size_t n = 0;
+	for (size_t i = 0; i < via_n; i++)
+		argv[n++] = via[i];
+	const char *tail[] = { self, "ramdisk", "client", "--nvme-tcp", addr, "--nqn", e.nqn, "--runtime", ms };
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		argv[n++] = tail[i];
+	if (!e.allow_any_host) {
+		argv[n++] = "--host-nqn";
+		argv[n++] = e.host_nqn;
+	}
+	struct spawn_opts o = { .timeout_ms = (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1, .interruptible = true };
+	struct spawn_result res;
+	r = spawn_run_opts(argv, &o, &res);
+	free(argv);
+	if (r == 0 && (res.status != 0 || ramdisk_wire_parse(res.out.buf, remote) < 0)) {
+		snprintf(why, len, "the client step failed (exit %d): %s", res.status, res.err.buf);
+		r = -EIO;
+	} else if (r < 0) {
+		snprintf(why, len, "cannot run the client step through '%s': %s", via_n ? via[0] : self, strerror(-r));
+	}
+	spawn_result_release(&res);
+	return r;
+}

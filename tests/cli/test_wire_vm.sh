@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# ramdisk export/wire in one boot of Debian's kernel under qemu (nvmet,
+# nvmet_tcp, nvme_tcp, veth, sch_netem as modules; scenario
+# tests/vm/wire_scenario.sh): a null_blk RAM disk exported over NVMe/TCP
+# and read from a client network namespace; with netem 500 us on both ends
+# of the veth the added QD1 latency is 1 ms plus the zero-delay overhead
+# within 15%; destroy refused while exported; Ctrl-C and SIGKILL leave no
+# subsystem, port, controller or record; bad input makes nothing.
+# Latency is on the VM's instruction-counted clock (run_vm.sh).
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+missing=""
+need_root || missing="root (the kernel image in /boot is readable by root only)"
+command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
+busybox_path=$(command -v busybox || true)
+{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
+ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
+for p in ip tc; do command -v $p >/dev/null || missing="$p (package iproute2)"; done
+if [ -n "$missing" ]; then
+	if [ "${CI:-}" = true ]; then
+		ok 1 "VM prerequisites: $missing is missing, and CI installs it (scripts/install-deps.sh)"
+	else
+		skip "wire VM tests" "needs $missing; scripts/install-deps.sh installs it"
+	fi
+	exit 0
+fi
+
+console=$TMP/console.log
+start=$(date +%s)
+VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem" VM_PROGRAMS="ip tc" \
+	bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/wire_scenario.sh" "$console" 600 2>"$TMP/vm.err"
+ok $? "the VM booted, ran the whole scenario and powered off"
+diag "VM run took $(($(date +%s) - start)) s"
+tr -d '\r' <"$console" >"$TMP/c"
+c=$TMP/c
+
+sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
+rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
+jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
+has() { sect "$1" | grep -q -- "$2"; }
+none() { test -z "$(sect "$1")"; }
+
+check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
+check "the client namespace reaches the server over the veth" -- test "$(rc ping)" = 0
+
+# bad input
+check "export without RAM disks exits 1" -- test "$(rc export-none)" = 1
+check "saying there are none to export" -- has export-none "no RAM disks to export"
+check "and makes nothing" -- none objects-none
+check "the null_blk RAM disk is created" -- test "$(rc create)" = 0
+check "export without --host-nqn or --allow-any-host exits 1, naming both" -- \
+	bash -c "[ \"$(rc export-nohost)\" = 1 ] && awk '/=== BEGIN export-nohost/,/=== END export-nohost/' '$c' | grep -q -- '--host-nqn NQN.*--allow-any-host'"
+check "export on an address that is not local exits 1" -- test "$(rc export-notlocal)" = 1
+check "saying so" -- has export-notlocal "address '192.0.2.1' is not one of this host's"
+check "and makes nothing" -- none objects-notlocal
+check "export on a TCP port in use exits 1" -- test "$(rc export-inuse)" = 1
+check "saying the port is in use" -- has export-inuse "cannot listen on 10.77.0.1:4500: the TCP port is in use"
+check "and leaves nothing half-made" -- none objects-inuse
+
+# the export
+j=$(jsect export)
+check "export exits 0" -- test "$(rc export)" = 0
+check "one namespace, the RAM disk, under an iotriage NQN, for any host" -- \
+	jtest "$j" '.ramdisk.export.nqn | startswith("nqn.2014-08.org.iotriage:ramdisk-")'
+check "on 10.77.0.1:4420, nvmet port 61696" -- \
+	jtest "$j" '.ramdisk.export.traddr == "10.77.0.1" and .ramdisk.export.trsvcid == 4420 and .ramdisk.export.nvmet_port == 61696 and .ramdisk.export.allow_any_host and (.ramdisk.export.namespaces | length == 1)'
+check "nvmet holds our subsystem and port" -- \
+	bash -c "[ \$(awk '/=== BEGIN objects-exported/,/=== END objects-exported/' '$c' | grep -Ec '^nvmet (subsystems/nqn.2014-08.org.iotriage:ramdisk-|ports/61696)') = 2 ]"
+check "list shows the export" -- has list "Exported over NVMe/TCP as nqn.2014-08.org.iotriage:ramdisk-.* on 10.77.0.1:4420 (nvmet port 61696), 1 namespace(s), any host"
+check "a second export exits 1" -- test "$(rc export-again)" = 1
+check "naming the first" -- has export-again-log "exported already as 'nqn.2014-08.org.iotriage:ramdisk-"
+
+# the client reads, the latency
+j0=$(jsect wire0)
+j5=$(jsect wire500)
+check "wire with no delay exits 0" -- test "$(rc wire0)" = 0
+check "the client found the namespace by NQN and read it" -- \
+	jtest "$j0" '(.ramdisk.remote.device | test("^/dev/nvme[0-9]+n1$")) and .ramdisk.remote.ios > 100 and .ramdisk.local.ios > 100'
+check "wire with netem 500 us each way exits 0" -- test "$(rc wire500)" = 0
+a0=$(jq -r '.ramdisk.added.mean_ns' "$j0" 2>/dev/null)
+a5=$(jq -r '.ramdisk.added.mean_ns' "$j5" 2>/dev/null)
+diag "added mean: no delay ${a0} ns, 500 us each way ${a5} ns; p50 $(jq -r '.ramdisk.added.p50_ns' "$j5") ns, p99 $(jq -r '.ramdisk.added.p99_ns' "$j5") ns; IOPS fraction $(jq -r '.ramdisk.added.iops_fraction' "$j0") / $(jq -r '.ramdisk.added.iops_fraction' "$j5")"
+check "the added latency is within 15% of 1 ms plus the zero-delay overhead" -- \
+	awk -v a0="$a0" -v a5="$a5" 'BEGIN { want = 1000000 + a0; d = a5 - want; if (d < 0) d = -d; exit !(a0 > 0 && d <= 0.15 * want) }'
+check "the client reached a fraction of local IOPS, smaller with delay" -- \
+	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
+check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
+check "no controller is left after a wire" -- bash -c "! awk '/=== BEGIN objects-wire(0|500)$/,/=== END/' '$c' | grep -q '^controller'"
+check "the controller existed while the client read" -- has objects-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
+check "Ctrl-C of wire: it exits 130" -- grep -q "^=== INT rc=130" "$c"
+check "and the client disconnected: no controller left" -- bash -c "! awk '/=== BEGIN objects-int/,/=== END objects-int/' '$c' | grep -q '^controller'"
+
+# destroy, unexport, SIGKILL
+check "destroy while exported exits 1" -- test "$(rc destroy-exported)" = 1
+check "naming the export" -- has destroy-exported "exported over NVMe/TCP as 'nqn.2014-08.org.iotriage:ramdisk-.*' on 10.77.0.1:4420: nothing destroyed"
+check "and the export stays" -- has objects-refused "^nvmet ports/61696"
+check "unexport exits 0" -- test "$(rc unexport)" = 0
+check "and removes subsystem, port and record" -- none objects-unexported
+# one allowed host
+check "export --host-nqn exits 0" -- test "$(rc export-host)" = 0
+check "allowing that host alone" -- \
+	bash -c "has() { :; }; awk '/=== BEGIN objects-host\$/,/=== END objects-host rc/' '$c' | grep -q '^nvmet hosts/nqn.2014-08.org.nvmexpress:uuid:wire-client'"
+check "another host NQN cannot connect (exit 1)" -- test "$(rc client-intruder)" = 1
+check "and leaves no controller" -- bash -c "! awk '/=== BEGIN objects-intruder/,/=== END objects-intruder/' '$c' | grep -q '^controller'"
+jh=$(jsect wire-host)
+check "the allowed host reads through wire" -- jtest "$jh" '.ramdisk.remote.ios > 10'
+check "unexport removes the host entry it made too" -- bash -c "[ \"$(rc unexport-host)\" = 0 ] && [ -z \"\$(awk '/=== BEGIN objects-host-after/,/=== END objects-host-after/' '$c' | grep -v '^===')\" ]"
+grep '^=== KILLED' "$c" | while read -r line; do diag "$line"; done
+for d in 0.005 0.01 0.012 0.014 0.016 0.018 0.02 0.04; do
+	check "SIGKILL of an export after $d s, then unexport: exits 0, nothing left" -- \
+		bash -c "[ \"\$(sed -n 's/^=== END unexport-after-kill-$d rc=//p' '$c')\" = 0 ] && [ -z \"\$(awk '\$0 == \"=== BEGIN objects-after-kill-$d\" { on = 1; next } /^=== END/ { on = 0 } on' '$c')\" ]"
+done
+check "destroy --force after a SIGKILLed export exits 0" -- test "$(rc destroy-after-kill)" = 0
+check "no subsystem, port, controller or record is left" -- none objects-final
+check "and no RAM disk" -- has list-final "No RAM disks exist"
+finish

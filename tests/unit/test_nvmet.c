@@ -1,0 +1,243 @@
+/* The NVMe/TCP export (ramdisk/nvmet.c) on a temporary directory standing
+ * in for the nvmet configfs tree: the names, the record, what an export
+ * makes and an unexport removes, a half-made export after a kill removed
+ * by the reaper without touching anyone else's subsystem or port; the
+ * initiator's pure parts (ramdisk/fabrics.c) on a stand-in sysfs; and the
+ * client's result line (triage/ramdisk_wire.c). The kernel's own
+ * behaviour (listening, a port in use) is tested in the VM
+ * (tests/cli/test_wire_vm.sh). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "basic/fsutil.h"
+#include "ramdisk/ramdisk.h"
+#include "tap.h"
+#include "triage/ramdisk_export.h"
+
+static bool exists(const char *root, const char *rel)
+{
+	char p[1024];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return lstat(p, &st) == 0;
+}
+
+static bool has_text(const char *root, const char *rel, const char *want)
+{
+	char p[1024], v[512];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return read_small_file(p, v, sizeof(v)) >= 0 && strcmp(v, want) == 0;
+}
+
+static void test_pure(void)
+{
+	char addr[64], why[300];
+	unsigned port = 0;
+	is_int(ramdisk_nvmet_parse_addr("10.1.2.3", addr, sizeof(addr), &port, why, sizeof(why)), 0, "ADDR parses");
+	ok(strcmp(addr, "10.1.2.3") == 0 && port == 4420, "port 4420 by default");
+	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:4421", addr, sizeof(addr), &port, why, sizeof(why)), 0,
+	       "ADDR:PORT parses");
+	ok(port == 4421, "the port given");
+	is_int(ramdisk_nvmet_parse_addr("10.1.2:4420", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	       "a bad address is refused");
+	ok(strstr(why, "'10.1.2:4420'") != NULL, "naming it");
+	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:0", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	       "port 0 is refused");
+	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:70000", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	       "port 70000 is refused");
+	is_int(ramdisk_nvmet_check_local("127.0.0.1", why, sizeof(why)), 0, "127.0.0.1 is local");
+	is_int(ramdisk_nvmet_check_local("192.0.2.77", why, sizeof(why)), -EADDRNOTAVAIL,
+	       "a TEST-NET address is not local");
+	ok(strstr(why, "'192.0.2.77' is not one of this host's") != NULL, "and the error says so");
+
+	struct ramdisk_export e = { 0 };
+	ramdisk_nvmet_names("0123456789abcdef", &e);
+	is_str(e.nqn, "nqn.2014-08.org.iotriage:ramdisk-0123456789abcdef", "the NQN carries the tag and run id");
+	is_str(e.serial, "iotriage0123456789ab", "serial: 20 characters");
+	ok(ramdisk_nvmet_nqn_ours(e.nqn) && !ramdisk_nvmet_nqn_ours("nqn.2014-08.org.nvmexpress:other"),
+	   "the tag tells ours from others");
+	ok(ramdisk_nvmet_port_ours(61696) && ramdisk_nvmet_port_ours(61727) && !ramdisk_nvmet_port_ours(61728) &&
+		   !ramdisk_nvmet_port_ours(1),
+	   "ports 61696..61727 are ours");
+
+	e.port_id = 61697;
+	snprintf(e.traddr, sizeof(e.traddr), "10.9.0.1");
+	e.trsvcid = 4420;
+	snprintf(e.host_nqn, sizeof(e.host_nqn), "nqn.2014-08.org.nvmexpress:uuid:1");
+	e.host_made = true;
+	e.pid = 42;
+	e.complete = true;
+	e.n = 2;
+	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/sda");
+	snprintf(e.devices[1], sizeof(e.devices[1]), "/dev/sdb");
+	char text[4096];
+	ramdisk_export_format(&e, text, sizeof(text));
+	struct ramdisk_export back;
+	is_int(ramdisk_export_parse(text, &back), 0, "a record parses back");
+	ok(memcmp(&e, &back, sizeof(e)) == 0, "to the same export");
+	is_int(ramdisk_export_parse("nqn=nqn.2014-08.org.nvmexpress:x\nport_id=61696\n", &back), -EINVAL,
+	       "a record naming another's subsystem is refused");
+	is_int(ramdisk_export_parse("nqn=" RAMDISK_NVMET_NQN_PREFIX "x\nport_id=1\n", &back), -EINVAL,
+	       "a record naming a port outside the range is refused");
+
+	char ctrl[32];
+	is_int(ramdisk_fabrics_parse_answer("instance=3,cntlid=1\n", ctrl, sizeof(ctrl)), 0, "fabrics answer parses");
+	is_str(ctrl, "nvme3", "to the controller's name");
+	is_int(ramdisk_fabrics_parse_answer("cntlid=1\n", ctrl, sizeof(ctrl)), -EINVAL, "no instance: refused");
+
+	struct wire_lat l = { .measured = true, .mean_ns = 1234.5, .p50_ns = 1200, .p99_ns = 3000, .iops = 810.2,
+			      .ios = 4051 };
+	snprintf(l.device, sizeof(l.device), "/dev/nvme1n1");
+	char line[256];
+	ramdisk_wire_format(&l, line, sizeof(line));
+	struct wire_lat lb;
+	char out[512];
+	snprintf(out, sizeof(out), "noise\n%s", line);
+	is_int(ramdisk_wire_parse(out, &lb), 0, "the client's line parses after other output");
+	ok(lb.p50_ns == 1200 && lb.p99_ns == 3000 && lb.ios == 4051 && lb.mean_ns > 1233 && lb.mean_ns < 1236 &&
+		   strcmp(lb.device, "/dev/nvme1n1") == 0,
+	   "with every figure");
+	is_int(ramdisk_wire_parse("wire device=/dev/x mean_ns=1\n", &lb), -EINVAL, "a cut line is refused");
+}
+
+static void test_export(const char *root, const char *state)
+{
+	char why[600];
+	struct ramdisk_export e = { 0 };
+	ramdisk_nvmet_names("feedfacefeedface", &e);
+	snprintf(e.traddr, sizeof(e.traddr), "127.0.0.1");
+	e.trsvcid = 4420;
+	snprintf(e.host_nqn, sizeof(e.host_nqn), "nqn.2014-08.org.nvmexpress:uuid:client");
+	e.n = 2;
+	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/sda");
+	snprintf(e.devices[1], sizeof(e.devices[1]), "/dev/sdb");
+	/* port 61696 exists (a leftover in our range): the export takes the
+	 * next; port 1 is someone else's */
+	char p[1024];
+	snprintf(p, sizeof(p), "%s/ports/61696", root);
+	mkdir_p(p, 0755);
+	snprintf(p, sizeof(p), "%s/ports/1", root);
+	mkdir_p(p, 0755);
+	snprintf(p, sizeof(p), "%s/subsystems/nqn.2014-08.org.nvmexpress:theirs", root);
+	mkdir_p(p, 0755);
+	is_int(ramdisk_nvmet_export(root, state, &e, why, sizeof(why)), 0, "export on the stand-in tree");
+	is_int((int)e.port_id, 61697, "a free port number in our range");
+	const char *s = "subsystems/nqn.2014-08.org.iotriage:ramdisk-feedfacefeedface";
+	char rel[512];
+	snprintf(rel, sizeof(rel), "%s/attr_serial", s);
+	ok(has_text(root, rel, "iotriagefeedfacefeed"), "serial set");
+	snprintf(rel, sizeof(rel), "%s/attr_allow_any_host", s);
+	ok(has_text(root, rel, "0"), "allow_any_host off");
+	snprintf(rel, sizeof(rel), "%s/allowed_hosts/nqn.2014-08.org.nvmexpress:uuid:client", s);
+	ok(exists(root, rel) && exists(root, "hosts/nqn.2014-08.org.nvmexpress:uuid:client"), "the one host allowed");
+	snprintf(rel, sizeof(rel), "%s/namespaces/2/device_path", s);
+	ok(has_text(root, rel, "/dev/sdb"), "namespace 2 is the second RAM disk");
+	snprintf(rel, sizeof(rel), "%s/namespaces/1/enable", s);
+	ok(has_text(root, rel, "1"), "namespace 1 enabled");
+	ok(has_text(root, "ports/61697/addr_traddr", "127.0.0.1") && has_text(root, "ports/61697/addr_trsvcid", "4420") &&
+		   has_text(root, "ports/61697/addr_trtype", "tcp"),
+	   "the port's address");
+	ok(exists(root, "ports/61697/subsystems/nqn.2014-08.org.iotriage:ramdisk-feedfacefeedface"),
+	   "the port links the subsystem");
+	struct ramdisk_export rec;
+	is_int(ramdisk_export_load(state, &rec), 0, "the record is there");
+	ok(rec.complete && rec.host_made && rec.n == 2 && rec.port_id == 61697, "complete, naming what was made");
+	is_int(ramdisk_nvmet_reap(root, state, why, sizeof(why)), 0, "the reaper leaves a complete export alone");
+	ok(exists(root, s), "still there");
+
+	is_int(ramdisk_nvmet_unexport(root, state, &rec, why, sizeof(why)), 0, "unexport");
+	ok(!exists(root, s) && !exists(root, "ports/61697") &&
+		   !exists(root, "hosts/nqn.2014-08.org.nvmexpress:uuid:client"),
+	   "subsystem, port and host removed");
+	ok(exists(root, "ports/61696") && exists(root, "ports/1") &&
+		   exists(root, "subsystems/nqn.2014-08.org.nvmexpress:theirs"),
+	   "unexport removes only its own port and subsystem");
+	is_int(ramdisk_export_load(state, &rec), -ENOENT, "the record removed");
+}
+
+static void test_reap(const char *root, const char *state)
+{
+	char why[600];
+	struct ramdisk_export e = { 0 };
+	ramdisk_nvmet_names("dead", &e);
+	snprintf(e.traddr, sizeof(e.traddr), "127.0.0.1");
+	e.trsvcid = 4420;
+	e.allow_any_host = true;
+	e.n = 1;
+	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/sda");
+	is_int(ramdisk_nvmet_export(root, state, &e, why, sizeof(why)), 0, "an export to kill");
+	/* what a kill between the port and the final record leaves: complete=0, owner gone */
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	e.complete = false;
+	e.pid = child;
+	char text[4096], p[1024];
+	ramdisk_export_format(&e, text, sizeof(text));
+	snprintf(p, sizeof(p), "%s/" RAMDISK_EXPORT_FILE, state);
+	write_file_atomic(p, text, strlen(text), 0644);
+	/* and an unrecorded tagged subsystem from a still earlier kill */
+	snprintf(p, sizeof(p), "%s/subsystems/" RAMDISK_NVMET_NQN_PREFIX "older/namespaces/1", root);
+	mkdir_p(p, 0755);
+	is_int(ramdisk_nvmet_reap(root, state, why, sizeof(why)), 1, "the reaper removes the half-made export");
+	ok(strstr(why, "half-made") != NULL, "and says so");
+	ok(!exists(root, "subsystems/" RAMDISK_NVMET_NQN_PREFIX "dead") &&
+		   !exists(root, "subsystems/" RAMDISK_NVMET_NQN_PREFIX "older") && !exists(root, "ports/61697") &&
+		   !exists(root, "ports/61696"),
+	   "ours are gone: the recorded ones, the tagged subsystem, every port in our range");
+	ok(exists(root, "ports/1") && exists(root, "subsystems/nqn.2014-08.org.nvmexpress:theirs"),
+	   "theirs are not");
+	struct ramdisk_export rec;
+	is_int(ramdisk_export_load(state, &rec), -ENOENT, "no record left");
+	is_int(ramdisk_nvmet_reap(root, state, why, sizeof(why)), 0, "a second reap finds nothing");
+}
+
+static void test_fabrics_find(const char *sys)
+{
+	char p[1024], kname[64];
+	const char *nqn = RAMDISK_NVMET_NQN_PREFIX "abc";
+	const struct {
+		const char *disk, *nqn, *nsid;
+	} disks[] = { { "nvme0n1", "nqn.2014-08.org.nvmexpress:local", "1" }, { "nvme1n1", nqn, "2" }, { "nvme1c1n2", nqn, "1" },
+			  { "nvme1n2", nqn, "1" } };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/block/%s/device", sys, disks[i].disk);
+		mkdir_p(p, 0755);
+		snprintf(p, sizeof(p), "%s/block/%s/device/subsysnqn", sys, disks[i].disk);
+		write_file_atomic(p, disks[i].nqn, strlen(disks[i].nqn), 0644);
+		snprintf(p, sizeof(p), "%s/block/%s/nsid", sys, disks[i].disk);
+		write_file_atomic(p, disks[i].nsid, 1, 0644);
+	}
+	is_int(ramdisk_fabrics_find(sys, nqn, 1, 0, kname, sizeof(kname)), 0, "namespace 1 of the NQN is found");
+	is_str(kname, "nvme1n2", "by NQN and nsid, not by its name, and not the hidden per-path disk");
+	is_int(ramdisk_fabrics_find(sys, nqn, 3, 0, kname, sizeof(kname)), -ENOENT, "an absent namespace is not");
+}
+
+int main(void)
+{
+	test_pure();
+	char tmp[] = "/tmp/iotriage-test-nvmet.XXXXXX";
+	ok(mkdtemp(tmp) != NULL, "temporary tree");
+	char root[256], state[256], sys[256];
+	snprintf(root, sizeof(root), "%s/nvmet", tmp);
+	snprintf(state, sizeof(state), "%s/state", tmp);
+	snprintf(sys, sizeof(sys), "%s/sys", tmp);
+	mkdir_p(root, 0755);
+	test_export(root, state);
+	test_reap(root, state);
+	test_fabrics_find(sys);
+	const char *const rm[] = { "rm", "-rf", tmp, NULL };
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(rm[0], (char *const *)rm);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+	return tap_done();
+}
