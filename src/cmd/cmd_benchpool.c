@@ -119,6 +119,18 @@ static void benchpool_print(const struct benchpool_result *b)
 		printf("Note: %s.\n", b->zeros_note.buf);
 }
 
+/* The pool's findings: settings and state, then its members under load. */
+static void findings_print(const struct benchpool_result *b)
+{
+	const struct pool_findings *lists[] = { &b->evidence.settings, &b->evidence.load };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->count; i++) {
+			const struct pool_finding *f = &lists[l]->items[i];
+			printf("%s: %s: %s (%s); fix: %s\n", f->severity[0] == 'n' ? "Note" : "FINDING", f->subject,
+			       f->text, f->evidence, f->fix);
+		}
+}
+
 int cmd_benchpool(int argc, char **argv, struct global_opts *g)
 {
 	static const struct command_doc doc = {
@@ -155,6 +167,8 @@ int cmd_benchpool(int argc, char **argv, struct global_opts *g)
 		status = run_ctx_interrupted_status();
 	if (!rc.json && b.noutcomes)
 		benchpool_print(&b);
+	if (!rc.json)
+		findings_print(&b);
 	log_msg(LOG_INFO, "Benchmarking complete.");
 	struct json j;
 	json_init(&j);
