@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "pool/layout_model.h"
+
 /* The pool step's judgement: the pool layer stands out only when the pool
  * on its disks reads under DOCTOR_POOL_TO_TWIN of the same pool on RAM AND
  * under DOCTOR_POOL_TO_MEMBER of what one of its members reads raw. Slower
@@ -17,5 +19,40 @@
 #define DOCTOR_POOL_TO_TWIN 0.2
 #define DOCTOR_POOL_TO_MEMBER 0.1
 bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double member_read);
+
+/* The pool step against its layout (pool/layout_model.h): the expectation
+ * is computed from the members' raw read rates of step 1 (they stand in
+ * for the write rates too: doctor never writes to a member). A healthy pool
+ * does not reach its model; the fraction it reaches, per kind, measured
+ * with bench/pool_layout.sh (members capped at 8 MiB/s by one blkio group,
+ * 128 MiB dd write and read back):
+ *   ZFS (zfs-fuse) mirror   read 0.5 (49-55% measured: reads do not spread evenly
+ *                           over the sides for one stream), write 0.75
+ *   ZFS raidz               read 0.75, write 0.75 (73-80% measured)
+ *   ZFS single / stripe     0.75 both ways
+ *   btrfs (every profile)   1.0 both ways (~100% measured)
+ * The pool layer stands out against its layout when a figure is under
+ * DOCTOR_LAYOUT_MARGIN of the healthy fraction (a pool held to a third of
+ * its healthy figure is named, run-to-run noise of up to 2x is not) AND
+ * under DOCTOR_LAYOUT_TO_TWIN of its RAM twin's figure: a pool that keeps up
+ * with the same layout on RAM is limited by its software path (zfs-fuse,
+ * two CPUs), not by its layout on these disks: members that read fast
+ * raw, each alone, set an expectation that a pool over one shared backing
+ * store cannot reach (doctor --lab --fault none --quick, a healthy zfs-fuse
+ * raidz of 5 loop devices on one virtual disk: 26% of its layout's write
+ * and 14% of its read expectation, 30% and 27% of its twin; a healthy btrfs
+ * raid1 read at 10% of its members' and 37-55% of its twin's rate).
+ * A figure, expectation or twin figure not measured (<= 0) never names it. */
+#define DOCTOR_LAYOUT_MIRROR_READ 0.5
+#define DOCTOR_LAYOUT_ZFS 0.75
+#define DOCTOR_LAYOUT_BTRFS 1.0
+#define DOCTOR_LAYOUT_MARGIN 0.5
+#define DOCTOR_LAYOUT_TO_TWIN 0.2
+
+/* The fraction of its expectation a healthy pool of KIND reaches (BTRFS:
+ * a btrfs profile, else a ZFS vdev kind). */
+double doctor_layout_healthy(enum layout_kind kind, bool btrfs, bool is_read);
+bool doctor_pool_below_layout(enum layout_kind kind, bool btrfs, bool is_read, double figure, double expected,
+			      double twin);
 
 #endif

@@ -96,6 +96,8 @@ static int btrfs_settings(struct pool_evidence *e, const struct pool_target *t)
 		r = -EINVAL;
 		snprintf(why, sizeof(why), "not understood");
 	}
+	if (r == 0)
+		snprintf(e->data_profile, sizeof(e->data_profile), "%s", u->data_profile);
 	if (r == 0 && pool_findings_btrfs(t->pool, u, &e->settings) < 0) {
 		r = -EINVAL;
 		snprintf(why, sizeof(why), "the device sizes were not understood");

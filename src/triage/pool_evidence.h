@@ -50,6 +50,7 @@ struct pool_evidence {
 	bool settings_read;
 	struct pool_findings settings;  /* settings and state */
 	char settings_error[300];
+	char data_profile[16];          /* btrfs: the Data profile ("RAID1"), for the layout model */
 
 	struct pool_layout layout;
 	bool sampling, telemetry_read;
