@@ -65,6 +65,11 @@ int main(void)
 	   "nor at the 75% the lowest healthy run reached");
 	ok(doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 10.3 * MB, 33.0 * MB, 194 * MB),
 	   "a raidz writing at 31% of its layout (a third of healthy) is named");
+	/* bench/doctor_layout.sh: doctor's workload on the same raidz. */
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 18.6 * MB, 30.9 * MB, 120 * MB),
+	   "doctor's healthy raidz write at 60% (its lowest, under interference) is not named");
+	ok(doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 10.9 * MB, 27.6 * MB, 120 * MB),
+	   "its write held to a third of the members' rate, 39% of the layout, is named");
 	/* btrfs reaches its model: a pool at half of it is named. */
 	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 8.3 * MB, 8.4 * MB, 2 * GB),
 	   "a healthy btrfs raid1 at 99% of its layout is not named");
