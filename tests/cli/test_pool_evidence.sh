@@ -73,4 +73,23 @@ check "a pool over 80% full: the capacity finding" -- \
 	jtest "$TMP/full.json" '.pool_settings.findings | map(select(.code == "capacity" and (.evidence | test("capacity")))) | length == 1'
 check "a pool over 80% full: the table run prints it" -- grep -q "^FINDING: $pool: " "$TMP/full.txt"
 
+# btrfs: a raid1 over devices of 300M and 1200M (sizes 4x apart), read
+# from btrfs filesystem usage; both members sampled.
+if command -v mkfs.btrfs >/dev/null; then
+	b1=$(make_loop 300M)
+	b2=$(make_loop 1200M)
+	label=iotriage-peb-$$
+	mkfs.btrfs -q -f -L "$label" -d raid1 -m raid1 "$b1" "$b2" >/dev/null 2>&1
+	mkdir "$TMP/btrfs" && mount "$b1" "$TMP/btrfs"
+	ok $? "btrfs raid1 of 300M and 1200M mounted"
+	undo "umount $TMP/btrfs"
+	"$IOTRIAGE" benchpool "$label" 16M --tests builtin --runtime 3 --json >"$TMP/bt.json" 2>/dev/null
+	check "btrfs: the sizes finding names both devices, with its fix" -- \
+		jtest "$TMP/bt.json" "[.pool_settings.findings[].code] == [\"btrfs-sizes\"] and (.pool_settings.findings[0].text | test(\"$b2 is 4.0x $b1\")) and (.pool_settings.findings[0].fix | test(\"balance\"))"
+	check "btrfs: both members sampled while the tests wrote" -- \
+		jtest "$TMP/bt.json" '[.pool_telemetry.members[] | .vdev == "btrfs" and .write_bytes > 0] | length == 2 and all'
+else
+	skip "btrfs pool evidence" "btrfs-progs is not installed"
+fi
+
 finish
