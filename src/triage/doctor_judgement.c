@@ -22,5 +22,5 @@ bool doctor_pool_below_layout(enum layout_kind kind, bool btrfs, bool is_read, d
 	if (figure <= 0 || expected <= 0 || twin <= 0)
 		return false;
 	double floor = doctor_layout_healthy(kind, btrfs, is_read) * DOCTOR_LAYOUT_MARGIN;
-	return figure < floor * expected && figure < DOCTOR_LAYOUT_TO_TWIN * twin;
+	return expected < DOCTOR_LAYOUT_TO_TWIN * twin && figure < floor * expected;
 }

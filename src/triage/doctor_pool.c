@@ -125,7 +125,8 @@ bool doctor_pool_judge(struct doctor *dr, struct strbuf *cause)
 					  dr->twin_read_bw);
 	if (w || r)
 		strbuf_addf(cause, "%s (%s) %s at %.0f%% of its layout's expectation (%.1f MB/s), below the %.0f%% a "
-				   "healthy pool of this kind stays above, and under %.0f%% of its RAM twin", dr->target.pool, e->basis,
+				   "healthy pool of this kind stays above, where the members set the ceiling (the "
+				   "expectation is under %.0f%% of the RAM twin's rate)", dr->target.pool, e->basis,
 			    w ? "writes" : "reads", 100 * (w ? wr : rd), (w ? e->write_bps : e->read_bps) / 1e6,
 			    100 * DOCTOR_LAYOUT_MARGIN * doctor_layout_healthy(dr->expect_kind, dr->expect_btrfs, r && !w),
 			    100 * DOCTOR_LAYOUT_TO_TWIN);

@@ -80,6 +80,10 @@ int main(void)
 	   "a healthy lab raidz at 14% of its layout but 27% of its twin is not named");
 	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 2.12 * GB, 21.8 * GB, 4.63 * GB),
 	   "a healthy btrfs raid1 at 10% of its members but 46% of its twin is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 362 * MB, 1453 * MB, 2037 * MB),
+	   "a healthy btrfs raid1 at 25% of its layout, under load, with an expectation 71% of its twin's is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 1 * MB, DOCTOR_LAYOUT_TO_TWIN * 100 * MB, 100 * MB),
+	   "an expectation at exactly the twin limit: not judged");
 	/* Strict limits, missing figures. */
 	ok(!doctor_pool_below_layout(LAYOUT_RAID0, true, false, DOCTOR_LAYOUT_MARGIN * 1000, 1000, 1e9),
 	   "at exactly the layout limit: not named");
