@@ -125,6 +125,18 @@ static void benchpool_print(const struct benchpool_result *b)
 		printf("Note: %s.\n", b->zeros_note.buf);
 }
 
+/* The pool's findings: settings and state, then its members under load. */
+static void findings_print(const struct benchpool_result *b)
+{
+	const struct pool_findings *lists[] = { &b->evidence.settings, &b->evidence.load };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->count; i++) {
+			const struct pool_finding *f = &lists[l]->items[i];
+			printf("%s: %s: %s (%s); fix: %s\n", f->severity[0] == 'n' ? "Note" : "FINDING", f->subject,
+			       f->text, f->evidence, f->fix);
+		}
+}
+
 /* POOL [SIZE]: their count, the size, the pool's name; the default tests. */
 static int benchpool_check(struct command_call *call)
 {
@@ -154,6 +166,8 @@ static int benchpool_main(struct command_call *call)
 		status = run_ctx_interrupted_status();
 	if (!call->rc->json && b.noutcomes)
 		benchpool_print(&b);
+	if (!call->rc->json)
+		findings_print(&b);
 	if (status == 0)
 		log_msg(LOG_INFO, "Benchmarking complete.");
 	else

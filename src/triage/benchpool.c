@@ -175,6 +175,8 @@ static int set_up(struct benchpool_result *b, const char *id, const char *run_id
 	log_msg(LOG_INFO, "BENCHPOOL (%s): %s file system type '%s' (%s at %s)", b->target.pool,
 		b->set.fstype ? "using" : "detected", b->target.fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
 		b->target.mountpoint);
+	/* Before any area is made: a full pool is judged even when the tests cannot run. */
+	pool_evidence_settings(&b->evidence, &b->target, NULL, 1U << 20);
 	perf_note(&b->perf_note, &b->perf_usable);
 	log_msg(b->perf_usable ? LOG_INFO : LOG_WARN, "BENCHPOOL (%s): %s", b->target.pool, b->perf_note.buf);
 	return prepare(b, run_id);
@@ -191,6 +193,7 @@ static void run_tests(struct benchpool_result *b)
 		b->ctx.direct_ok ? "O_DIRECT" : "buffered (this file system refuses O_DIRECT)",
 		b->target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
 					      : "after dropping the page cache");
+	pool_evidence_start(&b->evidence, &b->target);
 	for (int t = 0; t < PB_NTESTS && !interrupt_requested(); t++) {
 		if (!(b->set.tests & (1u << t)))
 			continue;
@@ -200,6 +203,7 @@ static void run_tests(struct benchpool_result *b)
 		runners[t](&b->ctx, o);
 		log_outcome(b, o);
 	}
+	pool_evidence_stop(&b->evidence);
 }
 
 int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t size, const char *run_id,
@@ -207,6 +211,7 @@ int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t
 {
 	*b = (struct benchpool_result){ .set = *set, .size = size, .cache_note = STRBUF_INIT, .perf_note = STRBUF_INIT,
 					.status = STRBUF_INIT, .zeros_note = STRBUF_INIT };
+	pool_evidence_init(&b->evidence, "BENCHPOOL");
 	int r = set_up(b, id, run_id);
 	if (r == 0)
 		run_tests(b);
@@ -235,6 +240,7 @@ void benchpool_result_release(struct benchpool_result *b)
 	strbuf_release(&b->perf_note);
 	strbuf_release(&b->status);
 	strbuf_release(&b->zeros_note);
+	pool_evidence_release(&b->evidence);
 }
 
 /* ---- the stored result ---- */
@@ -318,4 +324,5 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 		outcome_json(j, &b->outcomes[i], b->compression);
 	json_end_array(j);
 	json_string(j, "pool_status", b->status.buf);
+	pool_evidence_json(j, &b->evidence);
 }

@@ -9,7 +9,11 @@
  * on success, failure and interrupt alike. Along the way it writes the
  * honesty notes: the cache note (a test size under twice the cache that can
  * hold it measures the cache), whether perf is usable, and what writing
- * zeros on a compressing area did to dd's figure.
+ * zeros on a compressing area did to dd's figure. Before the tests it
+ * reads the pool's settings and state, judged against the 1 MiB sequential
+ * pass (triage/pool_evidence.h: the root dataset's recordsize, dedup, sync,
+ * capacity, scans, vdev states; btrfs device sizes), and samples the
+ * members' /proc/diskstats while the tests run.
  *
  * Every step is logged ("BENCHPOOL (POOL): ..."); nothing is written to
  * stdout. The result is rendered by cmd/cmd_benchpool.c and stored as the
@@ -27,6 +31,7 @@
 #include "pool/scratch.h"
 #include "pool/target.h"
 #include "poolbench/poolbench.h"
+#include "triage/pool_evidence.h"
 
 struct benchpool_settings {
 	unsigned tests;            /* a mask of 1 << enum pb_test */
@@ -51,6 +56,7 @@ struct benchpool_result {
 	size_t stale_removed;
 	size_t ran, failed;        /* outcomes that ran, and that failed */
 	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
+	struct pool_evidence evidence; /* settings before the tests, member telemetry during them */
 };
 
 /* Runs benchpool on ID (a ZFS pool name or GUID, a btrfs label or UUID, or
@@ -64,7 +70,7 @@ void benchpool_result_release(struct benchpool_result *b);
 
 /* The result as members of the open JSON object J: operation, pool,
  * fstype, mountpoint, sizes, tests, compression, notes, areas, results
- * (one object per outcome), pool_status. */
+ * (one object per outcome), pool_status, pool_settings, pool_telemetry. */
 void benchpool_result_json(struct json *j, const struct benchpool_result *b);
 
 #endif

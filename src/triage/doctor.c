@@ -131,4 +131,5 @@ void doctor_release(struct doctor *dr)
 {
 	read_batch_release(&dr->batch);
 	pool_layout_release(&dr->layout);
+	pool_evidence_release(&dr->evidence);
 }

@@ -34,6 +34,17 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_double(j, "pool_write_bw_bytes_per_s", dr->pool_write_bw);
 	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
 	json_end_object(j);
+	json_begin_object(j, "layout_expectation");
+	json_bool(j, "known", dr->have_expect);
+	json_string(j, "why_not", dr->have_expect ? NULL : dr->expect_why);
+	json_string(j, "basis", dr->have_expect ? dr->expect.basis : NULL);
+	json_double(j, "read_bw_bytes_per_s", dr->have_expect ? dr->expect.read_bps : 0);
+	json_double(j, "write_bw_bytes_per_s", dr->have_expect ? dr->expect.write_bps : 0);
+	json_double(j, "pool_read_pct", dr->have_expect ? 100 * dr->pool_read_bw / dr->expect.read_bps : 0);
+	json_double(j, "pool_write_pct", dr->have_expect ? 100 * dr->pool_write_bw / dr->expect.write_bps : 0);
+	json_end_object(j);
+	if (dr->steps[3].state != STEP_NOT_RUN)
+		pool_evidence_json(j, &dr->evidence);
 	json_begin_object(j, "verdict");
 	json_string(j, "layer", dr->verdict.layer	      ? dr->verdict.layer
 				: dr->verdict.undetermined ? "undetermined"

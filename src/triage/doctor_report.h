@@ -9,9 +9,11 @@
 #include <stdint.h>
 
 #include "output/json.h"
+#include "pool/layout_model.h"
 #include "pool/target.h"
 #include "pool/zfs.h"
 #include "triage/lab.h"
+#include "triage/pool_evidence.h"
 #include "triage/pool_twin.h"
 #include "triage/read_batch.h"
 
@@ -74,6 +76,12 @@ struct doctor {
 	struct pool_twin twin;
 	struct lab lab;
 	char lab_slowed[64];     /* the lab's slowed member, "" when none */
+	struct pool_evidence evidence;  /* the pool's settings, its members under the workload */
+	struct layout_expectation expect; /* from step 1's member rates (triage/doctor_pool.h) */
+	bool have_expect, expect_btrfs;
+	enum layout_kind expect_kind;   /* the kind the thresholds are taken from */
+	char expect_why[160];           /* why there is no expectation */
+	char layout_sentence[512];      /* the figures as percentages of the expectation */
 };
 
 /* The document's "lab" (with --lab) and "doctor" members, then the read

@@ -12,6 +12,7 @@
 #include "media/outlier.h"
 #include "pool/areas.h"
 #include "triage/doctor_judgement.h"
+#include "triage/doctor_pool.h"
 #include "triage/netcheck.h"
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
@@ -221,49 +222,72 @@ static void step_twin(struct doctor *dr)
 	pb_outcome_release(&o);
 }
 
+/* The pool named: the layout's shortfall or the twin's, with every pool-layer finding. */
+static void name_pool(struct doctor *dr, bool by_twin, const struct strbuf *cause)
+{
+	struct strbuf ev = STRBUF_INIT;
+	double ratio = dr->pool_read_bw / dr->twin_read_bw;
+	if (cause->len)
+		strbuf_addf(&ev, "%s", cause->buf);
+	if (by_twin)
+		strbuf_addf(&ev, "%sthe pool reads at %.1f MB/s: %.0f%% of the same pool on RAM (%.1f MB/s) and %.0f%% of "
+				 "what one of its members reads raw (%.1f MB/s)", ev.len ? "; " : "", dr->pool_read_bw / 1e6,
+			    100.0 * ratio, dr->twin_read_bw / 1e6, 100.0 * dr->pool_read_bw / dr->media_median_bw,
+			    dr->media_median_bw / 1e6);
+	strbuf_adds(&ev, "; ");
+	if (!doctor_pool_findings(dr, &ev))
+		strbuf_adds(&ev, "no setting, state or member load stands out, though no member stood out in step 1 "
+				 "either: the loss is in the pool on these disks, not in a disk");
+	dr->steps[3].explains = true;
+	dr->verdict.layer = "pool";
+	snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", dr->target.pool);
+	snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence), "%s", ev.buf);
+	strbuf_release(&ev);
+	snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
+		 "one short write and read of the pool against its layout's expectation from its members' raw reads and "
+		 "against its RAM twin, with its members sampled during it, after every member was read and compared");
+	snprintf(dr->verdict.next, sizeof(dr->verdict.next),
+		 "the fixes above where there are findings; benchpool %s for the whole picture, then the layout and the "
+		 "dataset properties (recordsize, sync, compression, dedup)", dr->target.pool);
+}
+
 void doctor_step_pool(struct doctor *dr)
 {
 	struct doctor_step *s = &dr->steps[3];
 	struct pb_outcome o;
 	pb_outcome_init(&o, PB_BUILTIN);
 	pool_areas_remove_stale(&dr->target, "DOCTOR");
+	doctor_pool_before(dr);
 	int r = pool_twin_workload(&dr->target, dr->run_id, "doctor", dr->budget->workload_size,
 				   dr->budget->workload_cap_s, &o);
 	figures_of(&o, &dr->pool_write_bw, &dr->pool_read_bw);
 	pb_outcome_release(&o);
+	doctor_pool_after(dr);
 	if (r < 0) {
 		s->state = STEP_FAILED;
 		snprintf(s->summary, sizeof(s->summary), "the workload on the pool failed");
 		return;
 	}
 	s->state = STEP_RAN;
+	struct strbuf cause = STRBUF_INIT, findings = STRBUF_INIT;
+	bool by_layout = doctor_pool_judge(dr, &cause);
+	bool by_twin = doctor_pool_layer_stands_out(dr->pool_read_bw, dr->twin_read_bw, dr->media_median_bw);
 	char rd[32], wr[32];
 	human_rate(dr->pool_read_bw, rd, sizeof(rd));
 	human_rate(dr->pool_write_bw, wr, sizeof(wr));
-	if (dr->twin_read_bw <= 0) {
-		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s (no twin to compare with)",
-			 wr, rd);
-		return;
-	}
-	double ratio = dr->pool_read_bw / dr->twin_read_bw;
-	snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's read rate",
-		 wr, rd, 100.0 * ratio);
-	double of_member = dr->media_median_bw > 0 ? dr->pool_read_bw / dr->media_median_bw : 1.0;
-	if (doctor_pool_layer_stands_out(dr->pool_read_bw, dr->twin_read_bw, dr->media_median_bw)) {
-		s->explains = true;
-		dr->verdict.layer = "pool";
-		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", dr->target.pool);
-		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence),
-			 "the pool reads at %.1f MB/s: %.0f%% of the same pool on RAM (%.1f MB/s) and %.0f%% of what one of "
-			 "its members reads raw (%.1f MB/s), though no member stands out: the loss is in the pool on these "
-			 "disks, not in a disk", dr->pool_read_bw / 1e6, 100.0 * ratio, dr->twin_read_bw / 1e6,
-			 100.0 * of_member, dr->media_median_bw / 1e6);
-		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
-			 "one short read of the pool against one of its RAM twin, after every member was read and compared");
-		snprintf(dr->verdict.next, sizeof(dr->verdict.next),
-			 "benchpool %s for the whole picture, then the layout and the dataset properties (recordsize, sync, "
-			 "compression, dedup)", dr->target.pool);
-	}
+	if (!doctor_pool_findings(dr, &findings))
+		strbuf_adds(&findings, "no pool-layer finding");
+	if (dr->twin_read_bw > 0)
+		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's "
+			 "read rate; %s; %s", wr, rd, 100.0 * dr->pool_read_bw / dr->twin_read_bw, dr->layout_sentence,
+			 findings.buf);
+	else
+		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s (no twin to compare with); "
+			 "%s; %s", wr, rd, dr->layout_sentence, findings.buf);
+	if (by_layout || by_twin)
+		name_pool(dr, by_twin, &cause);
+	strbuf_release(&cause);
+	strbuf_release(&findings);
 }
 
 void doctor_step_ram(struct doctor *dr)
@@ -318,6 +342,11 @@ void doctor_no_layer(struct doctor *dr)
 	}
 	else if (dr->ram_disk_bw > 0)
 		strbuf_addf(&ev, "; %s", dr->steps[2].summary);
+	if (dr->steps[3].state == STEP_RAN) {
+		strbuf_addf(&ev, "; %s: ", dr->layout_sentence);
+		if (!doctor_pool_findings(dr, &ev))
+			strbuf_adds(&ev, "no pool-layer finding");
+	}
 	snprintf(v->evidence, sizeof(v->evidence), "%s", ev.buf);
 	strbuf_release(&ev);
 	snprintf(v->confidence, sizeof(v->confidence), "%zu disk(s) read and compared with their peers%s",

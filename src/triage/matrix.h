@@ -52,6 +52,16 @@ struct mx_target {
 	bool direct;
 	bool failed;
 	char reason[512];
+	/* --pool datasets: the pool's members sampled while this target's tests
+	 * ran, and the findings of its settings (recordsize not judged: the
+	 * matrix varies it on purpose) and of its members' loads. */
+	struct mx_member_load {
+		char name[32];
+		double busy, peak_busy, wait_ms;
+		uint64_t read_bytes, write_bytes;
+	} members[16];
+	size_t nmembers;
+	char pool_findings[1024];   /* "code: text (evidence)" joined with "; " */
 };
 
 struct mx_result {

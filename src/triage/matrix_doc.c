@@ -24,6 +24,20 @@ static void json_targets(struct json *j, const struct matrix *m)
 			json_string(j, "compression_requested", t->compression_asked);
 			json_string(j, "compression", t->compression[0] ? t->compression : NULL);
 			json_string(j, "primarycache", "metadata");
+			json_string(j, "pool_findings", t->pool_findings[0] ? t->pool_findings : NULL);
+			json_begin_array(j, "pool_members");
+			for (size_t k = 0; k < t->nmembers; k++) {
+				const struct mx_member_load *l = &t->members[k];
+				json_begin_object(j, NULL);
+				json_string(j, "kname", l->name);
+				json_uint(j, "read_bytes", l->read_bytes);
+				json_uint(j, "write_bytes", l->write_bytes);
+				json_double(j, "busy", l->busy);
+				json_double(j, "peak_busy", l->peak_busy);
+				json_double(j, "wait_ms", l->wait_ms);
+				json_end_object(j);
+			}
+			json_end_array(j);
 		}
 		json_bool(j, "direct_io", t->direct);
 		json_string(j, "note", t->note[0] ? t->note : NULL);

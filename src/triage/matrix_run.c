@@ -18,6 +18,7 @@
 #include "bench/target.h"
 #include "poolbench/parse.h"
 #include "poolbench/poolbench.h"
+#include "triage/pool_evidence.h"
 #include "triage/matrix.h"
 #include "triage/matrix_image.h"
 
@@ -322,22 +323,71 @@ void mx_check_direct(struct matrix *m)
 	}
 }
 
+/* Keeps what the pool evidence of a dataset target said in T. */
+static void keep_evidence(struct mx_target *t, const struct pool_evidence *e)
+{
+	struct strbuf f = STRBUF_INIT;
+	const struct pool_findings *lists[] = { &e->settings, &e->load };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->count; i++)
+			strbuf_addf(&f, "%s%s: %s (%s)", f.len ? "; " : "", lists[l]->items[i].code,
+				    lists[l]->items[i].text, lists[l]->items[i].evidence);
+	snprintf(t->pool_findings, sizeof(t->pool_findings), "%s", f.len ? f.buf : "");
+	strbuf_release(&f);
+	for (size_t i = 0; e->telemetry_read && i < e->nmembers && t->nmembers < 16; i++) {
+		struct mx_member_load *m = &t->members[t->nmembers++];
+		*m = (struct mx_member_load){ .busy = e->members[i].total.busy, .peak_busy = e->members[i].peak_busy,
+					      .wait_ms = e->members[i].total.wait_ms,
+					      .read_bytes = e->members[i].total.read_bytes,
+					      .write_bytes = e->members[i].total.write_bytes };
+		snprintf(m->name, sizeof(m->name), "%s", e->members[i].kname);
+	}
+}
+
+/* A dataset target's tests with the pool's settings read before and its members sampled during them. */
+static void run_dataset(struct matrix *m, struct mx_target *t, bool use_fio, struct mx_result *res)
+{
+	struct pool_target pt = { .kind = SCRATCH_ZFS, .fstype = "zfs" };
+	snprintf(pt.pool, sizeof(pt.pool), "%.*s", (int)strcspn(m->pool_parent, "/"), m->pool_parent);
+	snprintf(pt.parent, sizeof(pt.parent), "%s", m->pool_parent);
+	struct pool_evidence e;
+	pool_evidence_init(&e, "MATRIX");
+	pool_evidence_settings(&e, &pt, t->area.name, 0);
+	pool_evidence_start(&e, &pt);
+	for (size_t k = 0; k < m->ntests; k++) {
+		if (interrupt_requested())
+			break;
+		mx_run_one(m, t, &m->tests[k], use_fio, &res[k]);
+	}
+	pool_evidence_stop(&e);
+	keep_evidence(t, &e);
+	pool_evidence_release(&e);
+}
+
 void mx_run_all(struct matrix *m, bool use_fio, size_t *ret_ok, size_t *ret_ran)
 {
 	/* Target by target, test by test: the fixed order of the comparison. */
 	size_t ok = 0, ran = 0;
-	for (size_t i = 0; i < m->ntargets; i++)
+	for (size_t i = 0; i < m->ntargets; i++) {
+		if (m->targets[i].kind == MX_DATASET && !m->targets[i].failed && !interrupt_requested()) {
+			for (size_t k = 0; k < m->ntests; k++)
+				m->results[i][k] = (struct mx_result){ .status = "" };
+			run_dataset(m, &m->targets[i], use_fio, m->results[i]);
+		}
 		for (size_t k = 0; k < m->ntests; k++) {
 			struct mx_result *res = &m->results[i][k];
-			if (interrupt_requested()) {
+			bool done = m->targets[i].kind == MX_DATASET && res->status[0];
+			if (interrupt_requested() && !done) {
 				*res = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .noise_min = NAN, .noise_max = NAN };
 				mx_result_fail(res, "interrupted", "%s", "not run: interrupted");
 				continue;
 			}
-			mx_run_one(m, &m->targets[i], &m->tests[k], use_fio, res);
+			if (!res->status[0] || m->targets[i].kind != MX_DATASET || m->targets[i].failed)
+				mx_run_one(m, &m->targets[i], &m->tests[k], use_fio, res);
 			ran += strcmp(res->status, "skipped") != 0;
 			ok += strcmp(res->status, "ok") == 0;
 		}
+	}
 	*ret_ok = ok;
 	*ret_ran = ran;
 }

@@ -54,6 +54,9 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 {
 	*res = (struct rwpool_result){ .target = *target, .requested = size };
 	pb_outcome_init(&res->outcome, PB_BUILTIN);
+	pool_evidence_init(&res->evidence, "RWPOOL");
+	if (target->kind != SCRATCH_DIR)
+		pool_evidence_settings(&res->evidence, target, NULL, 1U << 20);
 	/* A plain directory in the mount point: rwpool creates no dataset. */
 	struct pool_target dir = *target;
 	dir.kind = SCRATCH_DIR;
@@ -84,7 +87,10 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		/* No dataset of ours, so nothing stops the ARC from keeping what was written. */
 		.arc_data_cached = target->kind == SCRATCH_ZFS,
 	};
+	if (target->kind != SCRATCH_DIR)
+		pool_evidence_start(&res->evidence, target);
 	int r = pb_write_then_read(&c, area.path, "iotriage-rwpool.dat", &res->outcome);
+	pool_evidence_stop(&res->evidence);
 	if (r < 0) {
 		res->status = r;
 		snprintf(res->reason, sizeof(res->reason), "%s", res->outcome.reason);
@@ -97,6 +103,7 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 void rwpool_result_release(struct rwpool_result *res)
 {
 	pb_outcome_release(&res->outcome);
+	pool_evidence_release(&res->evidence);
 }
 
 void rwpool_result_json(struct json *j, const struct rwpool_result *r)
@@ -125,5 +132,6 @@ void rwpool_result_json(struct json *j, const struct rwpool_result *r)
 		json_end_object(j);
 	}
 	json_end_array(j);
+	pool_evidence_json(j, &r->evidence);
 	json_end_object(j);
 }

@@ -4,6 +4,10 @@
  * and read back. A file that does not fit in the free space is shrunk to
  * what fits, and the log says so.
  *
+ * The pool's settings and state are judged before the write (against its
+ * 1 MiB writes) and its members sampled while it writes and reads
+ * (triage/pool_evidence.h).
+ *
  * Every step is logged ("RWPOOL (POOL): ...", "WRITE-POOL-FILE (POOL):
  * completed: ...", "READ-POOL-FILE ..."); nothing is written to stdout. */
 #ifndef IOTRIAGE_TRIAGE_RWPOOL_H
@@ -15,6 +19,7 @@
 #include "output/json.h"
 #include "pool/target.h"
 #include "poolbench/poolbench.h"
+#include "triage/pool_evidence.h"
 
 /* One pool's write-then-read. */
 struct rwpool_result {
@@ -25,6 +30,7 @@ struct rwpool_result {
 	struct pb_outcome outcome;
 	char compression[32];
 	bool truncated;          /* less than REQUESTED was written: that is what fitted */
+	struct pool_evidence evidence; /* settings before the write, member telemetry during write and read */
 };
 
 /* Writes SIZE bytes (less when they do not fit) into TARGET's mount point

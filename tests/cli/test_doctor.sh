@@ -65,6 +65,12 @@ check "media ran, network skipped (local), RAM twin and pool ran" -- \
 	jtest "$TMP/clean.json" '[.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]'
 check "the pool was measured against its RAM twin" -- \
 	jtest "$TMP/clean.json" '.doctor.figures.twin_read_bw_bytes_per_s > 0 and .doctor.figures.pool_read_bw_bytes_per_s > 0'
+check "and against its layout's expectation from the members' raw reads" -- \
+	jtest "$TMP/clean.json" '.doctor.layout_expectation.known and (.doctor.layout_expectation.basis | test("^raidz1 of 5|^raid1 of")) and .doctor.layout_expectation.pool_read_pct > 0'
+check "its settings were read and its five members sampled during the workload" -- \
+	jtest "$TMP/clean.json" '.doctor.pool_settings.read and .doctor.pool_telemetry.read and (.doctor.pool_telemetry.members | length == 5)'
+check "the verdict says there is no pool-layer finding, with the figures" -- \
+	jtest "$TMP/clean.json" '.doctor.verdict.evidence | test("of its layout.s expectation .*: no pool-layer finding")'
 check "nothing left behind" -- test -z "$(ours)"
 check "no loop device left" -- gone "$TMP/clean.json"
 

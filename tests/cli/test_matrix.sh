@@ -36,6 +36,10 @@ check "lz4, missing on zfs-fuse, fell back to on and says so" -- \
 check "every test ran on every target, in order ($ntests x 4)" -- \
 	jtest "$TMP/mx.json" "(.results | length) == ($ntests * 4) and ([.results[].status] | unique) == [\"ok\"] and ([.results[:$ntests][].test] | join(\",\")) == \"$tests\""
 check "every result moved bytes at a rate" -- jtest "$TMP/mx.json" '[.results[] | .bw_bytes_per_s > 0] | all'
+check "the pool's member was sampled while each dataset's tests ran, and wrote" -- \
+	jtest "$TMP/mx.json" '[.targets[] | (.pool_members | length == 1) and .pool_members[0].write_bytes > 0] | all'
+check "the compressing datasets carry the compression note, the others no pool finding" -- \
+	jtest "$TMP/mx.json" '[.targets[] | if .compression_requested == "off" then .pool_findings == null else (.pool_findings | test("^compression: ")) end] | all'
 if command -v fio >/dev/null; then
 	check "fio ran the fio-style tests" -- jtest "$TMP/mx.json" '.engine == "fio" and ([.results[] | select(.test | startswith("dbench") | not) | .tool] | unique) == ["fio"]'
 fi

@@ -26,6 +26,10 @@ check "written data is incompressible" -- jtest "$TMP/z.json" '.pools[0].figures
 check "the read-back is labelled cache: no dataset of ours stops the ARC keeping it" -- \
 	jtest "$TMP/z.json" '.pools[0].figures[1].cache == "cache"'
 check "the pool's compression is reported" -- jtest "$TMP/z.json" '.pools[0].compression == "off"'
+check "the pool's settings were judged before the write: none costs performance" -- \
+	jtest "$TMP/z.json" '.pools[0].pool_settings.read and .pools[0].pool_settings.findings == []'
+check "both mirror sides were sampled while the file was written" -- \
+	jtest "$TMP/z.json" "[.pools[0].pool_telemetry.members[] | select(.vdev == \"mirror-0\" and .write_bytes >= 67108864)] | length == 2"
 check "the log has the spec's WRITE-POOL-FILE and READ-POOL-FILE lines" -- \
 	bash -c "grep -Eq 'WRITE-POOL-FILE \($pool\): completed: 67108864 bytes \(67 MB, 64 MiB\) copied, ' '$IOTRIAGE_STATE_DIR/iotriage.log' &&
 		 grep -q 'READ-POOL-FILE ($pool): completed: 67108864 bytes' '$IOTRIAGE_STATE_DIR/iotriage.log'"

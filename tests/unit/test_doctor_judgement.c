@@ -40,5 +40,55 @@ int main(void)
 	ok(!doctor_pool_layer_stands_out(15 * MB, 1 * GB, 0), "no member figure: not named");
 	ok(!doctor_pool_layer_stands_out(15 * MB, 0, 200 * MB), "no twin figure: not named");
 	ok(!doctor_pool_layer_stands_out(0, 1 * GB, 200 * MB), "no pool figure: not named");
+
+	/* Against the layout (figures from bench/pool_layout.sh and doctor --lab
+	 * on this machine). The healthy fractions per kind. */
+	ok(doctor_layout_healthy(LAYOUT_MIRROR, false, true) == DOCTOR_LAYOUT_MIRROR_READ &&
+	   doctor_layout_healthy(LAYOUT_MIRROR, false, false) == DOCTOR_LAYOUT_ZFS &&
+	   doctor_layout_healthy(LAYOUT_RAIDZ, false, true) == DOCTOR_LAYOUT_ZFS &&
+	   doctor_layout_healthy(LAYOUT_RAID1, true, true) == DOCTOR_LAYOUT_BTRFS,
+	   "the healthy fraction is the kind's: zfs mirror read, zfs, btrfs");
+	/* A healthy zfs-fuse mirror of two members capped at 8.4 MB/s: reads
+	 * 8.2 of 16.7 MB/s expected (49%), writes 7.9 of 8.4 (95%); its RAM twin
+	 * reads at 120 MB/s. */
+	ok(!doctor_pool_below_layout(LAYOUT_MIRROR, false, true, 8.2 * MB, 16.7 * MB, 120 * MB),
+	   "a healthy zfs mirror reading at 49% of its layout is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_MIRROR, false, false, 7.9 * MB, 8.4 * MB, 190 * MB),
+	   "nor writing at 95%");
+	/* The same mirror held to a third of its healthy read: named. */
+	ok(doctor_pool_below_layout(LAYOUT_MIRROR, false, true, 8.2 / 3 * MB, 16.7 * MB, 120 * MB),
+	   "a zfs mirror reading at a third of its healthy figure (16%) is named");
+	/* raidz1 of 5 capped at 8.4 MB/s: writes 32.4 of 33.0 expected healthy. */
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 32.4 * MB, 33.0 * MB, 194 * MB),
+	   "a healthy raidz writing at 98% of its layout is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 0.75 * 33.0 * MB, 33.0 * MB, 194 * MB),
+	   "nor at the 75% the lowest healthy run reached");
+	ok(doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 10.3 * MB, 33.0 * MB, 194 * MB),
+	   "a raidz writing at 31% of its layout (a third of healthy) is named");
+	/* bench/doctor_layout.sh: doctor's workload on the same raidz. */
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 18.6 * MB, 30.9 * MB, 120 * MB),
+	   "doctor's healthy raidz write at 60% (its lowest, under interference) is not named");
+	ok(doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 10.9 * MB, 27.6 * MB, 120 * MB),
+	   "its write held to a third of the members' rate, 39% of the layout, is named");
+	/* btrfs reaches its model: a pool at half of it is named. */
+	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 8.3 * MB, 8.4 * MB, 2 * GB),
+	   "a healthy btrfs raid1 at 99% of its layout is not named");
+	ok(doctor_pool_below_layout(LAYOUT_RAID1, true, true, 2.8 * MB, 8.4 * MB, 2 * GB),
+	   "a btrfs raid1 at a third of its layout is named");
+	/* The twin gate: fast members over one backing store (the healthy lab). */
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, true, 32.7 * MB, 228.1 * MB, 123 * MB),
+	   "a healthy lab raidz at 14% of its layout but 27% of its twin is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 2.12 * GB, 21.8 * GB, 4.63 * GB),
+	   "a healthy btrfs raid1 at 10% of its members but 46% of its twin is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID1, true, true, 362 * MB, 1453 * MB, 2037 * MB),
+	   "a healthy btrfs raid1 at 25% of its layout, under load, with an expectation 71% of its twin's is not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAIDZ, false, false, 1 * MB, DOCTOR_LAYOUT_TO_TWIN * 100 * MB, 100 * MB),
+	   "an expectation at exactly the twin limit: not judged");
+	/* Strict limits, missing figures. */
+	ok(!doctor_pool_below_layout(LAYOUT_RAID0, true, false, DOCTOR_LAYOUT_MARGIN * 1000, 1000, 1e9),
+	   "at exactly the layout limit: not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID0, true, false, 100, 1000, 0), "no twin figure: not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID0, true, false, 100, 0, 1e9), "no expectation: not named");
+	ok(!doctor_pool_below_layout(LAYOUT_RAID0, true, false, 0, 1000, 1e9), "no pool figure: not named");
 	return tap_done();
 }

@@ -1,0 +1,322 @@
+/* triage/pool_evidence.c: the pool's settings and state before a workload,
+ * its members' telemetry during it. */
+#include "triage/pool_evidence.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "basic/log.h"
+#include "basic/spawn.h"
+#include "pool/lookup.h"
+#include "pool/member_load.h"
+#include "pool/pool_findings.h"
+#include "pool/pool_state.h"
+
+#define TOOL_TIMEOUT_MS 30000
+
+void pool_evidence_init(struct pool_evidence *e, const char *tag)
+{
+	*e = (struct pool_evidence){ 0 };
+	snprintf(e->tag, sizeof(e->tag), "%s", tag);
+}
+
+/* ARGV's stdout in OUT, or -errno with the reason in WHY. */
+static int capture(const char *const *argv, struct strbuf *out, char *why, size_t len)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = spawn_check(argv, TOOL_TIMEOUT_MS, out, &err);
+	if (r < 0)
+		snprintf(why, len, "%s", err.len ? err.buf : "cannot run it");
+	strbuf_release(&err);
+	return r;
+}
+
+static void log_finding(const struct pool_evidence *e, const struct pool_finding *f)
+{
+	log_msg(f->severity[0] == 'n' ? LOG_INFO : LOG_WARN, "%s (%s): %s %s '%s': %s (%s); fix: %s", e->tag,
+		e->pool, f->severity, f->code, f->subject, f->text, f->evidence, f->fix);
+}
+
+/* zpool get all, zfs get -H -p all DATASET, zpool status: parsed and judged. */
+static int zfs_settings(struct pool_evidence *e, const char *pool, const char *dataset)
+{
+	const char *get_argv[] = { "zpool", "get", "all", pool, NULL };
+	const char *zget_argv[] = { "zfs", "get", "-H", "-p", "all", dataset, NULL };
+	const char *status_argv[] = { "zpool", "status", pool, NULL };
+	struct strbuf pg = STRBUF_INIT, dg = STRBUF_INIT, st = STRBUF_INIT;
+	struct zfs_props pprops = { 0 }, dprops = { 0 };
+	struct zfs_health health = { 0 };
+	struct pool_layout layout = { 0 };
+	char why[240] = "";
+	const char *what = "zpool get all";
+	int r = capture(get_argv, &pg, why, sizeof(why));
+	if (r == 0 && (what = "zfs get all", r = capture(zget_argv, &dg, why, sizeof(why))) == 0 &&
+	    (what = "zpool status", r = capture(status_argv, &st, why, sizeof(why))) == 0) {
+		what = "their output";
+		snprintf(why, sizeof(why), "not understood");
+		r = zfs_props_parse(pg.buf, &pprops);
+		if (r == 0)
+			r = zfs_props_parse(dg.buf, &dprops);
+		if (r == 0)
+			r = zfs_parse_health(st.buf, &health);
+		if (r == 0 && zfs_parse_status(st.buf, &layout) < 0)
+			layout.count = 0;
+	}
+	if (r == 0) {
+		struct pool_findings_input in = { .pool = pool, .pool_props = &pprops, .dataset_props = &dprops,
+						  .dataset = dataset, .health = &health,
+						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size };
+		r = pool_findings_zfs(&in, &e->settings);
+		if (r < 0)
+			snprintf(why, sizeof(why), "a property was not understood");
+	}
+	if (r < 0)
+		snprintf(e->settings_error, sizeof(e->settings_error), "%s: %s", what, why);
+	pool_layout_release(&layout);
+	zfs_props_release(&pprops);
+	zfs_props_release(&dprops);
+	strbuf_release(&pg);
+	strbuf_release(&dg);
+	strbuf_release(&st);
+	return r;
+}
+
+static int btrfs_settings(struct pool_evidence *e, const struct pool_target *t)
+{
+	const char *argv[] = { "btrfs", "filesystem", "usage", "-b", t->mountpoint, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct btrfs_usage *u = calloc(1, sizeof(*u));
+	char why[240] = "";
+	int r = u ? capture(argv, &out, why, sizeof(why)) : -ENOMEM;
+	if (r == 0 && btrfs_parse_usage(out.buf, u) < 0) {
+		r = -EINVAL;
+		snprintf(why, sizeof(why), "not understood");
+	}
+	if (r == 0)
+		snprintf(e->data_profile, sizeof(e->data_profile), "%s", u->data_profile);
+	if (r == 0 && pool_findings_btrfs(t->pool, u, &e->settings) < 0) {
+		r = -EINVAL;
+		snprintf(why, sizeof(why), "the device sizes were not understood");
+	}
+	if (r < 0)
+		snprintf(e->settings_error, sizeof(e->settings_error), "btrfs filesystem usage: %s",
+			 why[0] ? why : "out of memory");
+	free(u);
+	strbuf_release(&out);
+	return r;
+}
+
+int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t, const char *dataset,
+			   uint64_t io_size)
+{
+	snprintf(e->pool, sizeof(e->pool), "%s", t->pool);
+	e->io_size = io_size;
+	int r;
+	if (t->kind == SCRATCH_ZFS) {
+		snprintf(e->dataset, sizeof(e->dataset), "%s", dataset ? dataset : t->parent);
+		r = zfs_settings(e, t->pool, e->dataset);
+	} else if (t->kind == SCRATCH_BTRFS) {
+		r = btrfs_settings(e, t);
+	} else {
+		snprintf(e->settings_error, sizeof(e->settings_error), "a directory: no pool settings to read");
+		return -EOPNOTSUPP;
+	}
+	if (r < 0) {
+		log_msg(LOG_WARN, "%s (%s): cannot judge the pool's settings: %s", e->tag, e->pool, e->settings_error);
+		return r;
+	}
+	e->settings_read = true;
+	for (size_t i = 0; i < e->settings.count; i++)
+		log_finding(e, &e->settings.items[i]);
+	if (!e->settings.count)
+		log_msg(LOG_INFO, "%s (%s): no setting or state of the pool costs performance%s%s", e->tag, e->pool,
+			e->dataset[0] ? " (dataset " : "", e->dataset[0] ? e->dataset : "");
+	return (int)e->settings.count;
+}
+
+/* The members that are block devices, with their kernel names. */
+static int resolve_members(struct pool_evidence *e)
+{
+	e->members = calloc(e->layout.count ? e->layout.count : 1, sizeof(*e->members));
+	if (!e->members)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->layout.count; i++) {
+		const struct pool_member *m = &e->layout.members[i];
+		char real[PATH_MAX];
+		struct stat st;
+		if (!realpath(m->path, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue; /* a file-backed vdev: no device to sample */
+		struct pool_member_total *p = &e->members[e->nmembers++];
+		snprintf(p->name, sizeof(p->name), "%s", m->name);
+		snprintf(p->vdev, sizeof(p->vdev), "%s", m->vdev);
+		const char *base = strrchr(real, '/');
+		snprintf(p->kname, sizeof(p->kname), "%s", base ? base + 1 : real);
+	}
+	return e->nmembers ? 0 : -ENODEV;
+}
+
+int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t)
+{
+	snprintf(e->pool, sizeof(e->pool), "%s", t->pool);
+	if (t->kind == SCRATCH_DIR) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a directory: no pool members to sample");
+		return -EOPNOTSUPP;
+	}
+	const char *fstype;
+	int r = pool_find(t->pool, &e->layout, &fstype);
+	if (r == 0)
+		r = resolve_members(e);
+	const char **names = r == 0 ? calloc(e->nmembers, sizeof(*names)) : NULL;
+	if (r == 0 && !names)
+		r = -ENOMEM;
+	for (size_t i = 0; names && i < e->nmembers; i++)
+		names[i] = e->members[i].kname;
+	if (r == 0)
+		r = diskstats_sampler_start(&e->sampler, NULL, names, e->nmembers, POOL_EVIDENCE_INTERVAL_MS);
+	free(names);
+	if (r < 0) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "%s",
+			 r == -ENODEV ? "no member is a block device" : strerror(-r));
+		log_msg(LOG_WARN, "%s (%s): no member telemetry: %s", e->tag, e->pool, e->telemetry_error);
+		return r;
+	}
+	e->sampling = true;
+	return 0;
+}
+
+static void log_member(const struct pool_evidence *e, const struct pool_member_total *m)
+{
+	const struct diskstat_delta *d = &m->total;
+	log_msg(LOG_INFO, "%s (%s): member %s (%s, %s): %llu reads %.1f MiB, %llu writes %.1f MiB, busy %.0f%% "
+			  "(peak %.0f%%), wait %.1f ms", e->tag, e->pool, m->name, m->kname, m->vdev,
+		(unsigned long long)d->reads, d->read_bytes / 1048576.0, (unsigned long long)d->writes,
+		d->write_bytes / 1048576.0, d->busy * 100, m->peak_busy * 100, d->wait_ms);
+}
+
+int pool_evidence_stop(struct pool_evidence *e)
+{
+	if (!e->sampling)
+		return -ENODATA;
+	e->sampling = false;
+	struct diskstats_result res = { 0 };
+	int r = diskstats_sampler_stop(&e->sampler, &res);
+	if (r < 0) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "/proc/diskstats: %s", strerror(-r));
+		log_msg(LOG_WARN, "%s (%s): no member telemetry: %s", e->tag, e->pool, e->telemetry_error);
+		return r;
+	}
+	struct member_load *ml = calloc(e->nmembers, sizeof(*ml));
+	for (size_t i = 0; i < e->nmembers && i < res.n; i++) {
+		struct pool_member_total *m = &e->members[i];
+		m->total = res.total[i];
+		m->peak_busy = diskstats_peak_busy(&res, i);
+		e->seconds = m->total.seconds;
+		log_member(e, m);
+		if (ml)
+			ml[i] = (struct member_load){ .name = m->name, .vdev = m->vdev, .busy = m->total.busy,
+						      .wait_ms = m->total.wait_ms,
+						      .ios = m->total.reads + m->total.writes,
+						      .read_bytes = (double)m->total.read_bytes };
+	}
+	diskstats_result_release(&res);
+	e->telemetry_read = true;
+	r = ml ? member_load_judge(ml, e->nmembers, &e->load) : -ENOMEM;
+	free(ml);
+	if (r < 0) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "the member loads were not judged: %s",
+			 strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < e->load.count; i++)
+		log_finding(e, &e->load.items[i]);
+	if (!e->load.count)
+		log_msg(LOG_INFO, "%s (%s): no member worked markedly harder or slower than its siblings", e->tag,
+			e->pool);
+	return (int)e->load.count;
+}
+
+const struct pool_member_total *pool_evidence_member(const struct pool_evidence *e, const char *name)
+{
+	for (size_t i = 0; i < e->nmembers; i++)
+		if (!strcmp(e->members[i].name, name) || !strcmp(e->members[i].kname, name))
+			return &e->members[i];
+	return NULL;
+}
+
+void pool_finding_json(struct json *j, const char *key, const struct pool_finding *f)
+{
+	json_begin_object(j, key);
+	json_string(j, "code", f->code);
+	json_string(j, "severity", f->severity);
+	json_string(j, "subject", f->subject);
+	json_string(j, "text", f->text);
+	json_string(j, "fix", f->fix);
+	json_string(j, "evidence", f->evidence);
+	json_end_object(j);
+}
+
+static void findings_json(struct json *j, const char *key, const struct pool_findings *f)
+{
+	json_begin_array(j, key);
+	for (size_t i = 0; i < f->count; i++)
+		pool_finding_json(j, NULL, &f->items[i]);
+	json_end_array(j);
+}
+
+static void member_json(struct json *j, const struct pool_member_total *m)
+{
+	json_begin_object(j, NULL);
+	json_string(j, "name", m->name);
+	json_string(j, "kname", m->kname);
+	json_string(j, "vdev", m->vdev);
+	json_uint(j, "reads", m->total.reads);
+	json_uint(j, "writes", m->total.writes);
+	json_uint(j, "read_bytes", m->total.read_bytes);
+	json_uint(j, "write_bytes", m->total.write_bytes);
+	json_double(j, "busy", m->total.busy);
+	json_double(j, "peak_busy", m->peak_busy);
+	json_double(j, "wait_ms", m->total.wait_ms);
+	json_end_object(j);
+}
+
+void pool_evidence_json(struct json *j, const struct pool_evidence *e)
+{
+	json_begin_object(j, "pool_settings");
+	json_string(j, "dataset", e->dataset[0] ? e->dataset : NULL);
+	json_uint(j, "io_size_bytes", e->io_size);
+	json_bool(j, "read", e->settings_read);
+	json_string(j, "error", e->settings_error[0] ? e->settings_error : NULL);
+	findings_json(j, "findings", &e->settings);
+	json_end_object(j);
+	json_begin_object(j, "pool_telemetry");
+	json_bool(j, "read", e->telemetry_read);
+	json_string(j, "error", e->telemetry_error[0] ? e->telemetry_error : NULL);
+	json_uint(j, "interval_ms", POOL_EVIDENCE_INTERVAL_MS);
+	json_double(j, "seconds", e->seconds);
+	json_begin_array(j, "members");
+	for (size_t i = 0; e->telemetry_read && i < e->nmembers; i++)
+		member_json(j, &e->members[i]);
+	json_end_array(j);
+	findings_json(j, "findings", &e->load);
+	json_end_object(j);
+}
+
+void pool_evidence_release(struct pool_evidence *e)
+{
+	if (e->sampling) {
+		struct diskstats_result res = { 0 };
+		if (diskstats_sampler_stop(&e->sampler, &res) == 0)
+			diskstats_result_release(&res);
+		e->sampling = false;
+	}
+	pool_findings_release(&e->settings);
+	pool_findings_release(&e->load);
+	pool_layout_release(&e->layout);
+	free(e->members);
+	e->members = NULL;
+	e->nmembers = 0;
+}
