@@ -106,6 +106,7 @@ extern const struct command_doc *const fleet_docs[];
 
 /* Framed commands: each command's row, from its own file. */
 extern const struct command_frame disks_frame;
+extern const struct command_frame bundle_frame;
 extern const struct command_frame history_frame;
 extern const struct command_frame show_frame;
 extern const struct command_frame compare_frame;
