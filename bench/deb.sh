@@ -53,26 +53,57 @@ echo "installed: $(grep -c . "$work/files") paths, man pages: $(grep -c '/man1/'
 step "man -w iotriage"
 man -w iotriage
 
-step "iotriage doctor --lab"
-set +e
+# The state directories may already hold another user's results on a
+# shared machine (a root run from a clone): then doctor and the purge run in
+# a private mount namespace with an empty tmpfs on each, and the check is
+# that the purge emptied them (a mount point itself cannot go).
+shared=0
+for d in /var/lib/iotriage /var/log/iotriage; do [ -e "$d" ] && shared=1; done
+cat >"$work/lab-and-purge.sh" <<'INNER'
+set -u
+work=$1 shared=$2
+if [ "$shared" = 1 ]; then
+	for d in /var/lib/iotriage /var/log/iotriage; do
+		[ -d "$d" ] || { mkdir "$d" && echo "$d" >>"$work/made"; }
+		mount -t tmpfs -o size=64m,mode=0755 tmpfs "$d" || exit 1
+	done
+fi
+echo "+ iotriage doctor --lab"
 iotriage doctor --lab >"$work/doctor.txt" 2>"$work/doctor.err"
-st=$?
-set -e
-tail -15 "$work/doctor.txt"
-[ "$st" -eq 0 ] || { tail -20 "$work/doctor.err"; fail "doctor --lab exited $st"; }
-[ -d /var/lib/iotriage ] || fail "doctor --lab as root kept no results in /var/lib/iotriage"
-
-step "dpkg --purge iotriage"
-dpkg --purge iotriage >"$work/purge.log" 2>&1 || { cat "$work/purge.log"; fail "dpkg --purge"; }
+echo "doctor exit status $?" >"$work/doctor.status"
+tail -12 "$work/doctor.txt"
+ls -A /var/lib/iotriage >"$work/results.list" 2>/dev/null
+echo "+ dpkg --purge iotriage"
+dpkg --purge iotriage >"$work/purge.log" 2>&1 || { cat "$work/purge.log"; exit 1; }
+left=0
+for d in /var/lib/iotriage /var/log/iotriage; do
+	if [ "$shared" = 1 ]; then
+		[ -z "$(ls -A "$d")" ] || { echo "left behind in $d: $(ls -A "$d")"; left=1; }
+	else
+		[ ! -e "$d" ] || { echo "left behind: $d"; left=1; }
+	fi
+done
+exit $left
+INNER
+if [ "$shared" = 1 ]; then
+	echo "(state directories already exist here: doctor and purge run over private tmpfs copies)"
+	before=$(ls -A /var/lib/iotriage 2>/dev/null | md5sum)
+	unshare -m --propagation private bash "$work/lab-and-purge.sh" "$work" 1 || rc=$?
+	[ "$(ls -A /var/lib/iotriage 2>/dev/null | md5sum)" = "$before" ] || fail "the existing /var/lib/iotriage was touched"
+	while read -r d; do rmdir "$d"; done <"$work/made" 2>/dev/null || true
+else
+	bash "$work/lab-and-purge.sh" "$work" 0 || rc=$?
+fi
 installed=0
+cat "$work/doctor.status"
+grep -qx "doctor exit status 0" "$work/doctor.status" || { tail -20 "$work/doctor.err"; fail "doctor --lab"; }
+grep -q . "$work/results.list" || fail "doctor --lab as root kept no results in /var/lib/iotriage"
+[ "${rc:-0}" -eq 0 ] || fail "the purge left state behind"
 left=0
 while IFS= read -r f; do
 	case "$f" in /.|/usr|/usr/bin|/usr/share|/usr/share/man|/usr/share/man/man1|/usr/share/doc|/usr/share/bash-completion|/usr/share/bash-completion/completions) continue ;; esac
 	if [ -e "$f" ]; then echo "left behind: $f"; left=$((left + 1)); fi
 done <"$work/files"
-for d in /var/lib/iotriage /var/log/iotriage; do
-	if [ -e "$d" ]; then echo "left behind: $d"; left=$((left + 1)); fi
-done
-[ "$left" -eq 0 ] || fail "$left paths left after the purge"
+[ "$left" -eq 0 ] || fail "$left packaged paths left after the purge"
 echo "purged: nothing left"
 echo "PASS"
