@@ -90,7 +90,7 @@ if [ "$shared" = 1 ]; then
 	before=$(ls -A /var/lib/iotriage 2>/dev/null | md5sum)
 	unshare -m --propagation private bash "$work/lab-and-purge.sh" "$work" 1 || rc=$?
 	[ "$(ls -A /var/lib/iotriage 2>/dev/null | md5sum)" = "$before" ] || fail "the existing /var/lib/iotriage was touched"
-	while read -r d; do rmdir "$d"; done <"$work/made" 2>/dev/null || true
+	if [ -f "$work/made" ]; then while read -r d; do rmdir "$d"; done <"$work/made"; fi
 else
 	bash "$work/lab-and-purge.sh" "$work" 0 || rc=$?
 fi
