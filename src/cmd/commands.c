@@ -22,6 +22,7 @@ const struct command commands[] = {
 	{ .name = "show", .summary = "show one stored run again (table, or its JSON document)", .frame = &show_frame },
 	{ .name = "compare", .summary = "stored runs side by side, changes judged against the runs' own noise", .frame = &compare_frame },
 	{ .name = "report", .summary = "stored runs as a self-contained HTML report, a CSV file or a Prometheus text file", .frame = &report_frame },
+	{ .name = "bundle", .summary = "write a support bundle (.tar.gz) for the vendor", .frame = &bundle_frame },
 	{ .name = "demo", .summary = "read-test throwaway loop devices, one of them throttled, then remove them", .frame = &demo_frame },
 	{ .name = "ramdisk", .summary = "RAM disks (scsi_debug, null_blk, brd, zram): create, list, destroy, latency sweep", .run = cmd_ramdisk, .subframes = ramdisk_subframes },
 	{ .name = "fleet", .summary = "run one command on many hosts over ssh; each figure kept with its host, outlier hosts named", .run = cmd_fleet, .docs = fleet_docs },

@@ -122,6 +122,7 @@ extern const struct command_frame volumes_frame;
 extern const struct command_frame doctor_frame;
 extern const struct command_frame interactive_frame;
 extern const struct command_frame matrix_frame;
+extern const struct command_frame bundle_frame;
 extern const struct command_frame history_frame;
 extern const struct command_frame show_frame;
 extern const struct command_frame compare_frame;

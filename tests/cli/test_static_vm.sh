@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The static build (meson -Dstatic=true) runs where none of its libraries
+# are: built here into $TMP, booted in the test VM's initramfs (busybox and
+# the binary, no shared object at all: tests/vm/static_scenario.sh), where
+# it lists, creates (brd) and destroys RAM disks and reads them with
+# readdisks. One VM boot. Skipped for a sanitizer build of IOTRIAGE: the
+# static binary is built from the tree either way, and one run is enough.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$here/.." && pwd)
+
+missing=""
+need_root || missing="root (the kernel image in /boot is readable by root only)"
+command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
+busybox_path=$(command -v busybox || true)
+{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
+ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
+if [ -n "$missing" ]; then
+	skip "static binary in the VM" "needs $missing; scripts/install-test-deps.sh installs it"
+	exit 0
+fi
+if ldd "$IOTRIAGE" 2>/dev/null | grep -q libasan; then
+	skip "static binary in the VM" "run once, with the plain build"
+	exit 0
+fi
+
+meson setup "$TMP/static" "$src" --buildtype=release -Dstatic=true -Dunit_tests=false >"$TMP/setup.log" 2>&1 &&
+	ninja -C "$TMP/static" iotriage >"$TMP/build.log" 2>&1
+ok $? "meson setup -Dstatic=true and ninja build the binary" || { tail -20 "$TMP/setup.log" "$TMP/build.log"; finish; exit 1; }
+bin=$TMP/static/iotriage
+check "the binary is statically linked" -- bash -c "file '$bin' | grep -q 'statically linked'"
+check "ldd finds no library to load" -- bash -c "! ldd '$bin' 2>&1 | grep -q '=>'"
+diag "static binary: $(stat -c %s "$bin") bytes"
+
+console=$TMP/console.log
+start=$(date +%s)
+bash "$here/vm/run_vm.sh" "$bin" "$here/vm/static_scenario.sh" "$console" 600 2>"$TMP/vm.err"
+ok $? "the VM booted, ran the scenario and powered off" || tail -5 "$TMP/vm.err"
+diag "VM run took $(($(date +%s) - start)) s"
+tr -d '\r' <"$console" >"$TMP/c"
+c=$TMP/c
+sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
+rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
+jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
+
+sect libs >"$TMP/libs.txt"
+check "the VM's root has no shared library or loader at all (count=0)" -- grep -qx 'count=0' "$TMP/libs.txt"
+check "ramdisk list runs (exit 0) with none" -- test "$(rc list-empty)" = 0
+sect list-empty >"$TMP/list-empty.txt"
+check "and says so" -- grep -q 'No RAM disks exist' "$TMP/list-empty.txt" || sed 's/^/# /' "$TMP/list-empty.txt"
+j=$(jsect brd-create)
+check "ramdisk create --backend brd: two disks" -- jtest "$j" '.ramdisk.backend == "brd" and (.ramdisk.devices | length == 2)'
+j=$(jsect readdisks)
+check "readdisks exits 0" -- test "$(rc readdisks)" = 0
+check "readdisks read both RAM disks, each with a rate" -- \
+	jtest "$j" '[.devices[] | select(.status == "ok" and .bw_bytes_per_s > 0) | .path] | sort == ["/dev/ram0", "/dev/ram1"]'
+check "ramdisk list shows them" -- test "$(rc list)" = 0
+check "ramdisk destroy exits 0" -- test "$(rc destroy)" = 0
+finish
