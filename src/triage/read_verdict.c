@@ -87,7 +87,12 @@ static bool judge_one(struct disk_read *d, const struct outlier_finding *found, 
 {
 	if (d->status != READTEST_OK) {
 		d->verdict = readtest_status_name(d->status);
-		snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
+		/* A skipped disk's reason is in its own field: the sentence only
+		 * says that it is not judged. A failed read's reason is the finding. */
+		if (d->status == READTEST_SKIPPED)
+			snprintf(d->sentence, sizeof(d->sentence), "%s was not read, so it is not judged", d->info.dev_path);
+		else
+			snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
 		return false;
 	}
 	d->finding = *found;
@@ -189,5 +194,5 @@ void read_batch_conclude(struct read_batch *b, const char *db_path)
 		return;
 	read_batch_load_baselines(b, db_path);
 	read_batch_log_conclusion(b, read_batch_judge(b));
-	read_batch_check_health(b);
+	read_health_check_flagged(b->reads, b->count);
 }
