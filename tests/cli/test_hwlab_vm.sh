@@ -6,7 +6,9 @@
 # group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
 # captured, readdisks three times, --mode both, --group-by controller,
 # readdisk on a partition, doctor --quick; the health sweep before each
-# read pass, the throttle group held back among others on one controller. Disks are found by identity (serial, WWN), never by
+# read pass, the throttle group held back among others on one controller;
+# baselines saved, the NVMe controllers rebound in reverse order (new
+# kernel names) and one disk throttled in the guest (cgroup io.max). Disks are found by identity (serial, WWN), never by
 # kernel name: probe order moves names between boots. HWLAB_CONSOLE=FILE
 # re-checks an earlier boot's console (KEEP_CONSOLE=FILE keeps one) without
 # booting; HWLAB_LIMIT caps the boot (420 s).
@@ -148,5 +150,24 @@ check "doctor --quick: the media verdict also names the critical-warning NVMe ($
 check "doctor --quick: the skipped multipath paths' sentences do not repeat their reasons" -- \
 	jtest "$j" 'all(.devices[] | select(.status == "skipped"); . as $d | $d.sentence | contains($d.reason) | not) and ([.devices[] | select(.status == "skipped")] | length == 2)'
 diag "doctor confidence: $(jq -r '.doctor.verdict.confidence' "$j")"
+
+# --- baselines across a change of kernel names (rebind in reverse order) ---
+j1=$(jsect baseline-save)
+j2=$(jsect baseline-check)
+jq_slurp() { jq -e --slurpfile s "$2" "$3" "$1" >/dev/null 2>&1; } # jq_slurp FILE OTHER EXPR: OTHER as $s
+name_of() { sect "$1" | awk -v s="$2" '$2 == s { print $1 }'; }
+b01=$(name_of names-before IOTNVME01) a01=$(name_of names-after IOTNVME01)
+b05=$(name_of names-before IOTNVME05) a05=$(name_of names-after IOTNVME05)
+check "the rebind moved the kernel names (IOTNVME01 $b01 -> $a01, IOTNVME05 $b05 -> $a05), the same six serials" -- \
+	bash -c "[ -n '$a01' ] && [ '$b01' != '$a01' ] && [ -n '$a05' ] && [ '$b05' != '$a05' ] && [ \"\$(awk '\$0 == \"=== BEGIN names-before\" { on = 1; next } /^=== END/ { on = 0 } on { print \$2 }' '$c' | sort)\" = \"\$(awk '\$0 == \"=== BEGIN names-after\" { on = 1; next } /^=== END/ { on = 0 } on { print \$2 }' '$c' | sort)\" ]"
+check "--save-baseline saved the 7 NVMe namespaces' rates (exit 0)" -- \
+	bash -c "[ '$(rc baseline-save)' = 0 ] && jq -e '[.devices[] | select(.status == \"ok\")] | length == 7' '$j1' >/dev/null"
+check "after the rebind every namespace found its own baseline: the rate saved for its serial, not for its old kernel name" -- \
+	jq_slurp "$j2" "$j1" '[.devices[] | select(.status == "ok")] | length == 7 and all(.[]; . as $d | ($s[0].devices[] | select(.serial == $d.serial and .status == "ok") | .bw_bytes_per_s) as $saved | $d.baseline.bw_bytes_per_s > 0 and ((($d.baseline.bw_bytes_per_s - $saved) | fabs) < $saved * 0.001))'
+check "the throttled IOTNVME01 ($a01) is slow against its own baseline, 3 of 3 reads below it; the others within theirs" -- \
+	jtest "$j2" '([.devices[] | select(.status == "ok" and .baseline.reads_below > 0) | .serial] == ["IOTNVME01"]) and ([.devices[] | select(.serial == "IOTNVME01")][0] | .verdict == "slow" and .baseline.reads_below == 3 and (.sentence | test("[0-9]+% of its baseline of [0-9.]+ MB/s from [0-9-]{10} \\(3 of 3 reads below it\\)")))'
+check "IOTNVME05, now $a05, keeps its own half-rate baseline (slow against its peers, within its baseline)" -- \
+	jtest "$j2" '[.devices[] | select(.serial == "IOTNVME05")][0] | .verdict == "slow" and .baseline.reads_below == 0 and (.sentence | test("within it"))'
+diag "baseline: $(jq -r '.devices[] | select(.serial == "IOTNVME01" or .serial == "IOTNVME05") | .sentence' "$j2" | tr '\n' '|')"
 
 finish
