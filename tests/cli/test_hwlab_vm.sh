@@ -4,7 +4,7 @@
 # identity, all read-throttled to one rate, one NVMe and one SCSI disk to
 # half of it, three SCSI disks on a second controller in one throttle
 # group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
-# captured, readdisks three times, --mode both, --group-by controller,
+# captured, readdisks three times, --mode both (SCSI disks), --group-by controller,
 # readdisk on a partition, doctor --quick; the health sweep before each
 # read pass, the throttle group held back among others on one controller;
 # baselines saved, the NVMe controllers rebound in reverse order (new
