@@ -13,9 +13,9 @@
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {
 	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
-					       "OF MEDIAN", "TOGETHER", "VERDICT", "STATUS" };
+					       "OF MEDIAN", "TOGETHER", "VERDICT", "HEALTH", "STATUS" };
 	struct table t;
-	table_init(&t, 10, headers, "llrrrrrrll");
+	table_init(&t, 11, headers, "llrrrrrrlll");
 	for (size_t k = 0; k < b->count; k++) {
 		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
 		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "", together[32] = "",
@@ -32,8 +32,10 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		}
 		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
 			 d->reason[0] ? ": " : "", d->reason);
+		char health[32];
+		read_health_word(d, health, sizeof(health));
 		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
-				      d->verdict ? d->verdict : "", status };
+				      d->verdict ? d->verdict : "", health, status };
 		table_add_row(&t, row);
 	}
 	table_print(&t, out);
@@ -71,10 +73,11 @@ void read_health_print(const struct read_batch *b, FILE *out)
 	bool header = false;
 	for (size_t i = 0; i < b->count; i++) {
 		const struct disk_read *d = &b->reads[i];
-		if (!d->health_checked)
+		bool flagged = d->verdict && strcmp(d->verdict, "ok") != 0 && strcmp(d->verdict, "skipped") != 0;
+		if (!d->health_checked || (!flagged && !read_health_failing(d)))
 			continue;
 		if (!header)
-			fputs("Health of the flagged disks:\n", out);
+			fputs("Health of the flagged disks and of those reporting a failure:\n", out);
 		header = true;
 		char text[600];
 		read_health_describe(d, text, sizeof(text));

@@ -67,6 +67,12 @@ static void nvme_signs(const struct jv *log, struct smart_health *h)
 	double warning = jv_number(jv_get(log, "critical_warning"), 0);
 	double media_errors = jv_number(jv_get(log, "media_errors"), 0);
 	double used = jv_number(jv_get(log, "percentage_used"), 0);
+	if (log) {
+		h->has_critical_warning = true;
+		h->critical_warning = (unsigned)warning;
+		h->has_media_errors = true;
+		h->media_errors = (unsigned long long)media_errors;
+	}
 	if (warning > 0)
 		add_sign(h, "critical warning 0x%02x", (unsigned)warning);
 	if (media_errors > 0)
@@ -116,6 +122,10 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 	ata_signs(jv_path(doc, "ata_smart_attributes.table"), h);
 	nvme_signs(jv_get(doc, "nvme_smart_health_information_log"), h);
 	double grown = jv_number(jv_get(doc, "scsi_grown_defect_list"), 0);
+	if (jv_get(doc, "scsi_grown_defect_list")) {
+		h->has_media_errors = true;
+		h->media_errors = (unsigned long long)grown;
+	}
 	if (grown > 0)
 		add_sign(h, "%.0f grown defects", grown);
 	if ((exit_status & SMARTCTL_PREFAIL_BELOW_THRESHOLD) && !h->predictive_failure)
@@ -126,11 +136,16 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 
 int smart_query(const char *dev_path, struct smart_health *ret)
 {
+	return smart_query_within(dev_path, SMARTCTL_TIMEOUT_MS, ret);
+}
+
+int smart_query_within(const char *dev_path, int timeout_ms, struct smart_health *ret)
+{
 	/* -H health, -A attributes, -i identity: enough for the cross-check,
 	 * and quicker than -a's logs on a disk that is already struggling. */
 	const char *argv[] = { "smartctl", "--json", "-H", "-A", "-i", dev_path, NULL };
 	struct spawn_result out;
-	int r = spawn_run(argv, SMARTCTL_TIMEOUT_MS, &out);
+	int r = spawn_run(argv, timeout_ms, &out);
 	if (r == 0)
 		r = smart_parse(out.out.buf, out.out.len, ret);
 	spawn_result_release(&out);

@@ -24,6 +24,10 @@ struct smart_health {
 	char device_type[16];    /* "sat", "nvme", "scsi"... from smartctl, "" if unknown */
 	bool has_temperature;
 	int temperature_c;
+	bool has_critical_warning; /* NVMe: the health log's critical warning bits */
+	unsigned critical_warning;
+	bool has_media_errors;   /* NVMe media and data integrity errors; SCSI grown defects */
+	unsigned long long media_errors;
 	bool predictive_failure; /* a sign of coming failure even while SMART passes */
 	char signs[256];         /* those signs, e.g. "8 reallocated sectors, 2 pending sectors" */
 };
@@ -36,6 +40,8 @@ int smart_parse(const char *text, size_t len, struct smart_health *ret);
  * where an answer exists (including "no SMART data"); -ENOENT when
  * smartctl is not installed; another -errno when it could not be run. */
 int smart_query(const char *dev_path, struct smart_health *ret);
+/* smart_query with smartctl stopped after TIMEOUT_MS (-ETIMEDOUT). */
+int smart_query_within(const char *dev_path, int timeout_ms, struct smart_health *ret);
 
 const char *smart_state_name(enum smart_state s);
 

@@ -50,6 +50,39 @@ void doctor_media_not_read(struct doctor *dr)
 	}
 }
 
+/* One flagged disk's evidence, confidence and next step: slow, failed
+ * part way with an I/O error, or reporting a health failure (SMART failed,
+ * an NVMe critical warning, media errors...) whatever its read rate. */
+static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct strbuf *conf, struct strbuf *next)
+{
+	bool slow = d->verdict && strcmp(d->verdict, "slow") == 0;
+	bool failed = d->status == READTEST_ERROR && d->res != NULL;
+	strbuf_addf(ev, "%s%s", ev->len ? "; " : "", failed ? d->reason : d->sentence);
+	if (slow)
+		strbuf_addf(conf, "%s%s: %u of %u reads out of line%s", conf->len ? "; " : "", d->info.dev_path,
+			    d->reads_flagged ? d->reads_flagged : d->baseline_flagged, d->reads_total,
+			    d->finding.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
+	else if (failed && d->no_response)
+		strbuf_addf(conf, "%s%s: the disk did not answer within %u s", conf->len ? "; " : "", d->info.dev_path,
+			    d->timeout_s);
+	else if (failed)
+		strbuf_addf(conf, "%s%s: the read failed with an I/O error", conf->len ? "; " : "", d->info.dev_path);
+	else
+		strbuf_addf(conf, "%s%s: the drive's own health report", conf->len ? "; " : "", d->info.dev_path);
+	if (d->health_checked) {
+		char health[600];
+		read_health_describe(d, health, sizeof(health));
+		strbuf_addf(conf, " (health: %s)", health);
+	}
+	strbuf_addf(next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
+		    next->len ? "; " : "", d->info.dev_path, d->info.dev_path);
+}
+
+static bool media_read_flagged(const struct disk_read *d)
+{
+	return (d->verdict && strcmp(d->verdict, "slow") == 0) || (d->status == READTEST_ERROR && d->res != NULL);
+}
+
 void doctor_step_media(struct doctor *dr)
 {
 	struct doctor_step *s = &dr->steps[0];
@@ -62,32 +95,21 @@ void doctor_step_media(struct doctor *dr)
 	s->state = STEP_RAN;
 	size_t ok = read_batch_count(b, READTEST_OK);
 	struct strbuf ev = STRBUF_INIT, conf = STRBUF_INIT, next = STRBUF_INIT;
-	const struct disk_read *first = NULL;
+	/* The subject: the first disk the reads flagged, else the first with a
+	 * health failure; the evidence names every one of them. */
+	const struct disk_read *first = NULL, *unhealthy = NULL;
 	for (size_t i = 0; i < b->count; i++) {
 		const struct disk_read *d = &b->reads[i];
-		bool slow = d->verdict && strcmp(d->verdict, "slow") == 0;
-		bool failed = d->status == READTEST_ERROR && d->res != NULL;
-		if (!slow && !failed)
+		bool flagged = media_read_flagged(d);
+		if (!flagged && !read_health_failing(d))
 			continue;
-		first = first ? first : d;
-		strbuf_addf(&ev, "%s%s", ev.len ? "; " : "", slow ? d->sentence : d->reason);
-		if (slow)
-			strbuf_addf(&conf, "%s%s: %u of %u reads out of line%s", conf.len ? "; " : "", d->info.dev_path,
-				    d->reads_flagged ? d->reads_flagged : d->baseline_flagged, d->reads_total,
-				    d->finding.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
-		else if (d->no_response)
-			strbuf_addf(&conf, "%s%s: the disk did not answer within %u s", conf.len ? "; " : "", d->info.dev_path,
-				    d->timeout_s);
-		else
-			strbuf_addf(&conf, "%s%s: the read failed with an I/O error", conf.len ? "; " : "", d->info.dev_path);
-		if (d->health_checked) {
-			char health[600];
-			read_health_describe(d, health, sizeof(health));
-			strbuf_addf(&conf, " (health: %s)", health);
-		}
-		strbuf_addf(&next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
-			    next.len ? "; " : "", d->info.dev_path, d->info.dev_path);
+		if (flagged && !first)
+			first = d;
+		if (!flagged && !unhealthy)
+			unhealthy = d;
+		media_evidence(d, &ev, &conf, &next);
 	}
+	first = first ? first : unhealthy;
 	if (!first && ok == 0) {
 		/* Nothing measured: say what stopped each read, not "no disk stands out". */
 		s->state = STEP_FAILED;

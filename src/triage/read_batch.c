@@ -15,6 +15,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "triage/read_health.h"
 
 #define SYSFS_ROOT "/sys"
 #define DEV_ROOT "/dev"
@@ -103,6 +104,10 @@ static void read_all_at_once(struct read_batch *b)
 
 size_t read_batch_execute(struct read_batch *b)
 {
+	if (!b->health_swept) {
+		b->health_swept = true;
+		read_health_sweep(b->reads, b->count);
+	}
 	if (b->parallel) {
 		read_all_at_once(b);
 	} else {
@@ -150,15 +155,10 @@ void read_batch_release(struct read_batch *b)
 void read_describe_path(const char *path, struct disk_info *info)
 {
 	struct stat st;
-	char kname[64];
-	bool partition = false;
-	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
-	    disk_kname_from_devnum(SYSFS_ROOT, major(st.st_rdev), minor(st.st_rdev), kname,
-				   sizeof(kname), &partition) == 0 &&
-	    !partition)
-		disk_describe(SYSFS_ROOT, DEV_ROOT, kname, info);
-	else if (partition)
-		snprintf(info->kname, sizeof(info->kname), "%s", kname);
+	/* A whole disk gets its sysfs description, a partition its parent's
+	 * identity with its own name, number and size (disk_describe_devnum). */
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		disk_describe_devnum(SYSFS_ROOT, DEV_ROOT, major(st.st_rdev), minor(st.st_rdev), info);
 	/* Keep the path as the user gave it: it is how they know the device. */
 	snprintf(info->dev_path, sizeof(info->dev_path), "%s", path);
 	if (!info->kname[0]) {

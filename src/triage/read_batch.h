@@ -37,6 +37,7 @@ struct read_batch {
 	bool save_baseline;      /* store each ok disk's rate as its baseline */
 	double regression_pct;   /* flag a disk this many percent below its baseline */
 	enum read_group_by group_by;
+	bool health_swept;       /* the health sweep ran, or is not wanted (the parallel pass's copy) */
 };
 
 /* The read defaults: 1000 MiB in 1 MiB blocks, queue depth 1, engine auto,
@@ -54,7 +55,8 @@ void read_describe_path(const char *path, struct disk_info *info);
  * -errno when the disks cannot be listed (/sys/block). */
 int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, size_t nglobs);
 
-/* Reads every entry that is not already skipped (serially, or all at once
+/* Sweeps the disks' health first (triage/read_health.h, once per batch),
+ * then reads every entry that is not already skipped (serially, or all at once
  * when PARALLEL), logging a starting and a completed/failed line for each,
  * then ranks them. Returns the number of entries that ended in error. */
 size_t read_batch_execute(struct read_batch *b);

@@ -86,6 +86,13 @@ void read_groups_build(const struct read_batch *b, struct read_groups *ret)
 	/* Groups and members in the batch's order: the pool's own order for
 	 * readpooldisks, kernel-name order for readdisks. */
 	for (size_t i = 0; i < b->count; i++) {
+		/* A disk skipped by enumeration (a multipath namespace's hidden
+		 * path, an empty drive) is not on the controller as a disk to read;
+		 * a pool member stays in its vdev even when skipped. */
+		if (b->group_by != READ_GROUP_VDEV && b->reads[i].status == READTEST_SKIPPED) {
+			ret->member_of[i] = READ_GROUP_OUTSIDE;
+			continue;
+		}
 		char label[sizeof(ret->groups[0].name)];
 		read_group_label(&b->reads[i], b->group_by, label, sizeof(label));
 		size_t g = 0;

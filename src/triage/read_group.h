@@ -15,11 +15,15 @@ struct read_group {
 	size_t disks, ok, slow;
 	double median_bw;
 };
+/* member_of of a disk in no group. */
+#define READ_GROUP_OUTSIDE ((size_t)-1)
+
 struct read_groups {
 	enum read_group_by by;
 	struct read_group *groups;
 	size_t count;
-	size_t *member_of;       /* per batch entry: its group's index */
+	size_t *member_of;       /* per batch entry: its group's index, READ_GROUP_OUTSIDE for a
+				  * skipped disk in a controller or enclosure grouping */
 };
 
 /* "none", "vdev", "controller" or "enclosure". Returns 0 or -1. */

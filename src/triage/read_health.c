@@ -1,13 +1,19 @@
-/* The health cross-check: each disk the read test flagged (slow, or
- * failing part way through its read) is asked for its SMART state, so the
- * finding and the drive's own opinion of itself are shown side by side. */
+/* The health of a read batch: a sweep of every disk on a physical transport
+ * before the read pass, and the cross-check of each disk the read test
+ * flagged (slow, or failing part way through its read), so the finding and
+ * the drive's own opinion of itself are shown side by side. */
 #include "triage/read_health.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "basic/interrupt.h"
 #include "basic/log.h"
+#include "basic/strbuf.h"
 
 static bool needs_health_check(const struct disk_read *d)
 {
@@ -49,36 +55,157 @@ void read_health_describe(const struct disk_read *d, char *buf, size_t len)
 		 temp, h->predictive_failure ? "; predictive failure: " : "", h->predictive_failure ? h->signs : "");
 }
 
-size_t read_batch_check_health(struct read_batch *b)
+/* Records smartctl's answer R for D (smart_query's return) and logs it. */
+static void record(struct disk_read *d, int r)
+{
+	if (r == -ENOENT) {
+		d->smartctl_missing = true;
+	} else if (r < 0 && d->health.reason[0] == '\0') {
+		d->health.state = SMART_UNAVAILABLE;
+		snprintf(d->health.reason, sizeof(d->health.reason), "cannot run smartctl: %s",
+			 r == -ETIMEDOUT ? "no answer within the time allowed" : strerror(-r));
+	}
+	d->health_checked = true;
+	char text[600];
+	read_health_describe(d, text, sizeof(text));
+	log_msg(read_health_failing(d) ? LOG_WARN : LOG_INFO, "READ-DISK (%s): health: %s", d->info.dev_path, text);
+}
+
+/* The sweep's workers: each takes the next disk until none is left. */
+struct sweep {
+	struct disk_read *const *disks;
+	int *results;
+	size_t count;
+	size_t next; /* atomic */
+};
+
+static void *sweep_main(void *arg)
+{
+	struct sweep *sw = arg;
+	for (;;) {
+		size_t k = __atomic_fetch_add(&sw->next, 1, __ATOMIC_RELAXED);
+		if (k >= sw->count || interrupt_requested())
+			return NULL;
+		sw->results[k] = smart_query_within(sw->disks[k]->info.dev_path, READ_HEALTH_SWEEP_TIMEOUT_MS,
+						    &sw->disks[k]->health);
+	}
+}
+
+/* Runs smartctl on the COUNT DISKS, READ_HEALTH_SWEEP_WORKERS at a time
+ * (each only touches its own disk's health), then records the answers in
+ * order from this thread. */
+static void sweep_run(struct disk_read *const *disks, size_t count)
+{
+	struct sweep sw = { .disks = disks, .results = xcalloc(count, sizeof(int)), .count = count };
+	for (size_t k = 0; k < count; k++)
+		sw.results[k] = -EINTR;
+	size_t workers = count < READ_HEALTH_SWEEP_WORKERS ? count : READ_HEALTH_SWEEP_WORKERS;
+	pthread_t threads[READ_HEALTH_SWEEP_WORKERS];
+	size_t started = 0;
+	while (started < workers && pthread_create(&threads[started], NULL, sweep_main, &sw) == 0)
+		started++;
+	if (started == 0)
+		sweep_main(&sw); /* no thread: one at a time, here */
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	for (size_t k = 0; k < count; k++)
+		if (sw.results[k] != -EINTR)
+			record(disks[k], sw.results[k]);
+	free(sw.results);
+}
+
+bool read_health_sweepable(const struct disk_info *info)
+{
+	static const char *const physical[] = { "nvme", "sata", "scsi", "sas", "usb" };
+	for (size_t i = 0; i < sizeof(physical) / sizeof(physical[0]); i++)
+		if (strcmp(info->transport, physical[i]) == 0)
+			return true;
+	return false;
+}
+
+bool read_health_failing(const struct disk_read *d)
+{
+	return d->health_checked && !d->smartctl_missing &&
+	       (d->health.state == SMART_FAILED || d->health.predictive_failure);
+}
+
+size_t read_health_sweep(struct disk_read *reads, size_t count)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct disk_read **disks = xcalloc(count ? count : 1, sizeof(*disks));
+	size_t swept = 0, failing = 0, missing = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct disk_read *d = &reads[i];
+		if (d->status != READTEST_SKIPPED && !d->health_checked && read_health_sweepable(&d->info))
+			disks[swept++] = d;
+	}
+	sweep_run(disks, swept);
+	for (size_t k = 0; k < swept; k++) {
+		failing += read_health_failing(disks[k]);
+		missing += disks[k]->smartctl_missing;
+	}
+	free(disks);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (swept)
+		log_msg(failing ? LOG_WARN : LOG_INFO,
+			"READ-DISKS: health sweep: %zu disk(s) asked for their SMART state in %.1f s; %zu report a "
+			"health failure%s", swept, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			failing, missing ? " (smartctl is not installed)" : "");
+	return swept;
+}
+
+size_t read_health_check_flagged(struct disk_read *reads, size_t count)
 {
 	size_t checked = 0;
-	for (size_t i = 0; i < b->count; i++) {
-		struct disk_read *d = &b->reads[i];
-		if (!needs_health_check(d))
+	for (size_t i = 0; i < count; i++) {
+		struct disk_read *d = &reads[i];
+		if (!needs_health_check(d) || d->health_checked)
 			continue;
-		int r = 0;
 		if (d->no_response) {
 			/* smartctl's commands would wait on the same stuck device. */
 			d->health.state = SMART_UNAVAILABLE;
 			snprintf(d->health.reason, sizeof(d->health.reason),
 				 "not asked: the disk does not answer, and smartctl would wait on it too");
+			record(d, 0);
 		} else {
-			r = smart_query(d->info.dev_path, &d->health);
+			record(d, smart_query_within(d->info.dev_path, READ_HEALTH_FLAGGED_TIMEOUT_MS, &d->health));
 		}
-		if (r == -ENOENT) {
-			d->smartctl_missing = true;
-		} else if (r < 0 && d->health.reason[0] == '\0') {
-			d->health.state = SMART_UNAVAILABLE;
-			snprintf(d->health.reason, sizeof(d->health.reason), "cannot run smartctl: %s", strerror(-r));
-		}
-		d->health_checked = true;
 		checked++;
-		char text[600];
-		read_health_describe(d, text, sizeof(text));
-		log_msg(d->health.state == SMART_FAILED || d->health.predictive_failure ? LOG_WARN : LOG_INFO,
-			"READ-DISK (%s): health: %s", d->info.dev_path, text);
 	}
+	for (size_t i = 0; i < count; i++)
+		read_health_note(&reads[i]);
 	return checked;
+}
+
+void read_health_note(struct disk_read *d)
+{
+	if (!read_health_failing(d) || !d->sentence[0] || strstr(d->sentence, "; health finding: "))
+		return;
+	char text[600];
+	read_health_describe(d, text, sizeof(text));
+	size_t len = strlen(d->sentence);
+	snprintf(d->sentence + len, sizeof(d->sentence) - len, "; health finding: %s", text);
+	log_msg(LOG_WARN, "READ-DISK (%s): a health finding, whatever its read rate: %s", d->info.dev_path, text);
+}
+
+void read_health_word(const struct disk_read *d, char *buf, size_t len)
+{
+	const struct smart_health *h = &d->health;
+	if (!d->health_checked)
+		snprintf(buf, len, "%s", "");
+	else if (d->smartctl_missing)
+		snprintf(buf, len, "no smartctl");
+	else if (h->state == SMART_UNAVAILABLE)
+		snprintf(buf, len, "no SMART");
+	else if (h->state == SMART_FAILED)
+		snprintf(buf, len, "FAILED");
+	else if (h->predictive_failure)
+		snprintf(buf, len, "warning");
+	else if (h->has_temperature)
+		snprintf(buf, len, "passed %d C", h->temperature_c);
+	else
+		snprintf(buf, len, "passed");
 }
 
 void read_health_json(struct json *j, const struct disk_read *d)
@@ -95,7 +222,16 @@ void read_health_json(struct json *j, const struct disk_read *d)
 		json_int(j, "temperature_c", h->temperature_c);
 	else
 		json_string(j, "temperature_c", NULL);
+	if (h->has_critical_warning)
+		json_uint(j, "critical_warning", h->critical_warning);
+	else
+		json_string(j, "critical_warning", NULL);
+	if (h->has_media_errors)
+		json_uint(j, "media_errors", h->media_errors);
+	else
+		json_string(j, "media_errors", NULL);
 	json_bool(j, "predictive_failure", h->predictive_failure);
+	json_bool(j, "finding", read_health_failing(d));
 	json_string(j, "signs", h->signs[0] ? h->signs : NULL);
 	char text[600];
 	read_health_describe(d, text, sizeof(text));

@@ -13,11 +13,33 @@
 #include "output/json.h"
 #include "triage/read_batch.h"
 
+/* Below this share of its solo rate, a disk read with its group is held back
+ * by the path they share. Independent paths stay near 100%. */
+#define SHARED_PATH_LIMIT_PCT 70.0
+
+enum shared_judgement {
+	SHARED_FINE,      /* the group keeps its solo rates (or has one disk) */
+	SHARED_PATH,      /* the group's median is below the limit: the whole path */
+	SHARED_SUBSET,    /* the median holds, but 2 or more disks are below the limit */
+};
+
+/* The judgement of one path group from its N disks' parallel rates as
+ * percentages of their solo rates (PCTS, not modified). *MEDIAN is their
+ * median; HELD_BACK[i] (N entries) is set for the disks below the limit
+ * when the judgement is SHARED_SUBSET, cleared otherwise. A subset of 2 or
+ * more disks slow together while the others hold shares something of its
+ * own below the group's path (a backing disk, a throttle group, an expander
+ * port); one disk alone below the limit is not a shared path. Pure. */
+enum shared_judgement shared_path_judge(const double *pcts, size_t n, double *median, bool *held_back);
+
 struct shared_path {
 	char group[160];
 	size_t disks;
 	double median_pct_of_serial;
-	bool bottleneck;          /* fast alone, slow together */
+	bool bottleneck;          /* fast alone, slow together: the whole group */
+	size_t held_back;         /* SHARED_SUBSET: how many of its disks are */
+	char held_back_names[256]; /* their kernel names, space-separated */
+	double held_back_median_pct;
 };
 struct shared_paths {
 	struct shared_path *groups;

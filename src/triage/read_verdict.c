@@ -93,7 +93,12 @@ static bool judge_one(struct disk_read *d, const struct outlier_finding *found, 
 			log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->sentence);
 			return false; /* not out of line with its peers: a failure, counted as an error */
 		}
-		snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
+		/* A skipped disk's reason is in its own field: the sentence only
+		 * says that it is not judged. */
+		if (d->status == READTEST_SKIPPED)
+			snprintf(d->sentence, sizeof(d->sentence), "%s was not read, so it is not judged", d->info.dev_path);
+		else
+			snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
 		return false;
 	}
 	d->finding = *found;
@@ -195,5 +200,5 @@ void read_batch_conclude(struct read_batch *b, const char *db_path)
 		return;
 	read_batch_load_baselines(b, db_path);
 	read_batch_log_conclusion(b, read_batch_judge(b));
-	read_batch_check_health(b);
+	read_health_check_flagged(b->reads, b->count);
 }

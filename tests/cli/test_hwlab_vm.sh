@@ -4,10 +4,11 @@
 # identity, all read-throttled to one rate, one NVMe and one SCSI disk to
 # half of it, three SCSI disks on a second controller in one throttle
 # group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
-# captured, readdisks three times, --mode both, --group-by controller,
-# readdisk on a partition, doctor --quick. Asserts what works; what does
-# not work yet is said in "# not yet:" diag lines (issue 16), never
-# asserted as passing. Disks are found by identity (serial, WWN), never by
+# captured, readdisks three times, --mode both (SCSI disks), --group-by controller,
+# readdisk on a partition, doctor --quick; the health sweep before each
+# read pass, the throttle group held back among others on one controller;
+# baselines saved, the NVMe controllers rebound in reverse order (new
+# kernel names) and one disk throttled in the guest (cgroup io.max). Disks are found by identity (serial, WWN), never by
 # kernel name: probe order moves names between boots. HWLAB_CONSOLE=FILE
 # re-checks an earlier boot's console (KEEP_CONSOLE=FILE keeps one) without
 # booting; HWLAB_LIMIT caps the boot (420 s).
@@ -96,8 +97,16 @@ check "identities: SATA disks carry serial, wwn, the full ATA model and transpor
 	jtest "$j" '[.devices[] | select(.serial == "IOTSATA1")][0] | .wwn == "naa.5001b4400000b001" and .model == "IOTRIAGE LAB SATA SSD" and .transport == "sata" and (.rotational | not)'
 check "identities: NVMe namespaces carry the controller serial, model and an nvme wwid" -- \
 	jtest "$j" '[.devices[] | select(.serial == "IOTNVME02")][0] | .model == "QEMU NVMe Ctrl" and (.wwn | startswith("nvme.")) and .transport == "nvme"'
-crit_verdict=$(jq -r '.devices[] | select(.serial == "IOTNVME04") | "\(.verdict): \(.sentence)"' "$j")
-diag "not yet: the critical-warning NVMe (IOTNVME04, smartctl FAILED) is not reported by readdisks, which asks smartctl only about slow disks: $crit_verdict"
+# --- the health sweep before the read pass ---
+check "health sweep: the critical-warning NVMe reads in line but is a finding: SMART failed, critical warning 4, 0 media errors, its temperature" -- \
+	jtest "$j" '[.devices[] | select(.serial == "IOTNVME04")][0] | .verdict == "ok" and .health.smart == "failed" and .health.critical_warning == 4 and .health.media_errors == 0 and .health.temperature_c > 0 and .health.finding and (.sentence | test("; health finding: SMART FAILED.*critical warning 0x04"))'
+check "health sweep: every NVMe and SATA disk read was asked (state and temperature), every SCSI disk too (no SMART on qemu scsi-hd), and only IOTNVME04 is a finding" -- \
+	jtest "$j" '[.devices[] | select(.status == "ok")] | (map(select(.transport == "nvme" or .transport == "sata")) | length == 11 and all(.health.smart == "passed" or .health.smart == "failed") and all(.health.temperature_c > 0)) and (map(select(.transport == "scsi")) | length == 9 and all(.health.smart == "unavailable")) and ([.[] | select(.health.finding) | .serial] == ["IOTNVME04"])'
+sweep=$(sect readdisks-1-log | sed -n 's/.*health sweep: \([0-9]*\) disk(s) asked for their SMART state in \([0-9.]*\) s.*/\1 \2/p' | head -n 1)
+check "health sweep: its cost is bounded: under 1 s a disk in the lab (${sweep:-none})" -- \
+	awk -v s="${sweep:-0 99}" 'BEGIN { split(s, a, " "); exit !(a[1] == 20 && a[2] / a[1] < 1) }'
+diag "health sweep: $(echo "$sweep" | awk '{ printf "%d disks in %.1f s, %.0f ms a disk", $1, $2, 1000 * $2 / $1 }')"
+diag "health finding: $(jq -r '.devices[] | select(.serial == "IOTNVME04") | .sentence' "$j")"
 
 # --- --mode both: the throttle group ---
 j=$(jsect both)
@@ -107,7 +116,10 @@ tg=$(jq -r '[.shared_paths[] | select(.bottleneck)][0].path_group' "$j")
 check "--mode both: the group is exactly IOTSCSIG0..2, and none of them is blamed" -- \
 	jtest "$j" "([.devices[] | select(.parallel.path_group == \"$tg\") | .serial] | sort) == [\"IOTSCSIG0\", \"IOTSCSIG1\", \"IOTSCSIG2\"] and all(.devices[] | select(.parallel.path_group == \"$tg\"); .verdict == \"ok\")"
 diag "--mode both: $(sect both-log | grep -o 'the 3 disks on .*when read together')"
-diag "not yet: the shared path is found because the group has a controller of its own; three throttle-group disks among six others on one controller would be hidden by the controller's median (read_shared.c)"
+sg=$(jq -r '[.devices[] | select(.serial == "IOTSCSI03" or .serial == "IOTSCSI04") | .kname] | sort | join(" ")' "$j")
+check "--mode both: on the controller of six, the two disks of a throttle group are found held back while the others hold, none blamed ($sg)" -- \
+	jtest "$j" ". as \$root | [.shared_paths[] | select(.held_back | length > 0)] | length == 1 and .[0].disks == 6 and (.[0].bottleneck | not) and (.[0].held_back | sort | join(\" \")) == \"$sg\" and .[0].held_back_median_percent_of_serial < 70 and .[0].median_percent_of_serial >= 70 and all(\$root.devices[] | select(.serial == \"IOTSCSI03\" or .serial == \"IOTSCSI04\"); .verdict == \"ok\")"
+diag "--mode both: $(sect both-log | grep -o 'on [^,]*, 2 of its .*keeps [0-9]*%')"
 
 # --- --group-by controller (the third run) ---
 j=$TMP/readdisks-3.json
@@ -115,13 +127,16 @@ check "--group-by controller: the multipath namespace is one group, its subsyste
 	jtest "$j" '.grouping.by == "controller" and ([.grouping.groups[] | select(.name | test("^nvme-subsys[0-9]+ [(]pci [0-9a-f:.]+, pci [0-9a-f:.]+[)]$")) | .disks] == [1])'
 check "--group-by controller: 7 NVMe controllers/subsystems, the 6 and 3 SCSI disks by controller and host, the 4 SATA disks by their AHCI controller" -- \
 	jtest "$j" '[.grouping.groups[] | select(.ok > 0) | .disks] | sort == [1, 1, 1, 1, 1, 1, 1, 3, 4, 6]'
-diag "not yet: --group-by controller lists the skipped multipath paths as groups of their own:" \
-	$(jq -r '[.grouping.groups[] | select(.ok == 0) | "\(.name)=\(.devices | join(","))"] | join(" ")' "$j")
+check "--group-by controller: the skipped multipath paths are in no group" -- \
+	jtest "$j" '([.grouping.groups[] | select(.ok == 0)] | length == 0) and ([.grouping.groups[].devices[] | select(test("nvme[0-9]+c[0-9]+n"))] | length == 0)'
+diag "--group-by controller:" $(jq -r '[.grouping.groups[] | "\(.name)=\(.disks)"] | join("; ")' "$j")
 
 # --- a partition ---
 j=$(jsect partition)
 check "readdisk on the partition reads it" -- jtest "$j" '.devices[0].status == "ok"'
-diag "not yet: readdisk on a partition reports no identity of its parent disk: $(jq -c '.devices[0] | {kname, serial, wwn, model}' "$j")"
+check "readdisk on the partition: its own name and size, its parent's identity (IOTSATA3)" -- \
+	jtest "$j" '.devices[0] | (.kname | test("^sd[a-z]+1$")) and .serial == "IOTSATA3" and .wwn == "naa.5001b4400000b003" and .model == "IOTRIAGE LAB SATA SSD" and .transport == "sata" and .size_bytes == (64 * 1048576 - 2048 * 512)'
+diag "partition: $(jq -c '.devices[0] | {kname, serial, wwn, model, size_bytes, by_id}' "$j")"
 
 # --- doctor --quick ---
 j=$(jsect doctor)
@@ -129,6 +144,30 @@ slow_nvme=$(jq -r '.devices[] | select(.serial == "IOTNVME05") | .path' "$j")
 check "doctor --quick reaches a verdict: the media layer, naming the slow NVMe ($slow_nvme)" -- \
 	jtest "$j" ".doctor.verdict.layer == \"media\" and .doctor.verdict.subject == \"$slow_nvme\""
 diag "doctor --quick (exit $(rc doctor)): $(jq -r '.doctor.verdict | "\(.layer) \(.subject): \(.evidence); \(.confidence)"' "$j")"
-diag "not yet: doctor's verdict says nothing of the critical-warning NVMe (IOTNVME04): no health sweep before the read pass"
+crit_path=$(jq -r '.devices[] | select(.serial == "IOTNVME04") | .path' "$j")
+check "doctor --quick: the media verdict also names the critical-warning NVMe ($crit_path) with its health evidence" -- \
+	jtest "$j" ".doctor.verdict.evidence | test(\"${crit_path#/dev/} reads at [0-9]+% .*health finding: SMART FAILED\")"
+check "doctor --quick: the skipped multipath paths' sentences do not repeat their reasons" -- \
+	jtest "$j" 'all(.devices[] | select(.status == "skipped"); . as $d | $d.sentence | contains($d.reason) | not) and ([.devices[] | select(.status == "skipped")] | length == 2)'
+diag "doctor confidence: $(jq -r '.doctor.verdict.confidence' "$j")"
+
+# --- baselines across a change of kernel names (rebind in reverse order) ---
+j1=$(jsect baseline-save)
+j2=$(jsect baseline-check)
+jq_slurp() { jq -e --slurpfile s "$2" "$3" "$1" >/dev/null 2>&1; } # jq_slurp FILE OTHER EXPR: OTHER as $s
+name_of() { sect "$1" | awk -v s="$2" '$2 == s { print $1 }'; }
+b01=$(name_of names-before IOTNVME01) a01=$(name_of names-after IOTNVME01)
+b05=$(name_of names-before IOTNVME05) a05=$(name_of names-after IOTNVME05)
+check "the rebind moved the kernel names (IOTNVME01 $b01 -> $a01, IOTNVME05 $b05 -> $a05), the same six serials" -- \
+	bash -c "[ -n '$a01' ] && [ '$b01' != '$a01' ] && [ -n '$a05' ] && [ '$b05' != '$a05' ] && [ \"\$(awk '\$0 == \"=== BEGIN names-before\" { on = 1; next } /^=== END/ { on = 0 } on { print \$2 }' '$c' | sort)\" = \"\$(awk '\$0 == \"=== BEGIN names-after\" { on = 1; next } /^=== END/ { on = 0 } on { print \$2 }' '$c' | sort)\" ]"
+check "--save-baseline saved the 7 NVMe namespaces' rates (exit 0)" -- \
+	bash -c "[ '$(rc baseline-save)' = 0 ] && jq -e '[.devices[] | select(.status == \"ok\")] | length == 7' '$j1' >/dev/null"
+check "after the rebind every namespace found its own baseline: the rate saved for its serial, not for its old kernel name" -- \
+	jq_slurp "$j2" "$j1" '[.devices[] | select(.status == "ok")] | length == 7 and all(.[]; . as $d | ($s[0].devices[] | select(.serial == $d.serial and .status == "ok") | .bw_bytes_per_s) as $saved | $d.baseline.bw_bytes_per_s > 0 and ((($d.baseline.bw_bytes_per_s - $saved) | fabs) < $saved * 0.001))'
+check "the throttled IOTNVME01 ($a01) is slow against its own baseline, 3 of 3 reads below it; the others within theirs" -- \
+	jtest "$j2" '([.devices[] | select(.status == "ok" and .baseline.reads_below > 0) | .serial] == ["IOTNVME01"]) and ([.devices[] | select(.serial == "IOTNVME01")][0] | .verdict == "slow" and .baseline.reads_below == 3 and (.sentence | test("[0-9]+% of its baseline of [0-9.]+ MB/s from [0-9-]{10} \\(3 of 3 reads below it\\)")))'
+check "IOTNVME05, now $a05, keeps its own half-rate baseline (slow against its peers, within its baseline)" -- \
+	jtest "$j2" '[.devices[] | select(.serial == "IOTNVME05")][0] | .verdict == "slow" and .baseline.reads_below == 0 and (.sentence | test("within it"))'
+diag "baseline: $(jq -r '.devices[] | select(.serial == "IOTNVME01" or .serial == "IOTNVME05") | .sentence' "$j2" | tr '\n' '|')"
 
 finish

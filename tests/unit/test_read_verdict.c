@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "triage/read_group.h"
+#include "triage/read_health.h"
 #include "triage/read_verdict.h"
 #include "tap.h"
 
@@ -95,6 +97,24 @@ static void test_judge_in_line(void)
 	is_str(b.reads[3].verdict, "error", "a failed read's verdict is its status");
 	is_str(b.reads[3].sentence, "/dev/sdd: cannot open: Permission denied", "with its reason");
 	is_str(b.reads[4].verdict, "skipped", "a skipped disk's verdict is its status");
+	is_str(b.reads[4].sentence, "/dev/sde was not read, so it is not judged",
+	       "a skipped disk's sentence does not repeat its reason");
+
+	/* --group-by controller leaves the skipped disk out of the groups. */
+	for (size_t i = 0; i < 4; i++)
+		snprintf(b.reads[i].info.path_group, sizeof(b.reads[i].info.path_group), "pci 0000:00:0%d.0", i < 2 ? 1 : 2);
+	snprintf(b.reads[4].info.path_group, sizeof(b.reads[4].info.path_group), "pci 0000:00:09.0");
+	b.group_by = READ_GROUP_CONTROLLER;
+	struct read_groups g;
+	read_groups_build(&b, &g);
+	is_int(g.count, 2, "by controller: two groups, none for the skipped disk's controller");
+	ok(g.member_of[4] == READ_GROUP_OUTSIDE, "the skipped disk is in no group");
+	ok(g.groups[0].disks == 2 && g.groups[1].disks == 2 && g.groups[1].ok == 1, "the others in theirs, the failed read counted");
+	read_groups_release(&g);
+	b.group_by = READ_GROUP_VDEV;
+	read_groups_build(&b, &g);
+	ok(g.member_of[4] != READ_GROUP_OUTSIDE, "by vdev a skipped pool member stays in its group");
+	read_groups_release(&g);
 
 	struct read_batch one = { .count = 1, .regression_pct = DEFAULT_REGRESSION_PCT };
 	one.reads = xcalloc(1, sizeof(*one.reads));
@@ -107,8 +127,49 @@ static void test_judge_in_line(void)
 	read_batch_release(&one);
 }
 
+/* A health failure is a finding whatever the rate: the sentence says so. */
+static void test_health(void)
+{
+	struct disk_read d = { .verdict = "ok", .health_checked = true };
+	snprintf(d.info.dev_path, sizeof(d.info.dev_path), "/dev/nvme4n1");
+	snprintf(d.sentence, sizeof(d.sentence), "nvme4n1 reads at 100%% of the median of 7 same-model disks (1 of 1 reads in line)");
+	d.health.state = SMART_PASSED;
+	ok(!read_health_failing(&d), "SMART passed without signs: no health finding");
+	read_health_note(&d);
+	ok(strstr(d.sentence, "health") == NULL, "and nothing added to the sentence");
+	d.health.state = SMART_FAILED;
+	d.health.predictive_failure = true;
+	snprintf(d.health.signs, sizeof(d.health.signs), "critical warning 0x04");
+	ok(read_health_failing(&d), "SMART failed: a health finding");
+	read_health_note(&d);
+	read_health_note(&d);
+	ok(strstr(d.sentence, "; health finding: SMART FAILED: the drive predicts its own failure; predictive failure: "
+			      "critical warning 0x04") != NULL, "the sentence carries the health evidence");
+	ok(strstr(strstr(d.sentence, "health finding") + 1, "health finding") == NULL, "once");
+	d.health.state = SMART_PASSED;
+	ok(read_health_failing(&d), "predictive-failure signs while SMART passes: a finding too");
+	d.smartctl_missing = true;
+	ok(!read_health_failing(&d), "not when smartctl is missing");
+
+	struct disk_info info = { 0 };
+	const char *const yes[] = { "nvme", "sata", "scsi", "sas", "usb" }, *const no[] = { "loop", "zram", "virtio", "md", "dm", "" };
+	bool all = true;
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(info.transport, sizeof(info.transport), "%s", yes[i]);
+		all = all && read_health_sweepable(&info);
+	}
+	ok(all, "the sweep asks every physical transport");
+	all = true;
+	for (size_t i = 0; i < 6; i++) {
+		snprintf(info.transport, sizeof(info.transport), "%s", no[i]);
+		all = all && !read_health_sweepable(&info);
+	}
+	ok(all, "and no loop, zram, virtio-blk, md, dm or RAM disk");
+}
+
 int main(void)
 {
+	test_health();
 	test_word();
 	test_sentence();
 	test_judge_in_line();

@@ -44,6 +44,8 @@ static void test_hwlab(void)
 	is_str(h.signs, "critical warning 0x04", "lab NVMe: the warning named, nothing invented");
 	ok(h.has_temperature && h.temperature_c == 50, "lab NVMe: 50 C");
 	is_str(h.device_type, "nvme", "lab NVMe: device type nvme");
+	ok(h.has_critical_warning && h.critical_warning == 4, "lab NVMe: critical warning 4 as a field");
+	ok(h.has_media_errors && h.media_errors == 0, "lab NVMe: 0 media errors, reported as 0 (not unknown)");
 
 	ok(parse_file("hwlab/smartctl_nvme_captured.json", &h) == 0 && h.state == SMART_PASSED &&
 		   !h.predictive_failure && h.temperature_c == 50,
@@ -62,6 +64,9 @@ static void test_hwlab(void)
 	is_str(h.reason, "no SMART data: smartctl: SMART support is: Unavailable - device lacks SMART capability",
 	       "lab SCSI: the reason is smartctl's own smart_support answer");
 	ok(!h.has_temperature, "lab SCSI: its temperature 0 without SMART is not reported");
+	ok(!h.has_critical_warning && !h.has_media_errors, "lab SCSI: no critical warning or media errors invented");
+	ok(parse_file("hwlab/smartctl_sat_captured.json", &h) == 0 && !h.has_critical_warning,
+	   "lab SATA: no NVMe critical warning field");
 }
 
 int main(void)
@@ -87,6 +92,7 @@ int main(void)
 	ok(h.state == SMART_FAILED, "NVMe: FAILED");
 	ok(h.temperature_c == 52, "NVMe temperature");
 	is_str(h.signs, "critical warning 0x04, 3 media errors, 101% of rated endurance used", "NVMe signs");
+	ok(h.has_media_errors && h.media_errors == 3 && h.critical_warning == 4, "NVMe: 3 media errors, warning 4 as fields");
 
 	ok(parse_file("smartctl_scsi_healthy_composed.json", &h) == 0, "SCSI parses");
 	ok(h.state == SMART_PASSED && !h.predictive_failure && h.signs[0] == '\0', "SCSI: healthy, no signs");

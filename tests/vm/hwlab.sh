@@ -13,7 +13,8 @@
 #     namespace 1 (the kernel shows one multipath namespace, two paths)
 #   SCSI (virtio_scsi + sd), vendor IOTRIAGE, product LAB-SAS-HDD, 7200 rpm:
 #     controller scsi0: serial IOTSCSI00..05, wwn 0x5000c5000000a000+i;
-#     IOTSCSI05 read-throttled to half the others
+#     IOTSCSI05 read-throttled to half the others; IOTSCSI03 and 04 in one
+#     throttle group (tg1): a subset held back among disks that are not
 #     controller scsi1: serial IOTSCSIG0..2, wwn 0x5000c5000000a100+i, in one
 #     throttle group: each reads at the normal rate alone, a third together
 #   SATA (ahci + libata), model "IOTRIAGE LAB SATA SSD", non-rotating:
@@ -71,6 +72,7 @@ args+=(-device virtio-scsi-pci,id=scsi0 -device virtio-scsi-pci,id=scsi1)
 for i in 0 1 2 3 4 5; do
 	t="throttling.bps-read=$bps"
 	[ $i = 5 ] && t="throttling.bps-read=$slow"
+	[ $i = 3 ] || [ $i = 4 ] && t="$t,throttling.group=tg1"
 	drive hwsd$i "$t"
 	args+=(-device "scsi-hd,bus=scsi0.0,scsi-id=$i,lun=0,drive=hwsd$i,vendor=IOTRIAGE,product=LAB-SAS-HDD,serial=IOTSCSI0$i,wwn=$((0x5000c5000000a000 + i)),rotation_rate=7200")
 done
