@@ -69,12 +69,13 @@ static void nvme_signs(const struct jv *log, struct smart_health *h)
 	double used = jv_number(jv_get(log, "percentage_used"), 0);
 	if (log) {
 		h->has_critical_warning = true;
-		h->critical_warning = (unsigned)warning;
+		/* Saturated: another program's number must not be undefined behaviour. */
+		h->critical_warning = (unsigned)jv_u64(jv_get(log, "critical_warning"), 0) & 0xff;
 		h->has_media_errors = true;
-		h->media_errors = (unsigned long long)media_errors;
+		h->media_errors = jv_u64(jv_get(log, "media_errors"), 0);
 	}
 	if (warning > 0)
-		add_sign(h, "critical warning 0x%02x", (unsigned)warning);
+		add_sign(h, "critical warning 0x%02x", h->critical_warning);
 	if (media_errors > 0)
 		add_sign(h, "%.0f media errors", media_errors);
 	if (used >= 100)
@@ -117,14 +118,14 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 	const struct jv *temp = jv_path(doc, "temperature.current");
 	if (temp && temp->type == JV_NUMBER) {
 		h->has_temperature = true;
-		h->temperature_c = (int)temp->number;
+		h->temperature_c = jv_int(temp, 0);
 	}
 	ata_signs(jv_path(doc, "ata_smart_attributes.table"), h);
 	nvme_signs(jv_get(doc, "nvme_smart_health_information_log"), h);
 	double grown = jv_number(jv_get(doc, "scsi_grown_defect_list"), 0);
 	if (jv_get(doc, "scsi_grown_defect_list")) {
 		h->has_media_errors = true;
-		h->media_errors = (unsigned long long)grown;
+		h->media_errors = jv_u64(jv_get(doc, "scsi_grown_defect_list"), 0);
 	}
 	if (grown > 0)
 		add_sign(h, "%.0f grown defects", grown);

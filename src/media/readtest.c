@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -183,6 +184,7 @@ static int run_reader(struct disk_read *d, const struct job_spec *spec0, const s
 	spec.fixed_cpu_slot = true;
 	spec.cpu_slot = job_reserve_cpu_slots(spec.numjobs);
 	uint64_t start = now_ns();
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = -errno;
@@ -190,6 +192,11 @@ static int run_reader(struct disk_read *d, const struct job_spec *spec0, const s
 		return r;
 	}
 	if (pid == 0) {
+		/* A reader dies with the run: one left behind would hold the device
+		 * (a loop device would not detach) and its cgroup (not removable). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		struct job_result *res = NULL;
 		int r = job_run(&spec, t, engine, &res);
 		if (r == 0)
