@@ -6,14 +6,20 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "basic/timeutil.h"
 
 static bool needs_health_check(const struct disk_read *d)
 {
@@ -71,10 +77,16 @@ static void record(struct disk_read *d, int r)
 	log_msg(read_health_failing(d) ? LOG_WARN : LOG_INFO, "READ-DISK (%s): health: %s", d->info.dev_path, text);
 }
 
-/* The sweep's workers: each takes the next disk until none is left. */
+/* The sweep's workers: each takes the next disk until none is left, and
+ * leaves its answer in the disk's slot (shared with the parent). */
+struct sweep_slot {
+	int done;                  /* set last, atomically */
+	int result;
+	struct smart_health health;
+};
 struct sweep {
 	struct disk_read *const *disks;
-	int *results;
+	struct sweep_slot *slots;
 	size_t count;
 	size_t next; /* atomic */
 };
@@ -84,34 +96,84 @@ static void *sweep_main(void *arg)
 	struct sweep *sw = arg;
 	for (;;) {
 		size_t k = __atomic_fetch_add(&sw->next, 1, __ATOMIC_RELAXED);
-		if (k >= sw->count || interrupt_requested())
+		if (k >= sw->count)
 			return NULL;
-		sw->results[k] = smart_query_within(sw->disks[k]->info.dev_path, READ_HEALTH_SWEEP_TIMEOUT_MS,
-						    &sw->disks[k]->health);
+		struct sweep_slot *slot = &sw->slots[k];
+		slot->result = smart_query_within(sw->disks[k]->info.dev_path, READ_HEALTH_SWEEP_TIMEOUT_MS,
+						  &slot->health);
+		__atomic_store_n(&slot->done, 1, __ATOMIC_RELEASE);
 	}
 }
 
-/* Runs smartctl on the COUNT DISKS, READ_HEALTH_SWEEP_WORKERS at a time
- * (each only touches its own disk's health), then records the answers in
- * order from this thread. */
-static void sweep_run(struct disk_read *const *disks, size_t count)
+/* The sweeping process: READ_HEALTH_SWEEP_WORKERS threads at a time. */
+static void sweep_workers(struct sweep *sw)
 {
-	struct sweep sw = { .disks = disks, .results = xcalloc(count, sizeof(int)), .count = count };
-	for (size_t k = 0; k < count; k++)
-		sw.results[k] = -EINTR;
-	size_t workers = count < READ_HEALTH_SWEEP_WORKERS ? count : READ_HEALTH_SWEEP_WORKERS;
+	size_t workers = sw->count < READ_HEALTH_SWEEP_WORKERS ? sw->count : READ_HEALTH_SWEEP_WORKERS;
 	pthread_t threads[READ_HEALTH_SWEEP_WORKERS];
 	size_t started = 0;
-	while (started < workers && pthread_create(&threads[started], NULL, sweep_main, &sw) == 0)
+	while (started < workers && pthread_create(&threads[started], NULL, sweep_main, sw) == 0)
 		started++;
 	if (started == 0)
-		sweep_main(&sw); /* no thread: one at a time, here */
+		sweep_main(sw); /* no thread: one at a time, here */
 	for (size_t t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
-	for (size_t k = 0; k < count; k++)
-		if (sw.results[k] != -EINTR)
-			record(disks[k], sw.results[k]);
-	free(sw.results);
+}
+
+/* Waits for the sweeping process until it ends, its deadline passes or an
+ * interrupt comes; then it is killed. smartctl on a disk that does not
+ * answer cannot be stopped (the kernel holds it until the disk answers),
+ * so the sweep never waits for it: the process is given up, not joined. */
+static void sweep_wait(pid_t pid, size_t count)
+{
+	size_t rounds = (count + READ_HEALTH_SWEEP_WORKERS - 1) / READ_HEALTH_SWEEP_WORKERS;
+	uint64_t deadline = now_ns() + (uint64_t)rounds * READ_HEALTH_SWEEP_TIMEOUT_MS * 1000000ULL + 1000000000ULL;
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (now_ns() > deadline || interrupt_requested()) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0); /* its threads wait in waitpid(), which a kill ends */
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* Runs smartctl on the COUNT DISKS in a child process (see sweep_wait),
+ * then records the answers in order from this process. A disk that gave
+ * no answer in time is said to, with the reason. */
+static void sweep_run(struct disk_read *const *disks, size_t count)
+{
+	if (count == 0)
+		return;
+	size_t bytes = count * sizeof(struct sweep_slot);
+	struct sweep sw = { .disks = disks, .count = count };
+	sw.slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sw.slots == MAP_FAILED)
+		return;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		sweep_workers(&sw);
+		_exit(0);
+	}
+	if (pid > 0)
+		sweep_wait(pid, count);
+	else
+		sweep_workers(&sw); /* no process: here, with the same per-disk limit */
+	for (size_t k = 0; k < count; k++) {
+		struct sweep_slot *slot = &sw.slots[k];
+		if (__atomic_load_n(&slot->done, __ATOMIC_ACQUIRE)) {
+			disks[k]->health = slot->health;
+			record(disks[k], slot->result);
+		} else if (!interrupt_requested()) {
+			disks[k]->health = (struct smart_health){ .state = SMART_UNAVAILABLE };
+			record(disks[k], -ETIMEDOUT);
+		}
+	}
+	munmap(sw.slots, bytes);
 }
 
 bool read_health_sweepable(const struct disk_info *info)

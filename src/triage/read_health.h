@@ -16,7 +16,7 @@
 
 /* smartctl's time per disk: in the sweep (a disk that does not answer in
  * this time is reported as such, not waited for), and for a flagged disk. */
-#define READ_HEALTH_SWEEP_TIMEOUT_MS 10000
+#define READ_HEALTH_SWEEP_TIMEOUT_MS 5000
 #define READ_HEALTH_FLAGGED_TIMEOUT_MS 30000
 /* How many smartctl the sweep runs at once: a shelf of disks is asked in
  * the time of a few, and a disk that hangs holds up only its own worker. */
@@ -28,7 +28,9 @@
 bool read_health_sweepable(const struct disk_info *info);
 /* The sweep before the read pass: every disk of READS not skipped and
  * sweepable is asked for its SMART state, each within
- * READ_HEALTH_SWEEP_TIMEOUT_MS, READ_HEALTH_SWEEP_WORKERS at a time; one "health:" line per disk and one line
+ * READ_HEALTH_SWEEP_TIMEOUT_MS, READ_HEALTH_SWEEP_WORKERS at a time, in a child process that
+ * is given up at the deadline or on an interrupt (smartctl on a disk that no
+ * longer answers stays in the kernel); one "health:" line per disk and one line
  * with the count and the time taken. Returns how many were asked. */
 size_t read_health_sweep(struct disk_read *reads, size_t count);
 /* After the verdicts: each disk that needs it and was not swept (slow, or

@@ -52,7 +52,9 @@ echo "=== TIME readdisks $t0 $t1"
 echo "=== BEGIN interrupt"
 $I readdisk "$stuck" --size 64M >/tmp/out 2>&1 &
 pid=$!
-sleep 3
+# After the health sweep (smartctl on the stuck disk is given up after 5 s),
+# so the interrupt lands in the stuck read itself.
+sleep 9
 t0=$(up)
 kill -INT $pid
 wait $pid
