@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "basic/cleanup.h"
@@ -97,6 +98,19 @@ static bool group_is_empty(const char *dir)
 	return read_small_file(procs, buf, sizeof(buf)) == 0;
 }
 
+/* A dead owner's group may still hold its readers for a moment: they were
+ * killed with it (PR_SET_PDEATHSIG) but finish the I/O in flight first. */
+static bool empty_soon(const char *dir)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	for (int i = 0; i < 30; i++) {
+		if (group_is_empty(dir))
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
 bool throttle_group_stale(const char *name, const char *proc_root)
 {
 	if (strncmp(name, "iotriage-", 9) != 0)
@@ -128,7 +142,7 @@ int throttle_remove_stale(void)
 			continue;
 		char dir[600];
 		snprintf(dir, sizeof(dir), "%s/%s", THROTTLE_ROOT, de->d_name);
-		if (group_is_empty(dir) && rmdir(dir) == 0)
+		if (empty_soon(dir) && rmdir(dir) == 0)
 			removed++;
 	}
 	closedir(d);
