@@ -178,6 +178,20 @@ double job_iops(const struct job_result *r)
 	return r->seconds > 0 ? (double)r->ios / r->seconds : 0.0;
 }
 
+int job_validate_timing(const struct job_spec *spec, char *msg, size_t len)
+{
+	if (spec->time_based && !spec->runtime_ns) {
+		snprintf(msg, len, "a time-based run needs a runtime");
+		return -EINVAL;
+	}
+	if (spec->ramp_ns && spec->runtime_ns && spec->ramp_ns > spec->runtime_ns) {
+		snprintf(msg, len, "the ramp time (%.3g s) is longer than the runtime (%.3g s)",
+			 (double)spec->ramp_ns / 1e9, (double)spec->runtime_ns / 1e9);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
 {
 	unsigned align = t->direct ? t->offset_align : 1;
@@ -213,15 +227,9 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 		snprintf(msg, len, "read percentage must be between 0 and 100");
 		return -EINVAL;
 	}
-	if (spec->time_based && !spec->runtime_ns) {
-		snprintf(msg, len, "a time-based run needs a runtime");
-		return -EINVAL;
-	}
-	if (spec->ramp_ns && spec->runtime_ns && spec->ramp_ns > spec->runtime_ns) {
-		snprintf(msg, len, "the ramp time (%.3g s) is longer than the runtime (%.3g s)",
-			 (double)spec->ramp_ns / 1e9, (double)spec->runtime_ns / 1e9);
-		return -EINVAL;
-	}
+	int r = job_validate_timing(spec, msg, len);
+	if (r < 0)
+		return r;
 	uint64_t span = spec->size ? spec->size : t->size;
 	if (span < spec->bs) {
 		snprintf(msg, len, "'%s' holds %llu bytes, less than one block of %u", t->path,

@@ -114,6 +114,11 @@ struct job_result {
 	double samples_bw[JOB_MAX_SAMPLES];
 };
 
+/* The rules between the time options alone (time-based needs a runtime, a
+ * ramp no longer than the runtime), so a command can refuse them before
+ * anything starts. Returns 0, or -EINVAL with MSG. */
+int job_validate_timing(const struct job_spec *spec, char *msg, size_t len);
+
 /* Checks a spec against a target (alignment, sizes); on failure writes a
  * message for the user to MSG and returns -EINVAL. */
 int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len);

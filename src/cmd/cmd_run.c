@@ -188,6 +188,10 @@ static int check_one_target(struct command_call *call)
 {
 	if (call->noperands != 1)
 		return opts_usage_error("run", "expected exactly one target (a file or block device)");
+	const struct run_cmd *c = call->settings;
+	char msg[160];
+	if (job_validate_timing(&c->run.spec, msg, sizeof(msg)) < 0)
+		return opts_usage_error("run", "%s", msg);
 	return 0;
 }
 

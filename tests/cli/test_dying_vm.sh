@@ -8,23 +8,12 @@
 # exits within 5 s, leaving only the abandoned reader in the kernel. Times
 # are the guest's clock (see run_vm.sh).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-missing=""
-need_root || missing="root (the kernel image in /boot is readable by root only)"
-command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
-busybox_path=$(command -v busybox || true)
-{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
+missing=$(vm_missing)
 command -v smartctl >/dev/null || missing="smartctl (package smartmontools)"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		ok 1 "VM prerequisites: $missing is missing, and CI installs it (scripts/install-deps.sh)"
-	else
-		skip "dying-disk VM tests" "needs $missing; scripts/install-deps.sh installs it"
-	fi
-	exit 0
-fi
+vm_ready "dying-disk VM tests" "$missing" || exit 0
 
 console=${KEEP_CONSOLE:-$TMP/console.log}
 start=$(date +%s)
@@ -38,10 +27,6 @@ else
 fi
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
-sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
-rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
-jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
-elapsed() { awk -v n="$1" '$1 == "===" && $2 == "TIME" && $3 == n { printf "%.1f", $5 - $4 }' "$c"; }
 
 check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
 bad=$(sed -n 's/^=== DISKS bad=\([^ ]*\) .*/\1/p' "$c")

@@ -13,24 +13,13 @@
 # re-checks an earlier boot's console (KEEP_CONSOLE=FILE keeps one) without
 # booting; HWLAB_LIMIT caps the boot (420 s).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-missing=""
-need_root || missing="root (the kernel image in /boot is readable by root only)"
-command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
+missing=$(vm_missing)
 command -v smartctl >/dev/null || missing="smartctl (package smartmontools)"
 command -v jq >/dev/null || missing="jq"
-busybox_path=$(command -v busybox || true)
-{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		ok 1 "hardware lab prerequisites: $missing is missing, and CI installs it (scripts/install-test-deps.sh)"
-	else
-		skip "hardware lab VM tests" "needs $missing; scripts/install-test-deps.sh installs it"
-	fi
-	exit 0
-fi
+vm_ready "hardware lab VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
@@ -49,9 +38,6 @@ c=$TMP/c
 check "no lab image directory is left" -- bash -c "! compgen -G '/tmp/iotriage-hwlab.*' >/dev/null"
 check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
 
-sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
-rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
-jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
 
 # --- the lab as the drivers made it ---
 check "the drivers made 6 NVMe namespaces, the multipath one and its two hidden paths" -- \

@@ -26,10 +26,15 @@ check "and names it" -- grep -q "unknown preset 'nosuch'" "$TMP/e1"
 check "--loops 0 is a usage error" -- test $? -eq 2
 "$IOTRIAGE" presets cdm "$f" --ramp-time 2s --runtime 1s >/dev/null 2>"$TMP/e3"
 check "a ramp longer than the runtime is a usage error" -- test $? -eq 2
+runs_before=$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from runs" 2>/dev/null)
 "$IOTRIAGE" run "$f" --ramp-time 2s --runtime 1s >/dev/null 2>"$TMP/e4"
-check "run: a ramp longer than the runtime is refused" -- grep -q "ramp time" "$TMP/e4"
+check "run: a ramp longer than the runtime is a usage error" -- test $? -eq 2
+check "saying so" -- grep -q "ramp time" "$TMP/e4"
 "$IOTRIAGE" run "$f" --time-based >/dev/null 2>"$TMP/e5"
-check "run: time-based without a runtime is refused" -- grep -q "needs a runtime" "$TMP/e5"
+check "run: time-based without a runtime is a usage error" -- test $? -eq 2
+check "saying so" -- grep -q "needs a runtime" "$TMP/e5"
+check "and neither recorded a run" -- \
+	test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from runs" 2>/dev/null)" = "$runs_before"
 
 # The null engine: the rate cap alone sets the pace, whatever the machine's load.
 "$IOTRIAGE" run "$f" --rw randread --runtime 1s --time-based --ramp-time 500ms --rate-iops 500 --random-map once \

@@ -12,22 +12,11 @@
 # the console fails the test. Latency figures come from the VM's
 # instruction-counted clock (see run_vm.sh): ratios, not this host's speed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-missing=""
-need_root || missing="root (the kernel image in /boot is readable by root only)"
-command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
-busybox_path=$(command -v busybox || true)
-{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		ok 1 "VM prerequisites: $missing is missing, and CI installs it (scripts/install-test-deps.sh)"
-	else
-		skip "ramdisk VM tests" "needs $missing; scripts/install-test-deps.sh installs it"
-	fi
-	exit 0
-fi
+missing=$(vm_missing)
+vm_ready "ramdisk VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
@@ -40,9 +29,6 @@ c=$TMP/c
 check "no qemu of ours is left" -- bash -c 'for p in $(pgrep -x qemu-system-x86_64); do [ "$(readlink /proc/$p/fd/1)" = "$1" ] && exit 1; done; exit 0' _ "$console"
 check "no VM temp dir is left" -- bash -c "! ls -d /tmp/iotriage-vm.* /tmp/iotriage-initramfs.* 2>/dev/null"
 
-sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
-rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
-jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
 has() { sect "$1" | grep -q -- "$2"; } # has SECTION PATTERN
 
 check "the VM booted Debian's kernel" -- grep -q "=== VM UP kernel [0-9][^ ]*-amd64" "$c"

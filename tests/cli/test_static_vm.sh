@@ -6,19 +6,12 @@
 # readdisks. One VM boot. Skipped for a sanitizer build of IOTRIAGE: the
 # static binary is built from the tree either way, and one run is enough.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 src=$(cd "$here/.." && pwd)
 
-missing=""
-need_root || missing="root (the kernel image in /boot is readable by root only)"
-command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
-busybox_path=$(command -v busybox || true)
-{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
-if [ -n "$missing" ]; then
-	skip "static binary in the VM" "needs $missing; scripts/install-test-deps.sh installs it"
-	exit 0
-fi
+missing=$(vm_missing)
+vm_ready "static binary in the VM" "$missing" || exit 0
 if ldd "$IOTRIAGE" 2>/dev/null | grep -q libasan; then
 	skip "static binary in the VM" "run once, with the plain build"
 	exit 0
@@ -39,9 +32,6 @@ ok $? "the VM booted, ran the scenario and powered off" || tail -5 "$TMP/vm.err"
 diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
-sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
-rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
-jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
 
 sect libs >"$TMP/libs.txt"
 check "the VM's root has no shared library or loader at all (count=0)" -- grep -qx 'count=0' "$TMP/libs.txt"

@@ -8,23 +8,12 @@
 # subsystem, port, controller or record; bad input makes nothing.
 # Latency is on the VM's instruction-counted clock (run_vm.sh).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-missing=""
-need_root || missing="root (the kernel image in /boot is readable by root only)"
-command -v qemu-system-x86_64 >/dev/null || missing="qemu-system-x86_64 (package qemu-system-x86)"
-busybox_path=$(command -v busybox || true)
-{ [ -n "$busybox_path" ] && file -L "$busybox_path" | grep -q 'statically linked'; } || missing="a static busybox (package busybox-static)"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="a kernel in /boot (package linux-image-amd64)"
+missing=$(vm_missing)
 for p in ip tc; do command -v $p >/dev/null || missing="$p (package iproute2)"; done
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		ok 1 "VM prerequisites: $missing is missing, and CI installs it (scripts/install-deps.sh)"
-	else
-		skip "wire VM tests" "needs $missing; scripts/install-deps.sh installs it"
-	fi
-	exit 0
-fi
+vm_ready "wire VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
@@ -35,9 +24,6 @@ diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
 
-sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
-rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
-jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
 has() { sect "$1" | grep -q -- "$2"; }
 none() { test -z "$(sect "$1")"; }
 
