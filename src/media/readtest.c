@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "basic/humanize.h"
+#include "basic/strbuf.h"
 #include "basic/interrupt.h"
 #include "basic/timeutil.h"
 #include "bench/target.h"
@@ -171,42 +172,58 @@ static int abandon_reader(pid_t pid)
 	return (int)pid;
 }
 
-/* Runs SPEC in a child process and waits for it with the deadline (see
- * readtest.h). Returns job_run's return; D->res is set when it ran. */
-static int run_reader(struct disk_read *d, const struct job_spec *spec0, const struct target *t,
-		      const struct engine_ops *engine, uint64_t timeout_ns)
+/* A read started by readtest_start() and not yet finished. */
+struct readtest_reader {
+	struct disk_read *d;
+	struct target t;
+	const struct engine_ops *engine;
+	struct shared_read *sh;
+	pid_t pid;
+	uint64_t start_ns, timeout_ns, asked;
+};
+
+/* Forks the reader child of R for SPEC. Returns 0 or -errno. */
+static int fork_reader(struct readtest_reader *rd, const struct job_spec *spec0)
 {
-	struct shared_read *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
+	rd->sh = mmap(NULL, sizeof(*rd->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rd->sh == MAP_FAILED) {
+		rd->sh = NULL;
 		return -errno;
+	}
 	struct job_spec spec = *spec0;
-	spec.progress_out = &sh->progress;
+	spec.progress_out = &rd->sh->progress;
 	spec.fixed_cpu_slot = true;
 	spec.cpu_slot = job_reserve_cpu_slots(spec.numjobs);
-	uint64_t start = now_ns();
+	rd->start_ns = now_ns();
 	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-		munmap(sh, sizeof(*sh));
-		return r;
-	}
-	if (pid == 0) {
+	rd->pid = fork();
+	if (rd->pid < 0)
+		return -errno;
+	if (rd->pid == 0) {
 		/* A reader dies with the run: one left behind would hold the device
 		 * (a loop device would not detach) and its cgroup (not removable). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
 		struct job_result *res = NULL;
-		int r = job_run(&spec, t, engine, &res);
+		int r = job_run(&spec, &rd->t, rd->engine, &res);
 		if (r == 0)
-			memcpy(&sh->res, res, sizeof(*res));
-		sh->rc = r;
-		__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
+			memcpy(&rd->sh->res, res, sizeof(*res));
+		rd->sh->rc = r;
+		__atomic_store_n(&rd->sh->done, 1, __ATOMIC_RELEASE);
 		_exit(0);
 	}
-	uint64_t last = start;
-	enum wait_end end = wait_reader(pid, sh, timeout_ns, &last);
+	return 0;
+}
+
+/* Waits for RD's child with the deadline (see readtest.h). Returns
+ * job_run's return; RD->d->res is set when it ran. */
+static int wait_for_reader(struct readtest_reader *rd)
+{
+	struct disk_read *d = rd->d;
+	struct shared_read *sh = rd->sh;
+	uint64_t last = rd->start_ns;
+	enum wait_end end = wait_reader(rd->pid, sh, rd->timeout_ns, &last);
 	int r = 0;
 	if (end == WAIT_DONE && __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
 		r = sh->rc;
@@ -215,46 +232,66 @@ static int run_reader(struct disk_read *d, const struct job_spec *spec0, const s
 	} else if (end == WAIT_DONE) {
 		r = -ECHILD; /* the reader died without a result */
 	} else {
-		d->stuck_pid = abandon_reader(pid);
+		d->stuck_pid = abandon_reader(rd->pid);
 		d->no_response = end == WAIT_NO_RESPONSE;
-		d->timeout_s = (unsigned)(timeout_ns / 1000000000ULL);
-		d->res = abandoned_result(sh, engine, start, last, end);
+		d->timeout_s = (unsigned)(rd->timeout_ns / 1000000000ULL);
+		d->res = abandoned_result(sh, rd->engine, rd->start_ns, last, end);
 	}
-	munmap(sh, sizeof(*sh));
 	if (r == 0 && !d->res)
 		r = -ENOMEM;
 	return r;
 }
 
-int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
+static void reader_free(struct readtest_reader *rd)
+{
+	if (rd->sh)
+		munmap(rd->sh, sizeof(*rd->sh));
+	target_close(&rd->t);
+	free(rd);
+}
+
+/* Opens D's device and builds its read; NULL with D's status set when it
+ * cannot run (or has nothing to read). */
+static struct readtest_reader *prepare_reader(struct disk_read *d, const struct readtest_opts *opts)
 {
 	d->requested = opts->size;
 	enum target_kind kind;
 	int r = target_classify(d->info.dev_path, &kind);
 	if (r == 0 && kind != TARGET_BLOCK_DEVICE)
 		r = -ENOTBLK;
-	if (r < 0)
-		return explain_open_error(d, r);
+	if (r < 0) {
+		explain_open_error(d, r);
+		return NULL;
+	}
+	struct readtest_reader *rd = xcalloc(1, sizeof(*rd));
+	rd->d = d;
+	rd->asked = opts->size;
+	rd->t = (struct target)TARGET_INIT;
+	r = target_open(d->info.dev_path, false, true, false, &rd->t);
+	if (r < 0) {
+		explain_open_error(d, r);
+		free(rd);
+		return NULL;
+	}
+	return rd;
+}
 
-	struct target t = TARGET_INIT;
-	r = target_open(d->info.dev_path, false, true, false, &t);
-	if (r < 0)
-		return explain_open_error(d, r);
-
+/* The job of RD's read; false with D's status set when it cannot run. */
+static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *opts, struct job_spec *spec)
+{
+	struct disk_read *d = rd->d;
 	uint64_t size = opts->size;
-	if (t.size < size) {
+	if (rd->t.size < size) {
 		/* Read what exists, rounded down to whole sectors, and say so. */
-		size = t.size - t.size % t.offset_align;
+		size = rd->t.size - rd->t.size % rd->t.offset_align;
 		d->truncated = true;
 	}
 	if (size == 0) {
-		target_close(&t);
 		d->status = READTEST_SKIPPED;
 		snprintf(d->reason, sizeof(d->reason), "'%s' has size 0", d->info.dev_path);
-		return 0;
+		return false;
 	}
-
-	struct job_spec spec = {
+	*spec = (struct job_spec){
 		.random = false,
 		.read_pct = 100,
 		.bs = opts->bs,
@@ -267,33 +304,65 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
 		.progress = opts->progress,
 		.progress_label = d->info.dev_path,
 	};
-	if (spec.bs > size)
-		spec.bs = (uint32_t)size;
+	if (spec->bs > size)
+		spec->bs = (uint32_t)size;
 	char msg[256];
-	r = job_validate(&spec, &t, msg, sizeof(msg));
-	if (r < 0) {
-		target_close(&t);
+	if (job_validate(spec, &rd->t, msg, sizeof(msg)) < 0) {
 		d->status = READTEST_ERROR;
 		snprintf(d->reason, sizeof(d->reason), "%s", msg);
-		return r;
+		return false;
 	}
-	struct engine_target_traits traits = { .synchronous_device = t.bio_based };
-	const struct engine_ops *engine = engine_select(opts->engine, spec.iodepth, &traits, d->engine_reason,
-							sizeof(d->engine_reason));
-	if (!engine) {
-		target_close(&t);
+	struct engine_target_traits traits = { .synchronous_device = rd->t.bio_based };
+	rd->engine = engine_select(opts->engine, spec->iodepth, &traits, d->engine_reason, sizeof(d->engine_reason));
+	if (!rd->engine) {
 		d->status = READTEST_ERROR;
 		snprintf(d->reason, sizeof(d->reason), "%s", d->engine_reason);
-		return -EINVAL;
+		return false;
 	}
-	uint64_t timeout_ns = opts->io_timeout_ns ? opts->io_timeout_ns : READTEST_DEFAULT_IO_TIMEOUT_S * 1000000000ULL;
-	r = run_reader(d, &spec, &t, engine, timeout_ns);
-	target_close(&t);
+	rd->timeout_ns = opts->io_timeout_ns ? opts->io_timeout_ns : READTEST_DEFAULT_IO_TIMEOUT_S * 1000000000ULL;
+	return true;
+}
+
+struct readtest_reader *readtest_start(struct disk_read *d, const struct readtest_opts *opts)
+{
+	struct readtest_reader *rd = prepare_reader(d, opts);
+	struct job_spec spec;
+	if (!rd)
+		return NULL;
+	if (!plan_read(rd, opts, &spec)) {
+		reader_free(rd);
+		return NULL;
+	}
+	int r = fork_reader(rd, &spec);
 	if (r < 0) {
 		set_error(d, "cannot read '%s': %s", strerror(-r));
-		return 0;
+		reader_free(rd);
+		return NULL;
 	}
-	record_outcome(d, t.size, opts->size);
+	return rd;
+}
+
+void readtest_finish(struct readtest_reader *rd)
+{
+	if (!rd)
+		return;
+	struct disk_read *d = rd->d;
+	int r = wait_for_reader(rd);
+	uint64_t device_size = rd->t.size, asked = rd->asked;
+	reader_free(rd);
+	if (r < 0) {
+		set_error(d, "cannot read '%s': %s", strerror(-r));
+		return;
+	}
+	record_outcome(d, device_size, asked);
+}
+
+int readtest_run(struct disk_read *d, const struct readtest_opts *opts)
+{
+	struct readtest_reader *rd = readtest_start(d, opts);
+	if (!rd)
+		return d->status == READTEST_SKIPPED ? 0 : -EINVAL;
+	readtest_finish(rd);
 	return 0;
 }
 

@@ -59,35 +59,30 @@ static void log_outcome(const struct disk_read *d)
 		log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->reason);
 }
 
-struct parallel_read {
-	struct disk_read *d;
-	const struct readtest_opts *opts;
-};
-
-static void *parallel_read_main(void *arg)
+static void *finish_read_main(void *reader)
 {
-	struct parallel_read *p = arg;
-	readtest_run(p->d, p->opts);
+	readtest_finish(reader);
 	return NULL;
 }
 
+/* Every reader is forked from this thread (see readtest_start); the
+ * threads only wait for them. */
 static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL; /* several devices cannot share one progress line */
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
-	struct parallel_read *args = xcalloc(b->count, sizeof(*args));
 	bool *started = xcalloc(b->count, sizeof(*started));
 	for (size_t i = 0; i < b->count; i++) {
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
 		log_starting(&b->reads[i], &b->opts);
-		args[i] = (struct parallel_read){ &b->reads[i], &opts };
-		int r = pthread_create(&threads[i], NULL, parallel_read_main, &args[i]);
+		struct readtest_reader *reader = readtest_start(&b->reads[i], &opts);
+		if (!reader)
+			continue;
+		int r = pthread_create(&threads[i], NULL, finish_read_main, reader);
 		if (r) {
-			b->reads[i].status = READTEST_ERROR;
-			snprintf(b->reads[i].reason, sizeof(b->reads[i].reason),
-				 "cannot start a reader thread: %s", strerror(r));
+			readtest_finish(reader); /* waits here instead */
 			continue;
 		}
 		started[i] = true;
@@ -98,7 +93,6 @@ static void read_all_at_once(struct read_batch *b)
 	for (size_t i = 0; i < b->count; i++)
 		log_outcome(&b->reads[i]);
 	free(threads);
-	free(args);
 	free(started);
 }
 
