@@ -85,6 +85,7 @@ struct disk_read {
 	/* The parallel pass (readdisks --mode both): this disk read while all read. */
 	double parallel_bw;     /* 0 when not measured */
 	double parallel_pct_of_serial;
+	char parallel_failure[320]; /* why the read together failed, "" when it did not */
 };
 
 /* Reads the block device at D->info.dev_path. Returns 0 when the read ran

@@ -132,6 +132,11 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 		json_double(j, "percent_of_serial", d->parallel_pct_of_serial);
 		json_string(j, "path_group", d->info.path_group);
 		json_end_object(j);
+	} else if (d->parallel_failure[0]) {
+		json_begin_object(j, "parallel");
+		json_string(j, "failure", d->parallel_failure);
+		json_string(j, "path_group", d->info.path_group);
+		json_end_object(j);
 	}
 	json_end_object(j);
 }

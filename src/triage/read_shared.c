@@ -26,8 +26,15 @@ static void measure_together(struct read_batch *b)
 	read_batch_execute(&together);
 	for (size_t i = 0; i < b->count; i++) {
 		struct disk_read *d = &b->reads[i];
-		if (d->status != READTEST_OK || together.reads[i].status != READTEST_OK)
+		if (d->status != READTEST_OK)
 			continue;
+		if (together.reads[i].status != READTEST_OK) {
+			/* Read fine alone, failed together: said, and left out of its group's judgement. */
+			snprintf(d->parallel_failure, sizeof(d->parallel_failure), "%s", together.reads[i].reason);
+			log_msg(LOG_WARN, "READ-DISKS (%s): read alone, but not together with the others: %s",
+				d->info.dev_path, d->parallel_failure);
+			continue;
+		}
 		d->parallel_bw = job_bw_bytes_per_s(together.reads[i].res);
 		d->parallel_pct_of_serial = 100.0 * d->parallel_bw / job_bw_bytes_per_s(d->res);
 	}

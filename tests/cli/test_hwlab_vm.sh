@@ -106,6 +106,7 @@ sg=$(jq -r '[.devices[] | select(.serial == "IOTSCSI03" or .serial == "IOTSCSI04
 check "--mode both: on the controller of six, the two disks of a throttle group are found held back while the others hold, none blamed ($sg)" -- \
 	jtest "$j" ". as \$root | [.shared_paths[] | select(.held_back | length > 0)] | length == 1 and .[0].disks == 6 and (.[0].bottleneck | not) and (.[0].held_back | sort | join(\" \")) == \"$sg\" and .[0].held_back_median_percent_of_serial < 70 and .[0].median_percent_of_serial >= 70 and all(\$root.devices[] | select(.serial == \"IOTSCSI03\" or .serial == \"IOTSCSI04\"); .verdict == \"ok\")"
 diag "--mode both: $(sect both-log | grep -o 'on [^,]*, 2 of its .*keeps [0-9]*%')"
+diag "--mode both, each disk (serial status solo-MB/s together-%):" $(jq -r '[.devices[] | "\(.serial):\(.status):\((.bw_bytes_per_s // 0) / 1e6 | floor):\(.parallel.percent_of_serial // .parallel.failure // "none" | tostring | .[0:60])"] | join(" ")' "$j")
 
 # --- --group-by controller (the third run) ---
 j=$TMP/readdisks-3.json
