@@ -29,6 +29,41 @@ count() { # count NAME LOGFILE EXIT_STATUS
 	grep -E '# SKIP' "$log" | sed 's/^/    /'
 }
 
+# What a command test may leave on the machine: pools, loop devices, pool
+# mounts, network namespaces. Each test removes its own; one that does not is
+# named here and its leftovers are removed, so that a later test (rwpools
+# and runall go over every pool) is not failed by another test's leak.
+machine_state() {
+	{
+		zpool list -H -o name 2>/dev/null | sed 's/^/pool /'
+		findmnt -rn -t btrfs,xfs,ext4,fuse -o TARGET 2>/dev/null | grep -v '^/$' | sed 's/^/mount /'
+		losetup -n -O NAME 2>/dev/null | sed 's/^/loop /'
+		ip netns list 2>/dev/null | awk '{print "netns " $1}'
+	} | sort
+}
+
+remove_leftovers() { # remove_leftovers NAME: what NAME left, named in its log
+	local name=$1 before=$2 left kind what i
+	left=$(comm -13 <(echo "$before") <(machine_state))
+	[ -n "$left" ] || return 0
+	sleep 2
+	left=$(comm -13 <(echo "$before") <(machine_state))
+	[ -n "$left" ] || return 0
+	echo "$left" | sed "s/^/    # left behind by $name (removed now): /"
+	# pools first (their mounts go with them), loop devices last
+	for kind in pool mount netns loop; do
+		echo "$left" | awk -v k=$kind '$1 == k {print $2}' | while read -r what; do
+			case $kind in
+			pool) for i in 1 2 3 4 5; do zpool destroy -f "$what" 2>/dev/null && break; sleep 1; done ;;
+			mount) umount -l "$what" 2>/dev/null ;;
+			netns) ip netns del "$what" 2>/dev/null ;;
+			loop) losetup -d "$what" 2>/dev/null ;;
+			esac
+		done
+	done
+	return 0
+}
+
 logs=$(mktemp -d /tmp/iotriage-testlogs.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
 
@@ -41,8 +76,10 @@ done
 
 for t in "$here"/cli/test_*.sh; do
 	name=$(basename "$t" .sh)
+	before=$(machine_state)
 	IOTRIAGE="$build/iotriage" bash "$t" >"$logs/$name.log" 2>&1
 	count "$name" "$logs/$name.log" $?
+	remove_leftovers "$name" "$before"
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -44,6 +44,10 @@ check() { # check NAME -- COMMAND...: ok when COMMAND succeeds
 }
 skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
 diag() { echo "# $*"; }
+diag_file() { # diag_file FILE: its last lines as diagnostics (why a check failed)
+	tail -n 15 "$1" 2>/dev/null | sed 's/^/# /'
+	return 0
+}
 
 need_root() { [ "$(id -u)" -eq 0 ]; }
 

@@ -61,8 +61,8 @@ check "identity fields are present" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$a\") | .transport == \"loop\" and .logical_block_size == 512 and (.backing_file | length > 0)"
 check "zram transport detected" -- jtest "$TMP/rd.json" ".devices[] | select(.path == \"$zi\") | .transport == \"zram\" and .size_bytes == 67108864"
 
-"$IOTRIAGE" readdisks "${match[@]}" --size 32M --parallel --json >"$TMP/par.json" 2>/dev/null
-ok $? "readdisks --parallel exits 0"
+"$IOTRIAGE" readdisks "${match[@]}" --size 32M --parallel --json >"$TMP/par.json" 2>"$TMP/par.err"
+ok $? "readdisks --parallel exits 0" || diag_file "$TMP/par.err"
 check "parallel mode recorded and all four read" -- jtest "$TMP/par.json" '.parameters.mode == "parallel" and .summary.ok == 4'
 
 # A detached loop device, found by readdisks itself.

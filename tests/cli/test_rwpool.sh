@@ -64,13 +64,13 @@ if command -v mkfs.btrfs >/dev/null; then
 		jtest "$TMP/b.json" '.pools[0].fstype == "btrfs" and .pools[0].figures[1].cache == "pool"'
 	check "nothing is left in the btrfs mount" -- test -z "$(ls -A "$bmnt")"
 
-	"$IOTRIAGE" rwpools --size 16M --json >"$TMP/all.json" 2>/dev/null
-	ok $? "rwpools exits 0"
+	"$IOTRIAGE" rwpools --size 16M --json >"$TMP/all.json" 2>"$TMP/all.err"
+	ok $? "rwpools exits 0" || diag_file "$TMP/all.err"
 	check "rwpools covers both pools" -- \
 		jtest "$TMP/all.json" "[.pools[].pool] | (index(\"$pool\") != null) and (index(\"$label\") != null)"
 
-	"$IOTRIAGE" runall --size 16M --read-size 16M --json >"$TMP/run.json" 2>/dev/null
-	ok $? "runall exits 0"
+	"$IOTRIAGE" runall --size 16M --read-size 16M --json >"$TMP/run.json" 2>"$TMP/run.err"
+	ok $? "runall exits 0" || diag_file "$TMP/run.err"
 	check "runall wrote into both pools" -- \
 		jtest "$TMP/run.json" "[.pools[] | select(.status == \"ok\") | .pool] | (index(\"$pool\") != null) and (index(\"$label\") != null)"
 	check "and read exactly the ZFS pool's members, grouped by vdev" -- \
