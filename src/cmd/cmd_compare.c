@@ -99,10 +99,10 @@ static void table_row(struct table *t, const struct compare_row *row)
 	char va[48], vb[48], change[32] = "-", limit[32] = "-", target[512];
 	measure_format(a->unit, a->value, va, sizeof(va));
 	measure_format(b->unit, b->value, vb, sizeof(vb));
-	if (isfinite(row->v.change_pct)) {
+	if (isfinite(row->v.change_pct))
 		snprintf(change, sizeof(change), "%+.1f%%", row->v.change_pct);
+	if (isfinite(row->v.change_pct) && isfinite(row->v.threshold_pct)) /* none for a row not judged */
 		snprintf(limit, sizeof(limit), "+-%.1f%%", row->v.threshold_pct);
-	}
 	if (strcmp(a->target, b->target) == 0)
 		snprintf(target, sizeof(target), "%s", a->target);
 	else
