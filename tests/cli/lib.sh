@@ -111,8 +111,16 @@ jtest() { # jtest FILE EXPR: succeeds when the jq expression is true
 
 # destroy_pool NAME: zfs-fuse answers "pool is busy" for a moment after I/O; retry.
 destroy_pool() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	# zfs-fuse says "pool is busy" for a while after heavy writes (dedup,
+	# a full pool) and on a loaded machine: retry for up to 30 s, and from
+	# the fifth try unmount its datasets (children first) by force first.
+	local i ds
+	for i in $(seq 1 30); do
+		if [ "$i" -ge 5 ]; then
+			for ds in $(zfs list -H -o name -r "$1" 2>/dev/null | tac); do
+				zfs unmount -f "$ds" >/dev/null 2>&1
+			done
+		fi
 		zpool destroy -f "$1" 2>/dev/null && return 0
 		zpool list -H -o name 2>/dev/null | grep -qx "$1" || return 0
 		sleep 1
