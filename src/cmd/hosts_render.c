@@ -28,8 +28,11 @@ void hosts_outlier_sentence(const struct host_rows *rows, char *buf, size_t len)
 static void bar(double figure, double max, char *buf, size_t len)
 {
 	size_t n = 0;
-	if (isfinite(figure) && max > 0)
-		n = (size_t)lround(BAR_WIDTH * figure / max);
+	if (!isfinite(figure) || max <= 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	n = (size_t)lround(BAR_WIDTH * figure / max);
 	if (n >= len)
 		n = len - 1;
 	memset(buf, '#', n);

@@ -300,9 +300,13 @@ else
 			test "$(json "$TMP/rd.json" ".hosts[] | select(.host == \"$h\") | \"\(.status)/\(.document.exit_status)\"")" = interrupted/130
 		check "$h: no process left" -- fleetlab_clean $h
 	done
-	# Still under the test's lock: no other run can have made one meanwhile.
-	check "no RAM disk was made" -- bash -c "! ls /dev/iotriage-ramdisk* >/dev/null 2>&1"
-	check "and none recorded" -- jtest "$TMP/rd.json" '[.hosts[].document.devices[]?] | length == 0'
+	# Other runs on this machine may have RAM disks (or test links) of their
+	# own by now: what these runs made would be recorded under their run ids.
+	rd_ids=$(json "$TMP/rd.json" '[.hosts[].document.run_id] | join("|")')
+	check "three run ids of the hosts' runs" -- test "$(echo "$rd_ids" | tr '|' '\n' | grep -c '^[0-9a-f]\{16\}$')" = 3
+	check "no RAM disk made: none in the registry under these runs" -- \
+		bash -c "! grep -Eqs 'run_id=($rd_ids)' /run/iotriage/ramdisk/* /run/iotriage/ramdisk/.[!.]*"
+	check "and none in their documents" -- jtest "$TMP/rd.json" '[.hosts[].document.devices[]?] | length == 0'
 	kill $holder 2>/dev/null
 	wait $holder 2>/dev/null
 fi
