@@ -4,18 +4,33 @@
  * workload written ID+ID+ID, whose spread between runs is their noise
  * (triage/compare.h). Reads the database only. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/hosts_render.h"
 #include "cmd/stored_runs.h"
 #include "output/json.h"
 #include "output/table.h"
 #include "report/significance.h"
 #include "triage/compare.h"
 
-static const struct opt_def compare_opts[] = { OPT_END };
+enum { OPT_HOSTS = OPT_COMMAND_BASE, OPT_BASE };
+
+struct compare_settings {
+	bool hosts;
+	const char *base;
+};
+
+static const struct opt_def compare_opts[] = {
+	{ "hosts", 0, NULL, "RUN is a fleet run: every host against the base host, and the outlier host named", OPT_HOSTS,
+	  OPT_V_FLAG(struct compare_settings, hosts) },
+	{ "base", 0, "HOST", "with --hosts: the host the others are compared with (default: the median host)", OPT_BASE,
+	  OPT_V_STRING(struct compare_settings, base) },
+	OPT_END,
+};
 
 /* Warns when the runs of a side were not started with the same arguments:
  * repeat runs are repeats of one workload. */
@@ -181,8 +196,81 @@ static int load_runs(const struct global_opts *g, char **ids, size_t n, struct r
 	return 0;
 }
 
+/* compare --hosts FLEET_RUN: every host's run against the base host's, then
+ * the hosts with the outlier named. */
+static int compare_hosts_of(const struct global_opts *g, const struct run_doc *fleet, const char *want)
+{
+	struct host_rows rows;
+	size_t base = SIZE_MAX;
+	if (host_rows_load(fleet, &rows) < 0 || hosts_base(fleet->id, &rows, want, &base) != 0) {
+		host_rows_release(&rows);
+		return 1;
+	}
+	struct run_doc *runs = NULL;
+	size_t n = host_rows_run_docs(&rows, base, &runs);
+	struct compare_side *sides = xcalloc(n, sizeof(*sides));
+	for (size_t k = 0; k < n; k++)
+		sides[k].nruns = 1;
+	compare_sides_attach(sides, n, runs);
+	for (size_t k = 0; k < n; k++) { /* each side named as compare accepts it: RUN@HOST */
+		free(sides[k].label);
+		struct strbuf l = STRBUF_INIT;
+		strbuf_addf(&l, "%.8s@%s", fleet->id, runs[k].host);
+		sides[k].label = strbuf_detach(&l);
+	}
+	struct json j;
+	json_init(&j);
+	json_head(&j, sides, n);
+	json_string(&j, "fleet_run_id", fleet->id);
+	json_string(&j, "base_host", rows.r[base].host);
+	json_begin_array(&j, "comparisons");
+	size_t counts[SIG_NVERDICTS] = { 0 };
+	for (size_t k = 1; k < n; k++)
+		compare_one(sides, k, g->json, &j, counts);
+	json_end_array(&j);
+	hosts_json(&j, &rows);
+	if (!g->json) {
+		printf("%s", n > 1 ? "\n" : "only the base host has a document: nothing to compare\n");
+		hosts_print(&rows, stdout);
+	}
+	print_summary(&j, counts, g->json);
+	json_release(&j);
+	compare_sides_release(sides, n);
+	free(sides);
+	stored_runs_release(runs, n);
+	free(runs);
+	host_rows_release(&rows);
+	return 0;
+}
+
+static int compare_hosts(struct command_call *call)
+{
+	const struct compare_settings *cs = call->settings;
+	if (call->noperands != 1)
+		return opts_usage_error("compare", "--hosts takes exactly one fleet run id");
+	struct run_doc *fleet = NULL;
+	if (load_runs(call->g, call->operands, 1, &fleet) != 0)
+		return 1;
+	int status = run_doc_is_fleet(fleet)
+			     ? compare_hosts_of(call->g, fleet, cs->base)
+			     : cmd_error("compare", "run '%s' is a %s run, not a fleet run of hosts", fleet->id, fleet->command);
+	stored_runs_release(fleet, 1);
+	free(fleet);
+	return status;
+}
+
+static int compare_check(struct command_call *call)
+{
+	const struct compare_settings *cs = call->settings;
+	if (cs->base && !cs->hosts)
+		return opts_usage_error("compare", "--base HOST goes with --hosts");
+	if (!cs->hosts && call->noperands < 2)
+		return opts_usage_error("compare", "%s", call->frame->operands_expected);
+	return 0;
+}
+
 static const struct command_doc compare_doc = {
-	"compare", "compare RUN_A RUN_B [RUN...]",
+	"compare", "compare RUN_A RUN_B [RUN...] | compare --hosts [--base HOST] FLEET_RUN",
 	"Shows the same tests of stored runs side by side: every later run against the\n"
 	"first, with the change in percent. A change within the runs' own noise (twice\n"
 	"the combined standard deviation of their bandwidth samples, Student's t for few\n"
@@ -193,7 +281,11 @@ static const struct command_doc compare_doc = {
 	"compared and the spread between them is the noise, so the 40% floor drops to\n"
 	"15% when both sides are repeats (three runs a side or more is what makes a\n"
 	"20-40% change stand out).\n"
-	"Runs are ids or unique prefixes (see 'iotriage history').",
+	"Runs are ids or unique prefixes (see 'iotriage history'); RUN@HOST is the run\n"
+	"host HOST made in the fleet run RUN. --hosts FLEET_RUN compares every host of\n"
+	"a fleet run with the base host (--base, default the median host: the one whose\n"
+	"rate is nearest the median of all hosts') and names the outlier host: the one\n"
+	"furthest from the median, as a share of it.",
 	compare_opts,
 };
 
@@ -201,6 +293,8 @@ static const struct command_doc compare_doc = {
 static int compare_main(struct command_call *call)
 {
 	const struct global_opts *g = call->g;
+	if (((const struct compare_settings *)call->settings)->hosts)
+		return compare_hosts(call);
 	size_t nsides = (size_t)call->noperands;
 	struct compare_side *sides = xcalloc(nsides, sizeof(*sides));
 	char **ids = NULL;
@@ -238,7 +332,9 @@ static int compare_main(struct command_call *call)
 
 const struct command_frame compare_frame = {
 	.doc = &compare_doc,
-	.min_operands = 2, .max_operands = -1,
+	.settings_size = sizeof(struct compare_settings),
+	.min_operands = 1, .max_operands = -1,
 	.operands_expected = "expected two or more run ids (see 'iotriage history')",
+	.check = compare_check,
 	.main = compare_main,
 };

@@ -10,11 +10,12 @@
 
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
+#include "cmd/hosts_render.h"
 #include "cmd/stored_runs.h"
 #include "output/json.h"
 #include "output/table.h"
 
-enum { OPT_COMMAND = OPT_COMMAND_BASE, OPT_DEVICE, OPT_POOL, OPT_SINCE, OPT_UNTIL };
+enum { OPT_COMMAND = OPT_COMMAND_BASE, OPT_DEVICE, OPT_POOL, OPT_HOST, OPT_SINCE, OPT_UNTIL };
 
 static const struct opt_def history_opts[] = {
 	{ "command", 0, "NAME", "only runs of this command (readdisks, run, matrix, ...)", OPT_COMMAND, { 0 } },
@@ -22,6 +23,8 @@ static const struct opt_def history_opts[] = {
 	  OPT_V_STRING(struct store_run_filter, device) },
 	{ "pool", 0, "POOL", "only runs about this pool (its name in the run's document)", OPT_POOL,
 	  OPT_V_STRING(struct store_run_filter, pool) },
+	{ "host", 0, "NAME", "only runs collected from this host by fleet: the fleet's name for it or its host name", OPT_HOST,
+	  OPT_V_STRING(struct store_run_filter, host) },
 	{ "since", 0, "DATE", "runs started at or after DATE: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC", OPT_SINCE, { 0 } },
 	{ "until", 0, "DATE", "runs started at or before DATE (a bare day includes the whole day)", OPT_UNTIL, { 0 } },
 	OPT_END,
@@ -79,12 +82,20 @@ static void add_run_row(const struct store_run_row *row, void *arg)
 	time_format_iso8601((time_t)row->started_at, started, sizeof(started));
 	snprintf(exit_text, sizeof(exit_text), "%d", row->exit_status);
 	snprintf(results, sizeof(results), "%lld", (long long)row->results);
-	const char *cells[] = { row->id, row->command, started, exit_text, results, row->argv };
+	/* A fleet host's run: the host, and the fleet run that collected it. */
+	char host[160];
+	if (row->host)
+		snprintf(host, sizeof(host), "%s (fleet %.8s)", row->host, row->fleet_run_id ? row->fleet_run_id : "?");
+	else
+		snprintf(host, sizeof(host), "local");
+	const char *cells[] = { row->id, row->command, host, started, exit_text, results, row->argv };
 	table_add_row(&l->table, cells);
 	l->rows++;
 	json_begin_object(&l->json, NULL);
 	json_string(&l->json, "run_id", row->id);
 	json_string(&l->json, "command", row->command);
+	json_string(&l->json, "host", row->host);
+	json_string(&l->json, "fleet_run_id", row->fleet_run_id);
 	json_string(&l->json, "started_at", started);
 	json_int(&l->json, "started_at_unix", row->started_at);
 	json_int(&l->json, "finished_at_unix", row->finished_at);
@@ -112,8 +123,8 @@ static int history_main(struct command_call *call)
 	if (r < 0)
 		return 1;
 	struct listing l = { .rows = 0 };
-	static const char *const headers[] = { "RUN", "COMMAND", "STARTED", "EXIT", "RESULTS", "COMMAND LINE" };
-	table_init(&l.table, 6, headers, "lllrrl");
+	static const char *const headers[] = { "RUN", "COMMAND", "HOST", "STARTED", "EXIT", "RESULTS", "COMMAND LINE" };
+	table_init(&l.table, 7, headers, "llllrrl");
 	json_init(&l.json);
 	json_begin_object(&l.json, NULL);
 	json_uint(&l.json, "schema_version", 1);
@@ -134,7 +145,7 @@ static int history_main(struct command_call *call)
 	else if (l.rows)
 		table_print(&l.table, stdout);
 	else if (status == 0)
-		printf("No runs%s in '%s'.\n", f->command || f->device || f->pool || f->since || f->until ? " match" : " recorded yet", db);
+		printf("No runs%s in '%s'.\n", f->command || f->device || f->pool || f->host || f->since || f->until ? " match" : " recorded yet", db);
 	table_release(&l.table);
 	json_release(&l.json);
 	return status;
@@ -143,7 +154,8 @@ static int history_main(struct command_call *call)
 static const struct command_doc history_doc = {
 	"history", "history [options]",
 	"Lists the runs in the results database, newest first, with their ids (for show,\n"
-	"compare and report). Reads the database only; records nothing.",
+	"compare and report) and their host: local, or the host a fleet run collected\n"
+	"the run from (and that fleet run). Reads the database only; records nothing.",
 	history_opts,
 };
 
@@ -157,21 +169,17 @@ const struct command_frame history_frame = {
 
 static const struct opt_def show_opts[] = { OPT_END };
 
-/* The run's figures as a table, from its document TEXT. Returns the exit status. */
-static int show_table(const char *id, const char *text)
+/* The run's figures as a table; a fleet run's hosts after them. */
+static void show_table(const struct run_doc *d)
 {
-	struct run_doc d;
-	char err[160];
-	if (run_doc_load(text, strlen(text), &d, err, sizeof(err)) < 0)
-		return cmd_error("show", "run '%s' has an unreadable document: %s", id, err);
-	printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d.id, d.command, d.host, d.started_at,
-	       d.exit_status, d.argv);
-	if (d.n) {
+	printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d->id, d->command, d->host, d->started_at,
+	       d->exit_status, d->argv);
+	if (d->n) {
 		struct table t;
 		static const char *const headers[] = { "TEST", "METRIC", "TARGET", "VALUE", "NOISE (SD)", "STATUS" };
 		table_init(&t, 6, headers, "lllrrl");
-		for (size_t i = 0; i < d.n; i++) {
-			const struct measure *m = &d.m[i];
+		for (size_t i = 0; i < d->n; i++) {
+			const struct measure *m = &d->m[i];
 			char v[48], sd[48] = "-";
 			measure_format(m->unit, m->value, v, sizeof(v));
 			if (isfinite(m->noise_sd))
@@ -181,10 +189,34 @@ static int show_table(const char *id, const char *text)
 		}
 		table_print(&t, stdout);
 		table_release(&t);
-	} else {
-		printf("  (no figures to show for a %s run; --json prints its whole document)\n", d.command);
+	} else if (!run_doc_is_fleet(d)) {
+		printf("  (no figures to show for a %s run; --json prints its whole document)\n", d->command);
 	}
-	run_doc_release(&d);
+	struct host_rows rows;
+	if (run_doc_is_fleet(d) && host_rows_load(d, &rows) == 0) {
+		hosts_print(&rows, stdout);
+		printf("(one host's document: iotriage show %.8s@HOST)\n", d->id);
+		host_rows_release(&rows);
+	}
+}
+
+/* The run's document exactly as stored; closes S. */
+static int show_stored_text(struct store *s, const char *want, const char *db)
+{
+	char *id = NULL, *text = NULL, why[1024];
+	int r = store_get_run(s, want, &id, &text);
+	if (r < 0) {
+		if (stored_runs_lookup_error(r, want, why, sizeof(why)))
+			cmd_error("show", "%s", why);
+		else
+			cmd_error("show", "cannot read '%s': %s", db, store_errmsg(s));
+		store_close(s);
+		return 1;
+	}
+	store_close(s);
+	fputs(text, stdout);
+	free(id);
+	free(text);
 	return 0;
 }
 
@@ -207,33 +239,34 @@ static int show_main(struct command_call *call)
 		return 1;
 	if (r == 1)
 		return cmd_error("show", "no run '%s': there is no database at '%s' yet", want, db);
-	char *id = NULL, *text = NULL;
-	r = store_get_run(s, want, &id, &text);
-	char why[1024];
-	if (r < 0) {
-		if (stored_runs_lookup_error(r, want, why, sizeof(why)))
-			cmd_error("show", "%s", why);
-		else
-			cmd_error("show", "cannot read '%s': %s", db, store_errmsg(s));
-		store_close(s);
-		return 1;
-	}
+	if (call->g->json && !strchr(want, '@'))
+		return show_stored_text(s, want, db);
+	struct run_doc d;
+	int status = stored_load_runs("show", s, (char **)&want, 1, &d) < 0;
 	store_close(s);
-	int status = 0;
-	if (call->g->json)
-		fputs(text, stdout);
-	else
-		status = show_table(id, text);
-	free(id);
-	free(text);
-	return status;
+	if (status)
+		return 1;
+	if (call->g->json) {
+		/* The document as stored (RUN@HOST: as the host sent it back). */
+		struct json j;
+		json_init(&j);
+		json_value(&j, NULL, d.doc);
+		puts(j.out.buf);
+		json_release(&j);
+	} else {
+		show_table(&d);
+	}
+	run_doc_release(&d);
+	return 0;
 }
 
 static const struct command_doc show_doc = {
 	"show", "show [--json] RUN",
 	"Shows one stored run again: its command line and every figure it measured, as a\n"
-	"table; with --json, the run's JSON document exactly as it was stored. RUN is a\n"
-	"run id or a unique prefix of one (at least 4 characters).",
+	"table; with --json, the run's JSON document. RUN is a run id or a unique prefix\n"
+	"of one (at least 4 characters). A fleet run shows one row per host: its status,\n"
+	"run, rate, share of the median and a bar, and the outlier host. RUN@HOST shows\n"
+	"the document host HOST sent back in the fleet run RUN.",
 	show_opts,
 };
 

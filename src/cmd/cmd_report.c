@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/stored_runs.h"
 #include "report/export.h"
+#include "report/hosts.h"
 #include "report/html.h"
 
 enum { OPT_HTML = OPT_COMMAND_BASE, OPT_CSV, OPT_PROM };
@@ -61,7 +62,7 @@ static int report_check(struct command_call *call)
 }
 
 /* The runs the operands name, into *RET (malloc'd). Returns 0 or 1. */
-static int load_runs(const struct command_call *call, struct run_doc **ret)
+static int load_runs(const struct command_call *call, struct run_doc **ret, size_t *nret)
 {
 	struct store *s = NULL;
 	char db[4096];
@@ -78,7 +79,9 @@ static int load_runs(const struct command_call *call, struct run_doc **ret)
 		free(runs);
 		return 1;
 	}
-	*ret = runs;
+	/* A fleet run brings its hosts' runs: rows with their host. */
+	*nret = host_runs_expand(runs, n, ret);
+	free(runs);
 	return 0;
 }
 
@@ -87,8 +90,8 @@ static int report_main(struct command_call *call)
 {
 	const struct report_files *f = call->settings;
 	struct run_doc *runs = NULL;
-	size_t n = (size_t)call->noperands;
-	if (load_runs(call, &runs) != 0)
+	size_t n = 0;
+	if (load_runs(call, &runs, &n) != 0)
 		return 1;
 	int status = 0;
 	if (f->html) {
@@ -123,7 +126,10 @@ static const struct command_doc report_doc = {
 	"each marked higher or lower is better; disks of a read test per disk with the\n"
 	"outliers in red; the exact parameters of every test; with several runs, each\n"
 	"change against the first judged against the runs' noise), a CSV file (one row per\n"
-	"measurement) and a Prometheus text file. Each file is written atomically.",
+	"measurement) and a Prometheus text file. Each file is written atomically.\n"
+	"A fleet run brings its hosts' runs: per-host bars in the HTML page, each\n"
+	"host's rows in the CSV file (host column) and samples labelled host=\"NAME\";\n"
+	"RUN@HOST is one host's run of a fleet run.",
 	report_opts,
 };
 

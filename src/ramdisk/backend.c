@@ -15,6 +15,7 @@
 
 #include "basic/cleanup.h"
 #include "basic/fsutil.h"
+#include "basic/interrupt.h"
 #include "basic/spawn.h"
 
 const struct ramdisk_paths ramdisk_default_paths = {
@@ -218,6 +219,8 @@ int ramdisk_wait_node(const struct ramdisk_paths *p, const char *kname, int time
 			return 0;
 		if (waited >= timeout_ms)
 			return -ENOENT;
+		if (interrupt_requested())
+			return -EINTR;
 		nanosleep(&tick, NULL);
 	}
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/interrupt.h"
 #include "basic/strbuf.h"
 
 void ramdisk_record_format(const struct ramdisk_dev *d, char *buf, size_t len)
@@ -248,6 +249,13 @@ int ramdisk_registry_claim(const struct ramdisk_paths *p, int timeout_ms, char *
 		int r = -errno;
 		if (r == -EINTR)
 			continue;
+		/* Ctrl-C (or a fleet's remote run told to stop) while another run
+		 * holds the claim: give up now, nothing has been made yet. */
+		if (r == -EWOULDBLOCK && interrupt_requested()) {
+			snprintf(why, len, "interrupted while waiting for another iotriage to finish with RAM disks");
+			close(fd);
+			return -EINTR;
+		}
 		if (r != -EWOULDBLOCK || waited >= timeout_ms) {
 			char holder[32] = "";
 			if (pread(fd, holder, sizeof(holder) - 1, 0) > 0)

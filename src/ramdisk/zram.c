@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/interrupt.h"
 
 static void zram_attr(const struct ramdisk_paths *p, const char *kname, const char *attr, char *buf, size_t len)
 {
@@ -139,6 +140,11 @@ static int zram_create(const struct ramdisk_paths *p, const struct ramdisk_spec 
 	for (; made < spec->count; made++) {
 		struct ramdisk_dev *d = &devs[made];
 		struct ramdisk_reservation res;
+		if (interrupt_requested()) { /* between devices: undo those made */
+			snprintf(why, len, "interrupted after %u of %u devices", made, spec->count);
+			r = -EINTR;
+			goto undo;
+		}
 		r = ramdisk_registry_reserve(p, d->index, &res);
 		if (r < 0) {
 			snprintf(why, len, "cannot make a record in %s: %s", p->state, strerror(-r));

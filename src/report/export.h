@@ -3,12 +3,13 @@
  *
  * CSV (RFC 4180: a header line, then one row per measurement, fields with
  * a comma, quote or line break quoted, quotes doubled), columns:
- *   run_id, command, started_at, host, test, metric, unit, higher_is_better,
+ *   run_id, command, started_at, host (a fleet host's run: the fleet's name
+ *   for it), test, metric, unit, higher_is_better,
  *   target, value, noise_stddev, noise_samples, status, reason, parameters
  *
  * Prometheus (text format 0.0.4): per family a # HELP and # TYPE gauge line,
- * then one sample per measured value, labelled run_id, command, test,
- * target; label values escaped (\\, \", \n):
+ * then one sample per measured value, labelled run_id, command, host (the
+ * run's host; a fleet host's run: the fleet's name for it), test, target; label values escaped (\\, \", \n):
  *   iotriage_bandwidth_bytes_per_second, iotriage_latency_p99_seconds,
  *   iotriage_latency_max_seconds, iotriage_run_start_timestamp_seconds.
  * Values that were not measured are left out (no NaN samples).

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/hosts.h"
 #include "report/significance.h"
 #include "report/svg.h"
 
@@ -118,6 +119,57 @@ static void summary_section(const struct run_doc *runs, size_t n, struct strbuf 
 	strbuf_adds(out, "</table></section>\n");
 }
 
+/* A fleet run's hosts: one bar per host (its rate; the outlier host in red)
+ * and a row per host with its status. */
+static void hosts_section(const struct run_doc *fleet, struct strbuf *out)
+{
+	struct host_rows rows;
+	if (host_rows_load(fleet, &rows) < 0)
+		return;
+	struct svg_bar *bars = xcalloc(rows.n ? rows.n : 1, sizeof(*bars));
+	for (size_t i = 0; i < rows.n; i++)
+		bars[i] = (struct svg_bar){ rows.r[i].host, rows.r[i].figure, i == rows.outlier || rows.r[i].flagged, 0 };
+	strbuf_adds(out, "<section class=\"hosts\"><h2>Hosts of fleet run <code>");
+	esc(out, fleet->id);
+	strbuf_adds(out, "</code></h2>\n");
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "fleet %.8s: rate per host", fleet->id);
+	svg_bar_chart(out, title.buf, true, MU_BYTES_PER_S, bars, rows.n);
+	strbuf_release(&title);
+	strbuf_adds(out, "<table class=\"hosts\"><tr><th>host</th><th>host name</th><th>status</th><th>run</th>"
+			 "<th>test</th><th>rate</th><th>% of median</th></tr>\n");
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct host_row *h = &rows.r[i];
+		char v[48], pct[16] = "-";
+		measure_format(MU_BYTES_PER_S, h->figure, v, sizeof(v));
+		if (isfinite(h->pct_of_median))
+			snprintf(pct, sizeof(pct), "%.0f%%", h->pct_of_median);
+		strbuf_addf(out, "<tr%s><td>", bars[i].outlier ? " class=\"outlier-row\"" : "");
+		esc(out, h->host);
+		strbuf_adds(out, "</td><td>");
+		esc(out, h->hostname);
+		strbuf_adds(out, "</td><td>");
+		esc(out, h->status);
+		if (h->reason) {
+			strbuf_adds(out, ": ");
+			esc(out, h->reason);
+		}
+		strbuf_addf(out, "</td><td><code>%.8s</code></td><td>", h->run_id);
+		esc(out, h->figure_test ? h->figure_test : "-");
+		strbuf_addf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n", v, pct);
+	}
+	strbuf_adds(out, "</table>\n");
+	if (rows.outlier != SIZE_MAX) {
+		strbuf_adds(out, "<p>Outlier host: ");
+		esc(out, rows.r[rows.outlier].host);
+		strbuf_addf(out, ", %.0f%% of the median of %zu hosts.</p>\n", rows.r[rows.outlier].pct_of_median,
+			    rows.n_figures);
+	}
+	strbuf_adds(out, "</section>\n");
+	free(bars);
+	host_rows_release(&rows);
+}
+
 static void test_section(const struct run_doc *runs, size_t n, const struct measure *first, size_t number,
 			 struct strbuf *out)
 {
@@ -196,6 +248,9 @@ void report_html(const struct run_doc *runs, size_t n, const char *generated_at,
 	esc(out, generated_at);
 	strbuf_addf(out, " from %zu run%s.</p>\n", n, n == 1 ? "" : "s");
 	summary_section(runs, n, out);
+	for (size_t r = 0; r < n; r++)
+		if (run_doc_is_fleet(&runs[r]))
+			hosts_section(&runs[r], out);
 	struct report_group *g = NULL;
 	size_t ng = report_groups(runs, n, &g);
 	if (ng == 0)

@@ -24,6 +24,8 @@ static void labels(struct strbuf *out, const struct run_doc *run, const struct m
 	label_value(out, run->id);
 	strbuf_adds(out, "\",command=\"");
 	label_value(out, run->command);
+	strbuf_adds(out, "\",host=\"");
+	label_value(out, run->host);
 	if (m) {
 		strbuf_adds(out, "\",test=\"");
 		label_value(out, m->test);

@@ -143,7 +143,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	 * (built in since 3.38); a document that is not JSON matches no pool. */
 	[STMT_LIST_RUNS] =
 		"SELECT ru.id, ru.command, ru.argv, ru.started_at, ru.finished_at, ru.exit_status, "
-		"  (SELECT count(*) FROM results r WHERE r.run_id = ru.id) "
+		"  (SELECT count(*) FROM results r WHERE r.run_id = ru.id), ru.host, ru.fleet_run_id "
 		"FROM runs ru WHERE (?1 IS NULL OR ru.command = ?1) "
 		" AND (?2 IS NULL OR EXISTS (SELECT 1 FROM results r LEFT JOIN devices d ON d.id = r.device_id "
 		"      WHERE r.run_id = ru.id AND (d.identity_key = ?2 OR d.kname = ?2 OR r.path = ?2))) "
@@ -151,6 +151,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 		"      WHERE t.type = 'text' AND t.atom = ?3 AND (t.key = 'pool' OR "
 		"      (t.key = 'name' AND t.path LIKE '%.pool'))))) "
 		" AND (?4 IS NULL OR ru.started_at >= ?4) AND (?5 IS NULL OR ru.started_at <= ?5) "
+		" AND (?6 IS NULL OR ru.host = ?6 OR ru.host_hostname = ?6) "
 		"ORDER BY ru.started_at DESC, ru.rowid DESC",
 	[STMT_GET_RUN] =
 		"SELECT id, document FROM runs WHERE id = ?1 OR (length(?1) >= 4 AND substr(id, 1, length(?1)) = ?1) "
@@ -667,7 +668,8 @@ int store_list_runs(struct store *s, const struct store_run_filter *f, store_run
 	    (rc = bind_text(st, 2, f->device, true)) != SQLITE_OK ||
 	    (rc = bind_text(st, 3, f->pool, true)) != SQLITE_OK ||
 	    (rc = f->since ? sqlite3_bind_int64(st, 4, f->since) : sqlite3_bind_null(st, 4)) != SQLITE_OK ||
-	    (rc = f->until ? sqlite3_bind_int64(st, 5, f->until) : sqlite3_bind_null(st, 5)) != SQLITE_OK)
+	    (rc = f->until ? sqlite3_bind_int64(st, 5, f->until) : sqlite3_bind_null(st, 5)) != SQLITE_OK ||
+	    (rc = bind_text(st, 6, f->host, true)) != SQLITE_OK)
 		return store_errno(s->db, rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run_row row = {
@@ -678,6 +680,8 @@ int store_list_runs(struct store *s, const struct store_run_filter *f, store_run
 			.finished_at = sqlite3_column_int64(st, 4),
 			.exit_status = sqlite3_column_int(st, 5),
 			.results = sqlite3_column_int64(st, 6),
+			.host = sqlite3_column_type(st, 7) == SQLITE_NULL ? NULL : column_text(st, 7),
+			.fleet_run_id = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : column_text(st, 8),
 		};
 		fn(&row, arg);
 	}

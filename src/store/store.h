@@ -114,12 +114,13 @@ typedef void (*store_disk_fn)(const struct store_disk_row *row, void *arg);
 int store_list_disks(struct store *s, store_disk_fn fn, void *arg);
 
 /* Stored runs, newest first, for history. Every filter is optional (NULL
- * or 0): COMMAND exact; DEVICE a device's identity key, kernel name or a
+ * or 0): COMMAND exact; HOST a host's run collected by fleet, by the
+ * fleet's name for it or its host name; DEVICE a device's identity key, kernel name or a
  * result's path; POOL any member named "pool" (or a "pool" object's
  * "name") in the run's document; SINCE/UNTIL unix seconds, inclusive.
  * Strings live only for the callback. */
 struct store_run_filter {
-	const char *command, *device, *pool;
+	const char *command, *device, *pool, *host;
 	int64_t since, until;
 };
 struct store_run_row {
@@ -127,6 +128,8 @@ struct store_run_row {
 	int64_t started_at, finished_at;
 	int exit_status;
 	int64_t results;          /* rows in results for this run */
+	const char *host;         /* the fleet's name for the host, NULL for a run made here */
+	const char *fleet_run_id; /* the fleet run that collected it, or NULL */
 };
 typedef void (*store_run_fn)(const struct store_run_row *row, void *arg);
 int store_list_runs(struct store *s, const struct store_run_filter *f, store_run_fn fn, void *arg);

@@ -129,12 +129,26 @@ static bool check_remote_fio(struct fleet_load *ld)
 	return all && !interrupt_requested();
 }
 
+/* The remote command line ssh hands to the client's shell there (each word
+ * quoted by ssh_quote; this is not a shell of ours: nothing runs through a
+ * shell here). fio --server forks a process for each job, and a hangup of
+ * the session's terminal reaches only the foreground process group's
+ * handlers: fio's server and job processes may outlive a dropped
+ * connection. So "$@" (fio --server=...) runs under a sh whose trap, on
+ * the terminal's hangup (HUP: connection dropped, ssh killed), ^C typed by
+ * remote_server_stop (INT) or TERM, ignores further signals itself, sends
+ * TERM to its whole process group (the server and every job it forked: a
+ * non-interactive sh keeps background commands in its own group), and
+ * KILL a second later to anything left, itself included. */
+#define FIO_SERVER_GUARD                                                                                \
+	"trap 'trap \"\" HUP INT TERM; kill -TERM 0; sleep 1; kill -KILL 0' HUP INT TERM; \"$@\" & wait $!"
+
 static bool start_servers(struct fleet_load *ld, struct remote_server *srv)
 {
 	for (size_t i = 0; i < ld->n; i++) {
 		struct strbuf opt = STRBUF_INIT;
 		strbuf_addf(&opt, "--server=%s,%u", ld->h[i].addr, ld->port);
-		const char *words[] = { "fio", opt.buf, NULL };
+		const char *words[] = { "sh", "-c", FIO_SERVER_GUARD, "iotriage-fio-server", "fio", opt.buf, NULL };
 		log_msg(LOG_INFO, "FLEET-FIO (%s): starting 'fio %s' there", ld->h[i].name, opt.buf);
 		if (remote_server_start(&srv[i], &ld->ssh, ld->h[i].name, words) < 0)
 			host_fail(&ld->h[i], FLEET_ERROR, "%s", srv[i].why);

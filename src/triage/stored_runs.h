@@ -9,7 +9,8 @@
 #include "report/measure.h"
 #include "store/store.h"
 
-/* Loads IDS[0..N) (ids or unique prefixes) into RUNS (the caller's array of
+/* Loads IDS[0..N) (ids or unique prefixes; RUN@HOST: the document host
+ * HOST sent back in the fleet run RUN, its host set to HOST) into RUNS (the caller's array of
  * N). Returns 0, or -errno with WHY ("no run 'x' in the database (see
  * 'iotriage history')", ...) and nothing left loaded. */
 int stored_runs_load(struct store *s, char **ids, size_t n, struct run_doc *runs, char *why, size_t len);

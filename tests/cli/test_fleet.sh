@@ -90,6 +90,112 @@ check "the fleet run itself too" -- test "$(sqlite3 "$db" "select command from r
 check "no master connection is left (control directory removed)" -- \
 	bash -c "! ls -d /tmp/iotriage-fleet-* 2>/dev/null | xargs -r -n1 sh -c 'fuser \"\$0\" 2>/dev/null' | grep -q ."
 
+# --- history, show, compare and report know hosts (the run above) ---
+f8=${fleet_id:0:8}
+runid() { json "$TMP/mixed.json" ".hosts[] | select(.host == \"$1\") | .document.run_id"; }
+"$IOTRIAGE" history >"$TMP/hist.out" 2>&1
+ok $? "history exits 0"
+check "history: a HOST column" -- grep -Eq '^RUN +COMMAND +HOST +STARTED' "$TMP/hist.out"
+for h in h1 h4 hf; do
+	check "history: $h's run with its host and the fleet run" -- grep -Eq "^$(runid $h) +readdisk +$h \(fleet $f8\) " "$TMP/hist.out"
+done
+check "history: the fleet run itself is local" -- grep -Eq "^$fleet_id +fleet +local " "$TMP/hist.out"
+"$IOTRIAGE" history --host h4 --json >"$TMP/hist4.json"
+check "history --host h4: only h4's runs, all of them" -- jtest "$TMP/hist4.json" \
+	"(.runs | length) == $(sqlite3 "$db" "select count(*) from runs where host = 'h4'") and (.runs | length) >= 1 and all(.runs[]; .host == \"h4\")"
+check "history --host h4: the run of the fleet run above" -- jtest "$TMP/hist4.json" "any(.runs[]; .run_id == \"$(runid h4)\" and .fleet_run_id == \"$fleet_id\")"
+"$IOTRIAGE" history --host fleet-h4 --json >"$TMP/hist4n.json"
+check "history --host: the host name finds the same runs" -- test "$(json "$TMP/hist4n.json" '[.runs[].run_id] | join(",")')" = "$(json "$TMP/hist4.json" '[.runs[].run_id] | join(",")')"
+"$IOTRIAGE" history --host nosuch >"$TMP/histn.out" 2>&1
+check "history --host of no host: none match" -- grep -q "^No runs match" "$TMP/histn.out"
+
+"$IOTRIAGE" show "$f8" >"$TMP/show.out" 2>&1
+ok $? "show FLEET_RUN exits 0"
+for h in h1 h2 h3 h4; do
+	check "show: $h's row: ok, its run, its rate and a bar" -- grep -Eq "^$h +fleet-$h +ok +${h:+$(runid $h | cut -c1-8)} +read +[0-9.]+ [kMG]B/s +[0-9]+% +#+$" "$TMP/show.out"
+done
+check "show: h4 well under the median, the others near it" -- bash -c \
+	"awk '\$1 ~ /^h[1-4]\$/ { p = \$8 + 0; if (\$1 == \"h4\" ? p >= 50 : (p < 80 || p > 125)) bad = 1 } END { exit bad }' '$TMP/show.out'"
+check "show: h4's bar is the shortest" -- bash -c "[ \$(awk '\$1 == \"h4\" { print length(\$NF) }' '$TMP/show.out') -lt \$(awk '\$1 == \"h1\" { print length(\$NF) }' '$TMP/show.out') ]"
+check "show: the failed hosts with their status" -- bash -c "grep -Eq '^hd +- +unreachable ' '$TMP/show.out' && grep -Eq '^hk +- +auth-refused ' '$TMP/show.out'"
+check "show: the outlier host named" -- grep -Eq "^host h4 is the outlier: [0-9]+% of the median of 4 hosts \(median host h[123]\); the fleet's judgement confirmed it$" "$TMP/show.out"
+"$IOTRIAGE" show "$f8@h4" >"$TMP/show4.out" 2>&1
+ok $? "show RUN@HOST exits 0"
+check "show RUN@HOST: h4's own run, under its host" -- grep -q "^run $(runid h4): readdisk on h4, " "$TMP/show4.out"
+check "show RUN@HOST: its figure" -- grep -Eq "^readdisk sequential read [^ ]+ +bandwidth +$FLEET_FIX/disk +[0-9.]+ [kMG]?B/s" "$TMP/show4.out"
+"$IOTRIAGE" show --json "$f8@h2" >"$TMP/show2.json"
+check "show --json RUN@HOST: h2's document as it came back" -- test "$(json "$TMP/show2.json" .run_id)/$(json "$TMP/show2.json" .host)" = "$(runid h2)/fleet-h2"
+"$IOTRIAGE" show "$f8@hd" >"$TMP/showd.out" 2>&1
+ok $(($? != 1)) "show RUN@HOST of a host without a document: exit 1"
+check "saying why" -- grep -q "host 'hd' of fleet run '$fleet_id' sent back no document (unreachable: .*Connection refused" "$TMP/showd.out"
+"$IOTRIAGE" show "$f8@nosuch" >"$TMP/shown.out" 2>&1
+ok $(($? != 1)) "show RUN@HOST of no such host: exit 1"
+check "listing the fleet's hosts" -- grep -q "has no host 'nosuch' (its hosts: h3, h4, hk, hm, hf, hd, h1, h2)" "$TMP/shown.out"
+"$IOTRIAGE" show "$(runid h1)@h1" >"$TMP/shownf.out" 2>&1
+ok $(($? != 1)) "show RUN@HOST of a run that is no fleet run: exit 1"
+check "saying so" -- grep -q "is a readdisk run, not a fleet run of hosts" "$TMP/shownf.out"
+
+"$IOTRIAGE" compare "$f8@h1" "$f8@h4" --json >"$TMP/cmp14.json"
+ok $? "compare RUN@HOST RUN@HOST exits 0"
+check "compare h1 with h4: h4's read is worse, by over 50%" -- jtest "$TMP/cmp14.json" \
+	".comparisons | length == 1 and .[0].metric == \"bandwidth\" and .[0].verdict == \"worse\" and .[0].change_percent < -50"
+"$IOTRIAGE" compare "$f8@h1" "$f8@h2" --json >"$TMP/cmp12.json"
+check "compare h1 with h2: no significant change" -- jtest "$TMP/cmp12.json" '.comparisons[0].verdict == "not significant"'
+"$IOTRIAGE" compare --hosts "$f8" --json >"$TMP/cmph.json"
+ok $? "compare --hosts FLEET_RUN exits 0"
+base=$(json "$TMP/cmph.json" .base_host)
+check "compare --hosts: the base is the median host (one of h1-h3)" -- bash -c "case '$base' in h1|h2|h3) true;; *) false;; esac"
+check "compare --hosts: every other host with a document against it (h1-h4, hf)" -- jtest "$TMP/cmph.json" \
+	"[.comparisons[].run_b] | sort == ([\"h1\",\"h2\",\"h3\",\"h4\",\"hf\"] | map(select(. != \"$base\")) | map(\"$f8@\" + .) | sort)"
+check "compare --hosts: only h4 is worse" -- jtest "$TMP/cmph.json" \
+	"[.comparisons[] | select(.verdict == \"worse\") | .run_b] == [\"$f8@h4\"]"
+check "compare --hosts: h4 named the outlier" -- jtest "$TMP/cmph.json" \
+	'.outlier_host == "h4" and (.outlier | test("^host h4 is the outlier: [0-9]+% of the median of 4 hosts"))'
+"$IOTRIAGE" compare --hosts "$f8" >"$TMP/cmph.out"
+check "compare --hosts: the table of hosts and the sentence" -- bash -c "grep -Eq '^h4 +fleet-h4 +ok ' '$TMP/cmph.out' && grep -q '^host h4 is the outlier' '$TMP/cmph.out'"
+"$IOTRIAGE" compare --hosts --base h4 "$f8" --json >"$TMP/cmpb.json"
+check "compare --hosts --base h4: h4 is the base, the others better" -- jtest "$TMP/cmpb.json" \
+	'.base_host == "h4" and ([.comparisons[] | select(.verdict == "better")] | length) == 3'
+"$IOTRIAGE" compare --hosts --base nosuch "$f8" >"$TMP/cmpn.out" 2>&1
+ok $(($? != 1)) "compare --hosts --base of no such host: exit 1"
+check "saying so" -- grep -q "fleet run '$fleet_id' has no host 'nosuch'" "$TMP/cmpn.out"
+"$IOTRIAGE" compare --base h1 "$f8" "$f8" >"$TMP/cmpu.out" 2>&1
+ok $(($? != 2)) "compare --base without --hosts: exit 2"
+"$IOTRIAGE" compare --hosts "$(runid h1)" >"$TMP/cmpnf.out" 2>&1
+ok $(($? != 1)) "compare --hosts of a run that is no fleet run: exit 1"
+
+"$IOTRIAGE" report "$f8" --html "$TMP/fleet.html" --csv "$TMP/fleet.csv" --prom "$TMP/fleet.prom" 2>"$TMP/report.err"
+ok $? "report FLEET_RUN exits 0"
+csv_host_rows() { # each host's one bandwidth row: its run id and its host in the host column
+	local h
+	for h in h1 h2 h3 h4 hf; do
+		awk -F, -v h=$h -v id="$(runid $h)" '$4 == h && $1 == id && $6 == "bandwidth" { n++ } END { exit n != 1 }' \
+			"$TMP/fleet.csv" || return 1
+	done
+}
+check "report CSV: each host's rows under its host" -- csv_host_rows
+prom_host_labels() {
+	local h
+	for h in h1 h2 h3 h4; do
+		grep -q "^iotriage_bandwidth_bytes_per_second{run_id=\"$(runid $h)\",command=\"readdisk\",host=\"$h\"," \
+			"$TMP/fleet.prom" || return 1
+	done
+}
+check "report Prometheus: a host label on each host's sample" -- prom_host_labels
+if command -v promtool >/dev/null; then
+	check "report Prometheus: promtool check metrics passes" -- bash -c "promtool check metrics <'$TMP/fleet.prom' >/dev/null 2>&1"
+else
+	skip "promtool check metrics" "promtool is not installed"
+fi
+hosts_html() { sed -n '/<section class="hosts">/,/<\/section>/p' "$TMP/fleet.html" >"$TMP/hosts.html"; }
+hosts_html
+check "report HTML: a hosts section with a bar per host with a figure (h1-h4)" -- \
+	test "$(grep -c '<rect class="bar' "$TMP/hosts.html")" = 4
+check "report HTML: h4's bar alone is the outlier" -- bash -c \
+	"test \$(grep -c '<rect class=\"bar outlier\"' '$TMP/hosts.html') = 1 && grep -q 'Outlier host: h4' '$TMP/hosts.html'"
+check "report HTML: the failed hosts with their reason" -- bash -c \
+	"grep -q '<td>hd</td>' '$TMP/hosts.html' && grep -q 'unreachable: .*Connection refused' '$TMP/hosts.html'"
+
 # --- the table, all ok, none ok ---
 fleet h1,h2,h3 -- readdisk "$DISK" --size 8M >"$TMP/all.out" 2>"$TMP/all.err"
 ok $? "every host ok: exit 0"
@@ -154,5 +260,55 @@ for h in h1 h2 h3; do
 	check "$h: its iotriage log says it was interrupted by SIGHUP (exit 129)" -- \
 		bash -c "ls '$FLEET_DIR/$h/state/results/' | grep -q benchpool && jq -s -e 'map(select(.command == \"benchpool\" and .exit_status == 129)) | length >= 1' '$FLEET_DIR/$h/state/results/'iotriage_benchpool_*.json >/dev/null"
 done
+
+# --- SIGINT while three hosts wait to create RAM disks: nothing made ---
+# The hosts share this kernel and its RAM disk registry (/run/iotriage);
+# the test holds the registry's lock, so each host's ramdisk create waits
+# for it (up to 30 s) and is interrupted there. Nothing must be made and
+# the wait must end at the interrupt, not at the lock's time limit.
+ramdisk_lock=/run/iotriage/ramdisk.lock
+if ls /dev/iotriage-ramdisk* >/dev/null 2>&1; then
+	skip "SIGINT during ramdisk create on three hosts" "RAM disks exist on this machine (another run's)"
+else
+	mkdir -p /run/iotriage
+	flock "$ramdisk_lock" sleep 120 &
+	holder=$!
+	undo "kill $holder 2>/dev/null"
+	sleep 0.5
+	ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --remote-iotriage "$FLEET_FIX/bin/iotriage" \
+		--json h1,h2,h3 -- ramdisk create 16M -y >"$TMP/rd.json" 2>"$TMP/rd.err" &
+	pid=$!
+	waiting=1
+	for k in $(seq 100); do
+		waiting=0
+		for h in h1 h2 h3; do
+			grep -qs "RAMDISK: backend" "$FLEET_DIR/$h/state/iotriage.log" && [ -n "$(fleetlab_iotriage_pids $h)" ] || waiting=1
+		done
+		[ $waiting = 0 ] && break
+		sleep 0.2
+	done
+	ok $waiting "ramdisk create runs on three hosts, each waiting for the registry's lock"
+	sleep 1
+	t0=$(date +%s)
+	kill -INT $pid
+	wait $pid
+	rc=$? t1=$(date +%s)
+	ok $((rc != 130)) "SIGINT: the fleet exits 130"
+	check "within 10 s of the interrupt, not at the lock's 30 s limit (took $((t1 - t0)) s)" -- test $((t1 - t0)) -le 10
+	for h in h1 h2 h3; do
+		check "$h: interrupted, its run there ended 130" -- \
+			test "$(json "$TMP/rd.json" ".hosts[] | select(.host == \"$h\") | \"\(.status)/\(.document.exit_status)\"")" = interrupted/130
+		check "$h: no process left" -- fleetlab_clean $h
+	done
+	# Other runs on this machine may have RAM disks (or test links) of their
+	# own by now: what these runs made would be recorded under their run ids.
+	rd_ids=$(json "$TMP/rd.json" '[.hosts[].document.run_id] | join("|")')
+	check "three run ids of the hosts' runs" -- test "$(echo "$rd_ids" | tr '|' '\n' | grep -c '^[0-9a-f]\{16\}$')" = 3
+	check "no RAM disk made: none in the registry under these runs" -- \
+		bash -c "! grep -Eqs 'run_id=($rd_ids)' /run/iotriage/ramdisk/* /run/iotriage/ramdisk/.[!.]*"
+	check "and none in their documents" -- jtest "$TMP/rd.json" '[.hosts[].document.devices[]?] | length == 0'
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+fi
 
 finish

@@ -97,6 +97,31 @@ check "no fio server or job left on any client" -- no_fio_left c1 c2 c3 c4
 check "no fio client left here" -- bash -c "! ip netns pids $FLEET_NS_C | xargs -r -I{} cat /proc/{}/comm 2>/dev/null | grep -qx fio"
 check "the document says interrupted" -- jtest "$TMP/int.json" '.exit_status == 130 and (.error | test("interrupted"))'
 
+# --- a dropped connection during the load: every ssh here killed (the
+# sessions and the master connections); each client stops its fio server
+# and the jobs it forked by itself ---
+ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --fio --json c1,c2,c3,c4 -- \
+	--rw=read --bs=64k --filename=$DISK --runtime=60 --time_based=1 >"$TMP/drop.json" 2>"$TMP/drop.err" &
+pid=$!
+running=1
+for k in $(seq 100); do
+	running=0
+	for h in c1 c2 c3 c4; do [ "$(fio_pids $h | wc -l)" -ge 2 ] || running=1; done
+	[ $running = 0 ] && break
+	sleep 0.2
+done
+ok $running "the job runs on four clients again"
+sleep 1
+ssh_here=$(for p in $(ip netns pids "$FLEET_NS_C"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = ssh ] && echo $p; done)
+check "ssh sessions found here" -- test "$(echo $ssh_here | wc -w)" -ge 4
+kill -KILL $ssh_here
+check "the connections dropped: no fio server or job left on any client" -- no_fio_left c1 c2 c3 c4
+for k in $(seq 150); do kill -0 $pid 2>/dev/null || break; sleep 0.2; done
+kill -0 $pid 2>/dev/null && kill -INT $pid
+wait $pid
+rc=$?
+ok $((rc == 0)) "the fleet does not report success after the drop (exit $rc)"
+
 # --- netcheck --peer: iperf3 to a peer across the bridge ---
 iperf_pids() { # HOST or "c" (the client namespace)
 	local ns=$FLEET-$1 pid

@@ -5,7 +5,10 @@
 # one throttled). The documents are loaded into a fresh database with the
 # load_runs helper, and each command's output must equal the checked-in
 # file byte for byte: a change to a renderer or to what the documents are
-# read as shows here as a diff.
+# read as shows here as a diff. fleet.json is a real fleet run over the
+# namespaced hosts of tests/cli/test_fleet.sh (h4's disk slowed; hk, hm, hf,
+# hd failing each in its own way): its hosts as show, compare --hosts and
+# report give them.
 #
 # After an intended change of output, regenerate the expected files with
 #   GOLDEN_UPDATE=1 IOTRIAGE=build/iotriage bash tests/cli/test_golden.sh
@@ -17,9 +20,10 @@ load_runs=$(dirname "$IOTRIAGE")/load_runs
 if [ ! -x "$load_runs" ]; then skip "golden output" "no load_runs helper next to $IOTRIAGE"; exit 0; fi
 DB=$TMP/golden.db
 
-"$load_runs" "$DB" "$data"/run-a.json "$data"/run-b.json "$data"/run-c.json "$data"/readdisks.json >"$TMP/ids"
+"$load_runs" "$DB" "$data"/run-a.json "$data"/run-b.json "$data"/run-c.json "$data"/readdisks.json \
+	"$data"/fleet.json >"$TMP/ids"
 ok $? "the documents load into a fresh database"
-a=$(sed -n 1p "$TMP/ids") b=$(sed -n 2p "$TMP/ids") c=$(sed -n 3p "$TMP/ids") rd=$(sed -n 4p "$TMP/ids")
+a=$(sed -n 1p "$TMP/ids") b=$(sed -n 2p "$TMP/ids") c=$(sed -n 3p "$TMP/ids") rd=$(sed -n 4p "$TMP/ids") fl=$(sed -n 5p "$TMP/ids")
 
 # golden NAME COMMAND...: the command's stdout against data/golden/NAME.
 golden() {
@@ -46,9 +50,21 @@ golden show-readdisks.txt show "$rd"
 golden compare.txt compare "$a" "$b" "$c"
 golden compare-repeats.txt compare "$a+$b" "$c"
 golden compare.json compare "$a" "$c" --json
+golden show-fleet.txt show "$fl"
+golden show-fleet-host.txt show "$fl@h4"
+golden compare-hosts.txt compare --hosts "$fl"
+golden compare-hosts.json compare --hosts --base h1 "$fl" --json
 "$IOTRIAGE" --db "$DB" report "$a" "$b" "$c" "$rd" --csv "$TMP/report.csv" >/dev/null 2>&1
 ok $? "report --csv exits 0"
 [ -n "${GOLDEN_UPDATE:-}" ] && cp "$TMP/report.csv" "$data/report.csv"
 cmp -s "$TMP/report.csv" "$data/report.csv"
 ok $? "report --csv writes the expected rows" || diff -u "$data/report.csv" "$TMP/report.csv" | head -n 40 | sed 's/^/# /'
+# A fleet run: each host's rows under its host, and its samples labelled so.
+"$IOTRIAGE" --db "$DB" report "$fl" --csv "$TMP/report-fleet.csv" --prom "$TMP/report-fleet.prom" >/dev/null 2>&1
+ok $? "report FLEET_RUN --csv --prom exits 0"
+for f in report-fleet.csv report-fleet.prom; do
+	[ -n "${GOLDEN_UPDATE:-}" ] && cp "$TMP/$f" "$data/$f"
+	cmp -s "$TMP/$f" "$data/$f"
+	ok $? "$f: the expected rows" || diff -u "$data/$f" "$TMP/$f" | head -n 40 | sed 's/^/# /'
+done
 finish

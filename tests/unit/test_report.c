@@ -155,8 +155,10 @@ int main(void)
 	ok(strstr(sb.buf, "target=\"/dev/\\\"loop<9>\"") != NULL, "Prometheus label values are escaped");
 	ok(strstr(sb.buf, "iotriage_latency_p99_seconds{") && strstr(sb.buf, " 2e-06\n"),
 	   "latency is in seconds");
-	ok(strstr(sb.buf, "iotriage_run_start_timestamp_seconds{run_id=\"aaaa000000000001\",command=\"run\"} 1767323045\n") != NULL,
-	   "the run's start time as a unix timestamp");
+	ok(strstr(sb.buf, "iotriage_run_start_timestamp_seconds{run_id=\"aaaa000000000001\",command=\"run\",host=\"h<1>\"} 1767323045\n") != NULL,
+	   "the run's start time as a unix timestamp, labelled with its host");
+	ok(strstr(sb.buf, "iotriage_bandwidth_bytes_per_second{run_id=\"aaaa000000000001\",command=\"run\",host=\"h<1>\",test=") != NULL,
+	   "each sample labelled with the run's host");
 	strbuf_release(&sb);
 	run_doc_release(&d);
 
