@@ -108,6 +108,28 @@ check "--mode both: on the controller of six, the two disks of a throttle group 
 diag "--mode both: $(sect both-log | grep -o 'on [^,]*, 2 of its .*keeps [0-9]*%')"
 diag "--mode both, each disk (serial status solo-MB/s together-%):" $(jq -r '[.devices[] | "\(.serial):\(.status):\((.bw_bytes_per_s // 0) / 1e6 | floor):\(.parallel.percent_of_serial // .parallel.failure // "none" | tostring | .[0:60])"] | join(" ")' "$j")
 
+# --- /dev/disk/by-id, made by the real udev (systemd-udevd and Debian's
+# 60-persistent-storage.rules, from the host), as iotriage names the disks ---
+check "udev ran in the VM and settled: /dev/disk/by-id has links for the lab's disks" -- \
+	bash -c "[ '$(rc udev)' = 0 ] && grep -q '^udev settled: rc=0' '$c' && [ \$(awk '\$0 == \"=== BEGIN byid\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' | grep -c ' -> ../../') -ge 20 ]"
+byid_check() { # byid_check JSON SERIAL LINK WHAT SECTION: the disk's by_id is LINK, and udev's LINK (as SECTION lists them) names its kernel name
+	local j=$1 serial=$2 link=$3 what=$4 section=$5 kname
+	kname=$(jq -r --arg s "$serial" '[.devices[] | select(.serial == $s)][0].kname' "$j")
+	check "by-id of $what ($serial): $link, udev's link to $kname" -- \
+		bash -c "jq -e --arg s '$serial' --arg l '/dev/disk/by-id/$link' '[.devices[] | select(.serial == \$s)][0].by_id == \$l' '$j' >/dev/null &&
+			awk '\$0 == \"=== BEGIN $section\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' | grep -qxF '$link -> ../../$kname'"
+}
+jsect partition >/dev/null
+jsect baseline-check >/dev/null
+j=$TMP/readdisks-1.json
+byid_check "$j" IOTNVME00 nvme-QEMU_NVMe_Ctrl_IOTNVME00_1 "an NVMe namespace (MODEL_SERIAL_NSID, over the obsolete MODEL_SERIAL and the hex wwid)" byid
+byid_check "$j" IOTNVMEMP0 nvme-QEMU_NVMe_Ctrl_IOTNVMEMP0_1 "the multipath namespace" byid
+byid_check "$j" IOTSCSI00 wwn-0x5000c5000000a000 "a SCSI disk (its WWN, from scsi_id)" byid
+byid_check "$j" IOTSATA0 wwn-0x5001b4400000b000 "a SATA disk (its WWN, from ata_id)" byid
+byid_check "$TMP/partition.json" IOTSATA3 wwn-0x5001b4400000b003-part1 "the partition (its parent's link, -part1)" byid
+byid_check "$TMP/baseline-check.json" IOTNVME01 nvme-QEMU_NVMe_Ctrl_IOTNVME01_1 "IOTNVME01 after the rebind (the link follows the new name)" byid-after
+diag "by-id: $(jq -r '[.devices[] | select(.serial == "IOTNVME00" or .serial == "IOTSCSI00" or .serial == "IOTSATA0") | "\(.kname)=\(.by_id)"] | join(" ")' "$j") $(jq -r '.devices[0] | "\(.kname)=\(.by_id)"' "$TMP/partition.json")"
+
 # --- --group-by controller (the third run) ---
 j=$TMP/readdisks-3.json
 check "--group-by controller: the multipath namespace is one group, its subsystem and both controllers" -- \

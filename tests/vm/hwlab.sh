@@ -90,6 +90,6 @@ mbr "$img/hwata3.img"
 
 export VM_MODULES="nvme virtio_pci virtio_scsi sd_mod ahci"
 export VM_FILES="$here/../data/capture_sysfs.sh"
-export VM_PROGRAMS="smartctl"
+export VM_PROGRAMS="smartctl" VM_UDEV=1
 export VM_QEMU_ARGS="" VM_MEM=${VM_MEM:-512}
 bash "$here/run_vm.sh" "$iotriage" "$scenario" "$console" "$limit" "${args[@]}"
