@@ -21,7 +21,10 @@
 #     serial IOTSATA0..3, wwn 0x5001b4400000b000+i; IOTSATA3 carries an MBR
 #     partition table with one partition (2048 sectors to the end)
 #
-# Every drive is a sparse 64 MiB raw file in a temporary directory, read-
+# Every drive is a sparse raw file of HWLAB_DISK_MB MiB (default 32: the
+# largest read, --mode both's, is 32 MiB; doctor --quick reads up to 64 MiB
+# a disk, so a 64 MiB lab took it 89 s instead of about half) in a
+# temporary directory, read-
 # throttled (throttling.bps-read) to HWLAB_BPS bytes/s (default 25 MB/s, the
 # slow ones to half), so that "normal" is one known rate whatever the load
 # of this shared host. The guest clock runs in real time (no -icount:
@@ -40,8 +43,8 @@ trap 'rm -rf "$img"' EXIT
 trap 'exit 130' INT TERM HUP
 
 args=()
-drive() { # drive ID [THROTTLE-OPTIONS]: a sparse 64 MiB raw image as -drive ID
-	truncate -s 64M "$img/$1.img"
+drive() { # drive ID [THROTTLE-OPTIONS]: a sparse raw image of HWLAB_DISK_MB MiB as -drive ID
+	truncate -s "${HWLAB_DISK_MB:-32}M" "$img/$1.img"
 	args+=(-drive "file=$img/$1.img,if=none,id=$1,format=raw,cache=none,aio=threads${2:+,$2}")
 }
 le32() { # le32 N: four little-endian bytes as printf escapes
