@@ -19,6 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 missing=$(vm_missing)
 command -v smartctl >/dev/null || missing="smartctl (package smartmontools)"
 command -v jq >/dev/null || missing="jq"
+command -v udevadm >/dev/null && [ -x /usr/lib/udev/ata_id ] || missing="udevadm and its helpers (package udev)"
 vm_ready "hardware lab VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
