@@ -70,8 +70,9 @@ static void *finish_read_main(void *reader)
  * ours runs can copy a lock that thread holds (a starting thread holds
  * the sanitizer's thread registry and allocator locks; GCC 12's libasan
  * takes none of them around fork) into a child that then waits on it
- * forever. The readers start together either way; each one's deadline
- * runs from its own fork. */
+ * forever. The forked readers wait to be released, all within a few
+ * microseconds: forks one after another (up to a second each under a
+ * sanitizer in the lab VM) would stagger their reads. */
 static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
@@ -85,6 +86,8 @@ static void read_all_at_once(struct read_batch *b)
 		log_starting(&b->reads[i], &b->opts);
 		readers[i] = readtest_start(&b->reads[i], &opts);
 	}
+	for (size_t i = 0; i < b->count; i++)
+		readtest_release(readers[i]);
 	for (size_t i = 0; i < b->count; i++) {
 		if (!readers[i])
 			continue;

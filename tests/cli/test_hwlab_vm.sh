@@ -2,7 +2,7 @@
 # The hardware lab (tests/vm/hwlab.sh): Debian's kernel under qemu with
 # NVMe (one multipath subsystem), virtio-scsi and AHCI disks, each with an
 # identity, all read-throttled to one rate, one NVMe and one SCSI disk to
-# half of it, three SCSI disks on a second controller in one throttle
+# 40% of it, three SCSI disks on a second controller in one throttle
 # group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
 # captured, readdisks three times, --mode both (SCSI disks), --group-by controller,
 # readdisk on a partition, doctor --quick; the health sweep before each
@@ -178,7 +178,7 @@ check "after the rebind every namespace found its own baseline: the rate saved f
 	jq_slurp "$j2" "$j1" '[.devices[] | select(.status == "ok")] | length == 7 and all(.[]; . as $d | ($s[0].devices[] | select(.serial == $d.serial and .status == "ok") | .bw_bytes_per_s) as $saved | $d.baseline.bw_bytes_per_s > 0 and ((($d.baseline.bw_bytes_per_s - $saved) | fabs) < $saved * 0.001))'
 check "the throttled IOTNVME01 ($a01) is slow against its own baseline, 3 of 3 reads below it; the others within theirs" -- \
 	jtest "$j2" '([.devices[] | select(.status == "ok" and .baseline.reads_below > 0) | .serial] == ["IOTNVME01"]) and ([.devices[] | select(.serial == "IOTNVME01")][0] | .verdict == "slow" and .baseline.reads_below == 3 and (.sentence | test("[0-9]+% of its baseline of [0-9.]+ MB/s from [0-9-]{10} \\(3 of 3 reads below it\\)")))'
-check "IOTNVME05, now $a05, keeps its own half-rate baseline (slow against its peers, within its baseline)" -- \
+check "IOTNVME05, now $a05, keeps its own 40%-rate baseline (slow against its peers, within its baseline)" -- \
 	jtest "$j2" '[.devices[] | select(.serial == "IOTNVME05")][0] | .verdict == "slow" and .baseline.reads_below == 0 and (.sentence | test("within it"))'
 diag "baseline: $(jq -r '.devices[] | select(.serial == "IOTNVME01" or .serial == "IOTNVME05") | .sentence' "$j2" | tr '\n' '|')"
 
