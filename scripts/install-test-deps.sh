@@ -2,9 +2,11 @@
 # Installs what the test suite needs on top of scripts/install-deps.sh (run
 # by scripts/test.sh only; never by the quick start). Idempotent.
 #
-#   qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod
+#   qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod udev
 #                 the VMs with Debian's kernel (scsi_debug, null_blk, the
-#                 hardware lab, nvmet); the kernel image is for the VM only
+#                 hardware lab, nvmet); the kernel image is for the VM only;
+#                 udev's systemd-udevd, ata_id, scsi_id and rules are copied
+#                 into the hardware lab VM for /dev/disk/by-id
 #   e2fsprogs mount sqlite3 jq strace time iptables
 #                 fixtures and checks of the command tests
 #   openssh-server iperf3
@@ -23,7 +25,7 @@ cd "$(dirname "$0")/.."
 # iperf3's debconf question (start a daemon at boot) is answered no beforehand.
 echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt_install \
-	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod \
+	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod udev \
 	e2fsprogs mount sqlite3 jq strace time iptables \
 	openssh-server iperf3 chromium dbench qemu-utils prometheus clang tmux python3 mandoc
 # The packages' daemons are not the tests' business: none is left running.

@@ -301,23 +301,55 @@ static int read_link(int dfd, const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Ranking of /dev/disk/by-id names: lower is better. */
-static int by_id_rank(const char *name)
+/* Is NAME one of udev's NVMe links from the namespace's wwid attribute
+ * ("nvme-eui.", "nvme-uuid.", "nvme-nguid.", or qemu's and other drives'
+ * "nvme-nvme.VID-SERIAL-MODEL-NSID" in hex)? The others are MODEL_SERIAL. */
+static bool is_nvme_wwid_link(const char *name)
 {
-	static const char *const preferred[] = { "wwn-", "nvme-eui.", "scsi-", "ata-" };
+	static const char *const forms[] = { "nvme-eui.", "nvme-uuid.", "nvme-nguid.", "nvme-nvme." };
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++)
+		if (startswith(name, forms[i]))
+			return true;
+	return false;
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(preferred); i++)
+/* Does NAME end in "_NSID"? */
+static bool ends_with_nsid(const char *name, const char *nsid)
+{
+	size_t n = strlen(name), k = strlen(nsid);
+	return k > 0 && n > k + 1 && name[n - k - 1] == '_' && strcmp(name + n - k, nsid) == 0;
+}
+
+/* Ranking of /dev/disk/by-id names: lower is better. NVMe namespaces
+ * prefer the name admins read in `ls /dev/disk/by-id`,
+ * nvme-MODEL_SERIAL_NSID (udev 252 on), then nvme-MODEL_SERIAL (udev keeps
+ * it as obsolete: with two namespaces it names whichever came last), then
+ * the wwid forms (qemu's "nvme.1b36-..." is hex, and its EUI-64, when
+ * generated, follows the order the namespaces were attached in). NSID is
+ * the namespace's id ("" for other disks). */
+static int by_id_rank(const char *name, const char *nsid)
+{
+	static const char *const preferred[] = { "wwn-", "scsi-", "ata-" };
+
+	if (startswith(name, "nvme-")) {
+		if (is_nvme_wwid_link(name))
+			return startswith(name, "nvme-eui.") ? 3 : 4;
+		return ends_with_nsid(name, nsid) ? 1 : 2;
+	}
+	if (startswith(name, "wwn-"))
+		return 0;
+	for (size_t i = 1; i < ARRAY_SIZE(preferred); i++)
 		if (startswith(name, preferred[i]))
-			return (int)i;
-	return (int)ARRAY_SIZE(preferred);
+			return 4 + (int)i;
+	return 4 + (int)ARRAY_SIZE(preferred);
 }
 
 /* Find the preferred DEV_ROOT/disk/by-id link that points at KNAME and
  * store its full path in BUF, or "" when there is none (also when the
  * directory does not exist, e.g. without udev). Ties within one rank go to
  * the alphabetically first name so the choice does not depend on readdir
- * order. */
-static void find_by_id(const char *dev_root, const char *kname, char *buf, size_t len)
+ * order. NSID: an NVMe namespace's id, or "". */
+static void find_by_id(const char *dev_root, const char *kname, const char *nsid, char *buf, size_t len)
 {
 	_cleanup_closedir_ DIR *dir = NULL;
 	char dir_path[PATH_MAX];
@@ -348,7 +380,7 @@ static void find_by_id(const char *dev_root, const char *kname, char *buf, size_
 		if (strcmp(base, kname) != 0)
 			continue;
 
-		rank = by_id_rank(de->d_name);
+		rank = by_id_rank(de->d_name, nsid);
 		if (rank < best_rank || (rank == best_rank && strcmp(de->d_name, best) < 0)) {
 			best_rank = rank;
 			copy_field(best, sizeof(best), de->d_name);
@@ -616,6 +648,22 @@ static void shared_path_of(int dfd, struct disk_info *d, const char *link)
 		controller_of(link, d->path_group, sizeof(d->path_group));
 }
 
+/* An NVMe namespace's id into BUF: its nsid attribute, or (a tree without
+ * it) the N of nvmeCnN, which the kernel numbers as the namespace ids go
+ * on a single-namespace controller; "" for any other disk. */
+static void nvme_nsid(int dfd, const char *kname, char *buf, size_t len)
+{
+	unsigned ctrl, ns;
+	int end = 0;
+
+	buf[0] = '\0';
+	if (sscanf(kname, "nvme%un%u%n", &ctrl, &ns, &end) != 2 || kname[end] != '\0')
+		return;
+	read_attr_optional(dfd, "nsid", buf, len);
+	if (buf[0] == '\0')
+		snprintf(buf, len, "%u", ns);
+}
+
 int disk_describe(const char *sysfs_root, const char *dev_root, const char *kname,
 		  struct disk_info *ret)
 {
@@ -666,7 +714,8 @@ int disk_describe(const char *sysfs_root, const char *dev_root, const char *knam
 	d.rotational = read_u64_attr(dfd, "queue/rotational") == 1;
 	d.removable = read_u64_attr(dfd, "removable") == 1;
 
-	find_by_id(dev_root, kname, d.by_id, sizeof(d.by_id));
+	nvme_nsid(dfd, kname, buf, sizeof(buf));
+	find_by_id(dev_root, kname, buf, d.by_id, sizeof(d.by_id));
 	transport_path(sysfs_root, kname, link, sizeof(link));
 	copy_field(d.transport, sizeof(d.transport), transport_from(kname, link));
 

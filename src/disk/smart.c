@@ -38,25 +38,35 @@ static void __attribute__((format(printf, 2, 3))) add_sign(struct smart_health *
 }
 
 /* ATA attributes whose raw value counts damaged media: any non-zero count
- * is a predictive-failure sign, whatever the vendor's threshold says. */
+ * is a predictive-failure sign, whatever the vendor's threshold says, and
+ * their sum is the disk's media errors (as NVMe's media_errors and SCSI's
+ * grown defects are). The sign names the attribute and its raw value as
+ * smartctl -A shows them, so the admin can find the line. */
 static void ata_signs(const struct jv *table, struct smart_health *h)
 {
 	static const struct {
 		int id;
-		const char *what;
+		const char *name; /* smartctl's name, used when the table has none */
 	} counters[] = {
-		{ 5, "reallocated sectors" },
-		{ 187, "reported uncorrectable errors" },
-		{ 197, "pending sectors" },
-		{ 198, "offline uncorrectable sectors" },
+		{ 5, "Reallocated_Sector_Ct" },
+		{ 187, "Reported_Uncorrect" },
+		{ 197, "Current_Pending_Sector" },
+		{ 198, "Offline_Uncorrectable" },
 	};
 	for (size_t i = 0; table && i < table->count; i++) {
 		const struct jv *a = &table->items[i];
 		int id = jv_int(jv_get(a, "id"), -1);
-		double raw = jv_number(jv_path(a, "raw.value"), 0);
-		for (size_t k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
-			if (counters[k].id == id && raw > 0)
-				add_sign(h, "%.0f %s", raw, counters[k].what);
+		for (size_t k = 0; k < sizeof(counters) / sizeof(counters[0]); k++) {
+			if (counters[k].id != id)
+				continue;
+			unsigned long long raw = jv_u64(jv_path(a, "raw.value"), 0);
+			h->has_media_errors = true;
+			/* Saturated: four counters from another program must not wrap. */
+			h->media_errors = raw > ~0ULL - h->media_errors ? ~0ULL : h->media_errors + raw;
+			if (raw > 0)
+				add_sign(h, "attribute %d %s raw %llu", id,
+					 jv_string(jv_get(a, "name"), counters[k].name), raw);
+		}
 		if (strcmp(jv_string(jv_get(a, "when_failed"), ""), "now") == 0)
 			add_sign(h, "attribute %s below its threshold", jv_string(jv_get(a, "name"), "?"));
 	}

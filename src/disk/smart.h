@@ -26,10 +26,11 @@ struct smart_health {
 	int temperature_c;
 	bool has_critical_warning; /* NVMe: the health log's critical warning bits */
 	unsigned critical_warning;
-	bool has_media_errors;   /* NVMe media and data integrity errors; SCSI grown defects */
+	bool has_media_errors;   /* NVMe media and data integrity errors; SCSI grown defects; ATA
+				  * attributes 5, 187, 197 and 198 (raw values, summed) */
 	unsigned long long media_errors;
 	bool predictive_failure; /* a sign of coming failure even while SMART passes */
-	char signs[256];         /* those signs, e.g. "8 reallocated sectors, 2 pending sectors" */
+	char signs[256];         /* those signs, e.g. "attribute 5 Reallocated_Sector_Ct raw 8" */
 };
 
 /* Reads smartctl's JSON (TEXT, LEN bytes). Returns 0, or -EINVAL when it

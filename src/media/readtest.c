@@ -105,6 +105,7 @@ struct shared_read {
 	uint64_t progress;   /* bytes done, stored by the job about every 50 ms */
 	int rc;              /* job_run's return */
 	int done;            /* res and rc are set */
+	int go;              /* set by readtest_release: the child starts reading */
 };
 
 enum wait_end { WAIT_DONE, WAIT_NO_RESPONSE, WAIT_INTERRUPTED };
@@ -180,6 +181,7 @@ struct readtest_reader {
 	struct shared_read *sh;
 	pid_t pid;
 	uint64_t start_ns, timeout_ns, asked;
+	bool released;
 };
 
 /* Forks the reader child of R for SPEC. Returns 0 or -errno. */
@@ -205,6 +207,11 @@ static int fork_reader(struct readtest_reader *rd, const struct job_spec *spec0)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
+		/* Forks cost up to a second each under a sanitizer in the VM:
+		 * readers forked one after another would not read together. */
+		const struct timespec wait_tick = { 0, 1000 * 1000 };
+		while (!__atomic_load_n(&rd->sh->go, __ATOMIC_ACQUIRE))
+			nanosleep(&wait_tick, NULL);
 		struct job_result *res = NULL;
 		int r = job_run(&spec, &rd->t, rd->engine, &res);
 		if (r == 0)
@@ -342,10 +349,20 @@ struct readtest_reader *readtest_start(struct disk_read *d, const struct readtes
 	return rd;
 }
 
+void readtest_release(struct readtest_reader *rd)
+{
+	if (!rd || rd->released)
+		return;
+	rd->start_ns = now_ns(); /* the deadline runs from here */
+	rd->released = true;
+	__atomic_store_n(&rd->sh->go, 1, __ATOMIC_RELEASE);
+}
+
 void readtest_finish(struct readtest_reader *rd)
 {
 	if (!rd)
 		return;
+	readtest_release(rd);
 	struct disk_read *d = rd->d;
 	int r = wait_for_reader(rd);
 	uint64_t device_size = rd->t.size, asked = rd->asked;

@@ -93,14 +93,18 @@ struct disk_read {
  * D->reason set. */
 int readtest_run(struct disk_read *d, const struct readtest_opts *opts);
 
-/* readtest_run() in two halves, for reading many disks at once:
- * readtest_start() opens the device and forks the reader (NULL, with D's
- * status set, when it cannot start); readtest_finish() waits for it with
- * the deadline and fills D. Start every reader from one thread: a child
- * forked while another thread holds a lock (the log's, an allocator's)
- * would inherit it locked and hang; finishing may run in other threads. */
+/* readtest_run() in parts, for reading many disks at once:
+ * readtest_start() opens the device and forks the reader, which waits
+ * (NULL, with D's status set, when it cannot start); readtest_release()
+ * lets it read, so that readers forked one after another start together;
+ * readtest_finish() releases it if that has not been done, waits for it
+ * with the deadline and fills D. Start every reader from one thread, and
+ * before any other thread runs: a child forked while another thread holds
+ * a lock (the log's, an allocator's, the sanitizer's) would inherit it
+ * locked and hang; finishing may run in other threads. */
 struct readtest_reader;
 struct readtest_reader *readtest_start(struct disk_read *d, const struct readtest_opts *opts);
+void readtest_release(struct readtest_reader *rd);
 void readtest_finish(struct readtest_reader *rd);
 
 /* Fills pct_of_median for ok entries and writes into ORDER the indexes of

@@ -65,24 +65,34 @@ static void *finish_read_main(void *reader)
 	return NULL;
 }
 
-/* Every reader is forked from this thread (see readtest_start); the
- * threads only wait for them. */
+/* Every reader is forked from this thread (see readtest_start), and all of
+ * them before the first waiting thread starts: a fork while a thread of
+ * ours runs can copy a lock that thread holds (a starting thread holds
+ * the sanitizer's thread registry and allocator locks; GCC 12's libasan
+ * takes none of them around fork) into a child that then waits on it
+ * forever. The forked readers wait to be released, all within a few
+ * microseconds: forks one after another (up to a second each under a
+ * sanitizer in the lab VM) would stagger their reads. */
 static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL; /* several devices cannot share one progress line */
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
+	struct readtest_reader **readers = xcalloc(b->count, sizeof(*readers));
 	bool *started = xcalloc(b->count, sizeof(*started));
 	for (size_t i = 0; i < b->count; i++) {
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
 		log_starting(&b->reads[i], &b->opts);
-		struct readtest_reader *reader = readtest_start(&b->reads[i], &opts);
-		if (!reader)
+		readers[i] = readtest_start(&b->reads[i], &opts);
+	}
+	for (size_t i = 0; i < b->count; i++)
+		readtest_release(readers[i]);
+	for (size_t i = 0; i < b->count; i++) {
+		if (!readers[i])
 			continue;
-		int r = pthread_create(&threads[i], NULL, finish_read_main, reader);
-		if (r) {
-			readtest_finish(reader); /* waits here instead */
+		if (pthread_create(&threads[i], NULL, finish_read_main, readers[i]) != 0) {
+			readtest_finish(readers[i]); /* waits here instead */
 			continue;
 		}
 		started[i] = true;
@@ -93,6 +103,7 @@ static void read_all_at_once(struct read_batch *b)
 	for (size_t i = 0; i < b->count; i++)
 		log_outcome(&b->reads[i]);
 	free(threads);
+	free(readers);
 	free(started);
 }
 

@@ -2,7 +2,7 @@
 # The hardware lab (tests/vm/hwlab.sh): Debian's kernel under qemu with
 # NVMe (one multipath subsystem), virtio-scsi and AHCI disks, each with an
 # identity, all read-throttled to one rate, one NVMe and one SCSI disk to
-# half of it, three SCSI disks on a second controller in one throttle
+# 40% of it, three SCSI disks on a second controller in one throttle
 # group. One boot runs tests/vm/hwlab_scenario.sh: sysfs and smartctl
 # captured, readdisks three times, --mode both (SCSI disks), --group-by controller,
 # readdisk on a partition, doctor --quick; the health sweep before each
@@ -19,6 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 missing=$(vm_missing)
 command -v smartctl >/dev/null || missing="smartctl (package smartmontools)"
 command -v jq >/dev/null || missing="jq"
+command -v udevadm >/dev/null && [ -x /usr/lib/udev/ata_id ] || missing="udevadm and its helpers (package udev)"
 vm_ready "hardware lab VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
@@ -61,6 +62,8 @@ check "smartctl: SATA disks pass, with ATA attributes and the full model" -- \
 	jtest "$(by_serial IOTSATA0)" '.device.type == "sat" and .smart_status.passed and (.ata_smart_attributes.table | length > 0) and .model_name == "IOTRIAGE LAB SATA SSD"'
 check "smartctl: SCSI disks answer with their identity but no SMART support (qemu scsi-hd has none)" -- \
 	jtest "$(by_serial IOTSCSI00)" '.device.type == "scsi" and .scsi_vendor == "IOTRIAGE" and .smart_support.available == false and (has("smart_status") | not)'
+
+jq_slurp() { jq -e --slurpfile s "$2" "$3" "$1" >/dev/null 2>&1; } # jq_slurp FILE OTHER EXPR: OTHER as $s
 
 # --- readdisks, three runs ---
 slow_of() { jq -r '[.devices[] | select(.verdict == "slow") | (.wwn // .serial)] | sort | join(" ")' "$1"; }
@@ -108,6 +111,29 @@ check "--mode both: on the controller of six, the two disks of a throttle group 
 diag "--mode both: $(sect both-log | grep -o 'on [^,]*, 2 of its .*keeps [0-9]*%')"
 diag "--mode both, each disk (serial status solo-MB/s together-%):" $(jq -r '[.devices[] | "\(.serial):\(.status):\((.bw_bytes_per_s // 0) / 1e6 | floor):\(.parallel.percent_of_serial // .parallel.failure // "none" | tostring | .[0:60])"] | join(" ")' "$j")
 
+# --- /dev/disk/by-id, made by the real udev (systemd-udevd and Debian's
+# 60-persistent-storage.rules, from the host), as iotriage names the disks ---
+check "udev ran in the VM and settled: /dev/disk/by-id has links for the lab's disks" -- \
+	bash -c "[ '$(rc udev)' = 0 ] && grep -q '^udev settled: rc=0' '$c' && [ \$(awk '\$0 == \"=== BEGIN byid\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' | grep -c ' -> ../../') -ge 20 ]"
+byid_check() { # byid_check JSON SERIAL LINK WHAT SECTION: the disk's by_id is LINK, and udev's LINK (as SECTION lists them) names its kernel name
+	local j=$1 serial=$2 link=$3 what=$4 section=$5 kname
+	# (not the multipath namespace's hidden paths: same serial, skipped, no node)
+	kname=$(jq -r --arg s "$serial" '[.devices[] | select(.serial == $s and .status != "skipped")][0].kname' "$j")
+	check "by-id of $what ($serial): $link, udev's link to $kname" -- \
+		bash -c "jq -e --arg s '$serial' --arg l '/dev/disk/by-id/$link' '[.devices[] | select(.serial == \$s and .status != \"skipped\")][0].by_id == \$l' '$j' >/dev/null &&
+			awk '\$0 == \"=== BEGIN $section\" { on = 1; next } /^=== END/ { on = 0 } on' '$c' | grep -qxF '$link -> ../../$kname'"
+}
+jsect partition >/dev/null
+jsect baseline-check >/dev/null
+j=$TMP/readdisks-1.json
+byid_check "$j" IOTNVME00 nvme-QEMU_NVMe_Ctrl_IOTNVME00_1 "an NVMe namespace (MODEL_SERIAL_NSID, over the obsolete MODEL_SERIAL and the hex wwid)" byid
+byid_check "$j" IOTNVMEMP0 nvme-QEMU_NVMe_Ctrl_IOTNVMEMP0_1 "the multipath namespace" byid
+byid_check "$j" IOTSCSI00 wwn-0x5000c5000000a000 "a SCSI disk (its WWN, from scsi_id)" byid
+byid_check "$j" IOTSATA0 wwn-0x5001b4400000b000 "a SATA disk (its WWN, from ata_id)" byid
+byid_check "$TMP/partition.json" IOTSATA3 wwn-0x5001b4400000b003-part1 "the partition (its parent's link, -part1)" byid
+byid_check "$TMP/baseline-check.json" IOTNVME01 nvme-QEMU_NVMe_Ctrl_IOTNVME01_1 "IOTNVME01 after the rebind (the link follows the new name)" byid-after
+diag "by-id: $(jq -r '[.devices[] | select(.serial == "IOTNVME00" or .serial == "IOTSCSI00" or .serial == "IOTSATA0") | "\(.kname)=\(.by_id)"] | join(" ")' "$j") $(jq -r '.devices[0] | "\(.kname)=\(.by_id)"' "$TMP/partition.json")"
+
 # --- --group-by controller (the third run) ---
 j=$TMP/readdisks-3.json
 check "--group-by controller: the multipath namespace is one group, its subsystem and both controllers" -- \
@@ -122,7 +148,7 @@ diag "--group-by controller:" $(jq -r '[.grouping.groups[] | "\(.name)=\(.disks)
 j=$(jsect partition)
 check "readdisk on the partition reads it" -- jtest "$j" '.devices[0].status == "ok"'
 check "readdisk on the partition: its own name and size, its parent's identity (IOTSATA3)" -- \
-	jtest "$j" '.devices[0] | (.kname | test("^sd[a-z]+1$")) and .serial == "IOTSATA3" and .wwn == "naa.5001b4400000b003" and .model == "IOTRIAGE LAB SATA SSD" and .transport == "sata" and .size_bytes == (64 * 1048576 - 2048 * 512)'
+	jq_slurp "$j" "$TMP/readdisks-1.json" '.devices[0] | (.kname | test("^sd[a-z]+1$")) and .serial == "IOTSATA3" and .wwn == "naa.5001b4400000b003" and .model == "IOTRIAGE LAB SATA SSD" and .transport == "sata" and .size_bytes == ([$s[0].devices[] | select(.serial == "IOTSATA3")][0].size_bytes - 2048 * 512) and .size_bytes > 0'
 diag "partition: $(jq -c '.devices[0] | {kname, serial, wwn, model, size_bytes, by_id}' "$j")"
 
 # --- doctor --quick ---
@@ -141,7 +167,6 @@ diag "doctor confidence: $(jq -r '.doctor.verdict.confidence' "$j")"
 # --- baselines across a change of kernel names (rebind in reverse order) ---
 j1=$(jsect baseline-save)
 j2=$(jsect baseline-check)
-jq_slurp() { jq -e --slurpfile s "$2" "$3" "$1" >/dev/null 2>&1; } # jq_slurp FILE OTHER EXPR: OTHER as $s
 name_of() { sect "$1" | awk -v s="$2" '$2 == s { print $1 }'; }
 b01=$(name_of names-before IOTNVME01) a01=$(name_of names-after IOTNVME01)
 b05=$(name_of names-before IOTNVME05) a05=$(name_of names-after IOTNVME05)
@@ -153,7 +178,7 @@ check "after the rebind every namespace found its own baseline: the rate saved f
 	jq_slurp "$j2" "$j1" '[.devices[] | select(.status == "ok")] | length == 7 and all(.[]; . as $d | ($s[0].devices[] | select(.serial == $d.serial and .status == "ok") | .bw_bytes_per_s) as $saved | $d.baseline.bw_bytes_per_s > 0 and ((($d.baseline.bw_bytes_per_s - $saved) | fabs) < $saved * 0.001))'
 check "the throttled IOTNVME01 ($a01) is slow against its own baseline, 3 of 3 reads below it; the others within theirs" -- \
 	jtest "$j2" '([.devices[] | select(.status == "ok" and .baseline.reads_below > 0) | .serial] == ["IOTNVME01"]) and ([.devices[] | select(.serial == "IOTNVME01")][0] | .verdict == "slow" and .baseline.reads_below == 3 and (.sentence | test("[0-9]+% of its baseline of [0-9.]+ MB/s from [0-9-]{10} \\(3 of 3 reads below it\\)")))'
-check "IOTNVME05, now $a05, keeps its own half-rate baseline (slow against its peers, within its baseline)" -- \
+check "IOTNVME05, now $a05, keeps its own 40%-rate baseline (slow against its peers, within its baseline)" -- \
 	jtest "$j2" '[.devices[] | select(.serial == "IOTNVME05")][0] | .verdict == "slow" and .baseline.reads_below == 0 and (.sentence | test("within it"))'
 diag "baseline: $(jq -r '.devices[] | select(.serial == "IOTNVME01" or .serial == "IOTNVME05") | .sentence' "$j2" | tr '\n' '|')"
 

@@ -212,6 +212,10 @@ static void build_main_tree(void)
 	link_to("../../sda", "dev/disk/by-id/wwn-0x0-part1");
 	link_to("../../nvme0n1", "dev/disk/by-id/nvme-Samsung_SSD_970_EVO_1TB_S4EWNX0N123456");
 	link_to("../../nvme0n1", "dev/disk/by-id/nvme-eui.0025388b71b0c1d2");
+	/* udev 252 adds MODEL_SERIAL_NSID; qemu's namespaces have a hex wwid. */
+	link_to("../../nvme0n1", "dev/disk/by-id/nvme-Samsung_SSD_970_EVO_1TB_S4EWNX0N123456_1");
+	link_to("../../nvme0n1", "dev/disk/by-id/nvme-nvme.144d-5334455-53616d-00000001");
+	link_to("../../nvme0n1", "dev/disk/by-id/nvme-Samsung_SSD_970_EVO_1TB_S4EWNX0N123456_2");
 	link_to("../../sdaa", "dev/disk/by-id/ata-ST4000NM0035-1V4_ZC1ABCDE");
 	link_to("../../sdaa", "dev/disk/by-id/scsi-SATA_ST4000NM0035-1V4_ZC1ABCDE");
 	link_to("../../sdb", "dev/disk/by-id/usb-Generic_Flash_Disk_12345678-0:0");
@@ -343,8 +347,10 @@ static void test_main_tree(void)
 		is_str(d->wwn, "", "nvme wwn empty when no wwid");
 		is_str(d->transport, "nvme", "nvme transport");
 		is_int(d->major, 259, "nvme major");
-		snprintf(path, sizeof(path), "%s/disk/by-id/nvme-eui.0025388b71b0c1d2", at("dev"));
-		is_str(d->by_id, path, "nvme by_id prefers nvme-eui. over other nvme- names");
+		snprintf(path, sizeof(path), "%s/disk/by-id/nvme-Samsung_SSD_970_EVO_1TB_S4EWNX0N123456_1", at("dev"));
+		is_str(d->by_id, path,
+		       "nvme by_id prefers nvme-MODEL_SERIAL_NSID (NSID 1 from the name nvme0n1: no nsid attribute) "
+		       "over MODEL_SERIAL, another namespace's _2, nvme-eui. and nvme-nvme.");
 		is_str(key_of(d), "serial:Samsung SSD 970 EVO 1TB:S4EWNX0N123456",
 		       "nvme identity key uses model and serial");
 		ok(d->skip_reason == NULL, "nvme readable");

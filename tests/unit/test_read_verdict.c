@@ -1,10 +1,13 @@
 /* The read batch's verdict (triage/read_verdict.h): the verdict word from
  * the counts of reads, the sentence, and read_batch_judge on sets where no
  * disk is out of line (no confirming re-read runs). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "disk/smart.h"
+#include "output/json.h"
 #include "triage/read_group.h"
 #include "triage/read_health.h"
 #include "triage/read_verdict.h"
@@ -167,9 +170,39 @@ static void test_health(void)
 	ok(all, "and no loop, zram, virtio-blk, md, dm or RAM disk");
 }
 
+/* The finding a damaged ATA medium makes: the sentence names each counter
+ * with its raw value. smartctl's JSON is composed (qemu's AHCI disks keep
+ * their SMART attributes at zero): tests/data/smartctl_sat_media_errors_composed.json. */
+static void test_ata_finding(void)
+{
+	static char text[65536];
+	FILE *f = fopen(TEST_DATA_DIR "/smartctl_sat_media_errors_composed.json", "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	struct disk_read d = { .health_checked = true };
+	ok(smart_parse(text, n, &d.health) == 0, "composed ATA capture parses");
+	ok(read_health_failing(&d), "non-zero ATA media counters are a health finding though SMART passes");
+	char sentence[600];
+	read_health_describe(&d, sentence, sizeof(sentence));
+	is_str(sentence,
+	       "SMART passed, 31 C; predictive failure: attribute 5 Reallocated_Sector_Ct raw 3, attribute 187 "
+	       "Reported_Uncorrect raw 2, attribute 197 Current_Pending_Sector raw 4, attribute 198 "
+	       "Offline_Uncorrectable raw 1",
+	       "the finding names each attribute and its raw value");
+	struct json j;
+	json_init(&j);
+	json_begin_object(&j, NULL);
+	read_health_json(&j, &d);
+	json_end_object(&j);
+	ok(strstr(j.out.buf, "\"media_errors\": 10") != NULL, "the document's health.media_errors: 10");
+	json_release(&j);
+}
+
 int main(void)
 {
 	test_health();
+	test_ata_finding();
 	test_word();
 	test_sentence();
 	test_judge_in_line();

@@ -1,7 +1,8 @@
 /* SMART health from smartctl --json: two captures from this machine (a
- * virtio and a loop disk: no SMART data), three composed in smartctl
+ * virtio and a loop disk: no SMART data), four composed in smartctl
  * 7.3's format for what no disk here can produce (a reallocating ATA
- * drive, a failing NVMe drive, a healthy SAS drive), and five captured in
+ * drive, an ATA drive with all four damaged-media counters, a failing NVMe
+ * drive, a healthy SAS drive), and five captured in
  * the hardware lab (tests/data/hwlab: smartctl 7.3 -a on qemu's NVMe, one
  * with smart_critical_warning=4, a multipath namespace, a scsi-hd and an
  * AHCI ide-hd, on their real kernel drivers). */
@@ -69,6 +70,37 @@ static void test_hwlab(void)
 	   "lab SATA: no NVMe critical warning field");
 }
 
+/* The lab's AHCI disks cannot produce a damaged medium: qemu's ATA SMART
+ * attributes are fixed and zero. So the four counters come from a capture
+ * composed from the lab's own (hwlab/smartctl_sat_captured.json, raw values
+ * of 5 set and 187, 197, 198 added: 3 + 2 + 4 + 1). */
+static void test_ata_media_errors(void)
+{
+	struct smart_health h;
+
+	ok(parse_file("smartctl_sat_media_errors_composed.json", &h) == 0, "composed ATA media errors parse");
+	ok(h.state == SMART_PASSED, "composed ATA: SMART still passes (no threshold crossed)");
+	ok(h.has_media_errors && h.media_errors == 10, "composed ATA: media errors = 3 + 2 + 4 + 1 = 10");
+	ok(h.predictive_failure, "composed ATA: the counters are a predictive-failure sign");
+	is_str(h.signs,
+	       "attribute 5 Reallocated_Sector_Ct raw 3, attribute 187 Reported_Uncorrect raw 2, "
+	       "attribute 197 Current_Pending_Sector raw 4, attribute 198 Offline_Uncorrectable raw 1",
+	       "composed ATA: each counter named with its id and raw value, in the table's order");
+
+	ok(parse_file("hwlab/smartctl_sat_captured.json", &h) == 0 && h.has_media_errors && h.media_errors == 0 &&
+		   !h.predictive_failure,
+	   "lab SATA (captured): attribute 5 raw 0 is 0 media errors, known, and no sign");
+
+	/* A raw value of another program cannot wrap the sum. */
+	const char huge[] = "{\"smartctl\": {\"exit_status\": 0}, \"smart_status\": {\"passed\": true},"
+			    " \"ata_smart_attributes\": {\"table\": ["
+			    "{\"id\": 5, \"raw\": {\"value\": 18446744073709551615}},"
+			    "{\"id\": 197, \"raw\": {\"value\": 7}}]}}";
+	ok(smart_parse(huge, strlen(huge), &h) == 0 && h.media_errors == ~0ULL, "the sum saturates instead of wrapping");
+	ok(strstr(h.signs, "attribute 197 Current_Pending_Sector raw 7") != NULL,
+	   "an attribute without a name in the table is named as smartctl names it");
+}
+
 int main(void)
 {
 	struct smart_health h;
@@ -85,8 +117,12 @@ int main(void)
 	ok(h.state == SMART_PASSED, "ATA: overall health still PASSED");
 	ok(h.has_temperature && h.temperature_c == 41, "ATA temperature 41 C");
 	ok(h.predictive_failure, "ATA: reallocated and pending sectors are predictive failure");
-	is_str(h.signs, "8 reallocated sectors, 2 pending sectors", "ATA signs, zero counters left out");
+	is_str(h.signs, "attribute 5 Reallocated_Sector_Ct raw 8, attribute 197 Current_Pending_Sector raw 2",
+	       "ATA signs name the attribute and its raw value, zero counters left out");
+	ok(h.has_media_errors && h.media_errors == 10, "ATA: media errors 8 + 2 (198 is 0, 187 absent)");
 	is_str(h.device_type, "sat", "ATA device type");
+
+	test_ata_media_errors();
 
 	ok(parse_file("smartctl_nvme_failing_composed.json", &h) == 0, "NVMe parses");
 	ok(h.state == SMART_FAILED, "NVMe: FAILED");

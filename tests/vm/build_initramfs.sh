@@ -9,6 +9,10 @@
 # VM_MODULES replaces the module list (default: the RAM-disk backends);
 # VM_PROGRAMS names more programs (e.g. smartctl) copied into /bin with
 # their libraries; VM_FILES names files copied into / (by their base name).
+# VM_UDEV=1 adds the host's udev (systemd 252's udevadm, which runs as
+# systemd-udevd when called by that name, with ata_id, scsi_id and
+# 60-persistent-storage.rules, as Debian's own initramfs carries it), so the
+# scenario can start it and have /dev/disk/by-id made as on a real host.
 set -eu
 kver=${1:?kernel version} iotriage=${2:?iotriage binary} scenario=${3:?scenario script} out=${4:?output}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,6 +81,21 @@ for p in ${VM_PROGRAMS:-}; do
 	rm -f "$root/bin/${path##*/}" # a busybox applet of the same name gives way
 	add_program "$path" "${path##*/}"
 done
+if [ "${VM_UDEV:-0}" = 1 ]; then
+	udevadm=$(command -v udevadm) || { echo "udevadm is not installed (package udev)" >&2; exit 1; }
+	add_program "$udevadm" udevadm
+	ln -s udevadm "$root/bin/systemd-udevd"
+	rules=/usr/lib/udev/rules.d/60-persistent-storage.rules
+	[ -f "$rules" ] || { echo "no $rules (package udev)" >&2; exit 1; }
+	mkdir -p "$root/usr/lib/udev/rules.d" "$root/etc/udev"
+	cp "$rules" "$root/usr/lib/udev/rules.d/"
+	for helper in ata_id scsi_id; do
+		add_program "/usr/lib/udev/$helper" "$helper"
+		mv "$root/bin/$helper" "$root/usr/lib/udev/$helper"
+	done
+	# Debian's udev (split /usr) looks for rules and helpers under /lib/udev too.
+	ln -s ../usr/lib/udev "$root/lib/udev"
+fi
 cp "$scenario" "$root/scenario.sh"
 for f in ${VM_FILES:-}; do
 	cp "$f" "$root/${f##*/}"

@@ -7,13 +7,13 @@
 #   NVMe (nvme driver), model "QEMU NVMe Ctrl":
 #     nvme serial IOTNVME00..05, one namespace each; IOTNVME04 with
 #     smart_critical_warning=4 (reliability degraded), IOTNVME05 read-throttled
-#     to half the others
+#     to 40% of the others
 #     nvme-subsys "iotriage-mp": two controllers (both serial IOTNVMEMP0: qemu
 #     wants one serial per subsystem, as real dual-port drives have) sharing
 #     namespace 1 (the kernel shows one multipath namespace, two paths)
 #   SCSI (virtio_scsi + sd), vendor IOTRIAGE, product LAB-SAS-HDD, 7200 rpm:
 #     controller scsi0: serial IOTSCSI00..05, wwn 0x5000c5000000a000+i;
-#     IOTSCSI05 read-throttled to half the others; IOTSCSI03 and 04 in one
+#     IOTSCSI05 read-throttled to 40% of the others; IOTSCSI03 and 04 in one
 #     throttle group (tg1): a subset held back among disks that are not
 #     controller scsi1: serial IOTSCSIG0..2, wwn 0x5000c5000000a100+i, in one
 #     throttle group: each reads at the normal rate alone, a third together
@@ -21,9 +21,12 @@
 #     serial IOTSATA0..3, wwn 0x5001b4400000b000+i; IOTSATA3 carries an MBR
 #     partition table with one partition (2048 sectors to the end)
 #
-# Every drive is a sparse 64 MiB raw file in a temporary directory, read-
+# Every drive is a sparse raw file of HWLAB_DISK_MB MiB (default 32: the
+# largest read, --mode both's, is 32 MiB; doctor --quick reads up to 64 MiB
+# a disk, so a 64 MiB lab took it 89 s instead of about half) in a
+# temporary directory, read-
 # throttled (throttling.bps-read) to HWLAB_BPS bytes/s (default 25 MB/s, the
-# slow ones to half), so that "normal" is one known rate whatever the load
+# slow ones to 40% of it), so that "normal" is one known rate whatever the load
 # of this shared host. The guest clock runs in real time (no -icount:
 # qemu's throttle runs on the host's clock, and an instruction-counted guest
 # clock would jump while the guest waits for it). The temporary directory
@@ -33,15 +36,20 @@ set -u
 iotriage=${1:?iotriage binary} scenario=${2:?scenario} console=${3:?console log} limit=${4:-300}
 here=$(cd "$(dirname "$0")" && pwd)
 bps=${HWLAB_BPS:-25000000}
-slow=$((bps / 2))
+# 40%, not half: qemu's throttle lets a 16 MiB read start with a burst of
+# a tenth of a second's worth, so half measured 46-51% of the median, on
+# the method's bound for a certain slow disk (50%); there the verdict of a
+# run under ASan on a loaded host hung on its peers' spread (one run: 51%,
+# robust z -3.48 against the -3.5 limit, "in line").
+slow=$((bps * 2 / 5))
 
 img=$(mktemp -d /tmp/iotriage-hwlab.XXXXXX)
 trap 'rm -rf "$img"' EXIT
 trap 'exit 130' INT TERM HUP
 
 args=()
-drive() { # drive ID [THROTTLE-OPTIONS]: a sparse 64 MiB raw image as -drive ID
-	truncate -s 64M "$img/$1.img"
+drive() { # drive ID [THROTTLE-OPTIONS]: a sparse raw image of HWLAB_DISK_MB MiB as -drive ID
+	truncate -s "${HWLAB_DISK_MB:-32}M" "$img/$1.img"
 	args+=(-drive "file=$img/$1.img,if=none,id=$1,format=raw,cache=none,aio=threads${2:+,$2}")
 }
 le32() { # le32 N: four little-endian bytes as printf escapes
@@ -90,6 +98,6 @@ mbr "$img/hwata3.img"
 
 export VM_MODULES="nvme virtio_pci virtio_scsi sd_mod ahci"
 export VM_FILES="$here/../data/capture_sysfs.sh"
-export VM_PROGRAMS="smartctl"
+export VM_PROGRAMS="smartctl" VM_UDEV=1
 export VM_QEMU_ARGS="" VM_MEM=${VM_MEM:-512}
 bash "$here/run_vm.sh" "$iotriage" "$scenario" "$console" "$limit" "${args[@]}"

@@ -59,11 +59,25 @@ smart_all() { # smartctl JSON of every disk into /tmp/cap/smartctl/KNAME.json
 	done
 }
 
+# udev as on an admin's machine (Debian's systemd-udevd and its
+# 60-persistent-storage.rules, from the host): /dev/disk/by-id is what
+# iotriage names disks by when they have no WWN or serial, and what it
+# shows. Started before the drivers so their events reach it; a trigger
+# afterwards replays any it missed.
+udev_settle() {
+	udevadm trigger --action=add --subsystem-match=block
+	udevadm settle --timeout=60
+	echo "udev settled: rc=$?"
+}
+echo "=== TIME udevd $(uptime_s)"
+systemd-udevd --daemon --resolve-names=never || echo "=== UDEVD FAILED"
 echo "=== TIME modules $(uptime_s)"
 for m in nvme virtio_pci virtio_scsi sd_mod ahci; do
 	modprobe $m || echo "=== MODPROBE FAILED $m"
 done
 run settle settle
+run udev udev_settle
+run byid sh -c 'cd /dev/disk/by-id && for l in *; do echo "$l -> $(readlink $l)"; done'
 run describe describe
 run capture sh /capture_sysfs.sh /tmp/cap $(disks)
 run smart smart_all
@@ -103,6 +117,7 @@ rebind() {
 	sleep 1
 	for a in $(echo $addrs | tr ' ' '\n' | sort -r); do echo $a >$drv/bind; sleep 0.2; done
 	settle
+	udevadm settle --timeout=60
 }
 throttle() { # throttle SERIAL BPS: a cgroup whose reads of that disk are held to BPS
 	for b in /sys/block/nvme*n1; do
@@ -120,6 +135,7 @@ run names-before nvme_names
 runj baseline-save $I readdisks --size 16M --match 'nvme*' --save-baseline --json
 run rebind rebind
 run names-after nvme_names
+run byid-after sh -c 'cd /dev/disk/by-id && for l in nvme-*; do echo "$l -> $(readlink $l)"; done'
 run throttle throttle IOTNVME01 12500000
 runj baseline-check sh -c 'echo $$ >/sys/fs/cgroup/slow/cgroup.procs && exec iotriage readdisks --size 16M --match "nvme*" --json'
 echo "=== TIME tar $(uptime_s)"
