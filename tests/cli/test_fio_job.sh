@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# run --fio-job: a fio job file run by the built-in engine. The same file is
+# run by fio and by iotriage on one loop device, and every job's I/O count
+# must be the same (fio's total_ios against iotriage's ios); an option
+# iotriage does not support is refused by name and nothing runs.
+. "$(dirname "$0")/lib.sh"
+
+job=$TMP/job.fio
+cat >"$job" <<'JOB'
+; three jobs, size-based, so the I/O count is exact in both
+[global]
+ioengine=libaio
+direct=1
+size=16m
+group_reporting=0
+
+[rr]
+rw=randread
+bs=4k
+iodepth=16
+
+[seqw]
+rw=write
+bs=64k
+iodepth=4
+io_size=40m
+
+[mix]
+rw=randrw
+rwmixread=70
+bs=8k
+numjobs=2
+ioengine=psync
+size=4m
+JOB
+
+# Bad input first: refused by name, usage exit, nothing run or recorded.
+bad=$TMP/bad.fio
+printf '[first]\nrw=write\nsize=1m\n\n[second]\nrw=read\nverify=md5\n' >"$bad"
+"$IOTRIAGE" run --fio-job "$bad" "$TMP/new.bin" >"$TMP/bad.out" 2>"$TMP/bad.err"
+check "an unsupported option is a usage error (exit 2)" -- test $? -eq 2
+check "naming the option, its section and line" -- grep -q "line 7 \[second\]: option 'verify' is not supported" "$TMP/bad.err"
+check "and the job before it did not run (its file was not created)" -- test ! -e "$TMP/new.bin"
+check "no run recorded" -- test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from runs" 2>/dev/null || echo 0)" = 0
+printf '[j]\nrw=read\n' >"$TMP/nofile.fio"
+"$IOTRIAGE" run --fio-job "$TMP/nofile.fio" >/dev/null 2>"$TMP/nofile.err"
+check "a job with no filename= and no TARGET is a usage error" -- test $? -eq 2
+check "saying so" -- grep -q "names no filename= and no TARGET" "$TMP/nofile.err"
+printf '[j]\nruntime=1s\nramp_time=2s\ntime_based\n' >"$TMP/ramp.fio"
+"$IOTRIAGE" run --fio-job "$TMP/ramp.fio" "$TMP/x" >/dev/null 2>"$TMP/ramp.err"
+check "a ramp over the runtime is a usage error" -- test $? -eq 2
+"$IOTRIAGE" run --fio-job "$TMP/none.fio" "$TMP/x" >/dev/null 2>"$TMP/none.err"
+check "a missing job file is a usage error" -- test $? -eq 2
+
+if ! need_root || ! command -v fio >/dev/null; then
+	skip "fio and iotriage on one loop device" "needs root and fio"
+	finish
+	exit
+fi
+dev=$(make_loop 64M)
+fio --output-format=json --filename="$dev" "$job" >"$TMP/fio.json" 2>"$TMP/fio.err"
+ok $? "fio runs the job file on $dev"
+"$IOTRIAGE" run --fio-job "$job" "$dev" --json >"$TMP/io.json" 2>"$TMP/io.err"
+ok $? "iotriage runs the same file on $dev"
+check "three jobs, each ok" -- jtest "$TMP/io.json" '.fio_job.jobs | length == 3 and all(.status == "ok")'
+for name in rr seqw mix; do
+	f=$(json "$TMP/fio.json" "[.jobs[] | select(.jobname == \"$name\") | .read.total_ios + .write.total_ios] | add")
+	i=$(json "$TMP/io.json" ".fio_job.jobs[] | select(.name == \"$name\") | .result.ios")
+	diag "job $name: fio $f I/Os, iotriage $i"
+	check "job $name: the same I/O count as fio ($f)" -- test "$f" -gt 0 -a "$f" = "$i"
+done
+f=$(json "$TMP/fio.json" '[.jobs[] | select(.jobname == "mix") | .read.total_ios] | add')
+i=$(json "$TMP/io.json" '.fio_job.jobs[] | select(.name == "mix") | .result.read.ios')
+diag "mix reads: fio $f, iotriage $i"
+check "mix: reads about 70% in both" -- awk -v f="$f" -v i="$i" 'BEGIN { exit !(f / 1024 > 0.62 && f / 1024 < 0.78 && i / 1024 > 0.62 && i / 1024 < 0.78) }'
+check "the job file's options are what ran" -- jtest "$TMP/io.json" \
+	'.fio_job.jobs[] | select(.name == "seqw") | .result.engine == "libaio" and .result.iodepth == 4 and .parameters.bs_bytes == 65536 and .result.write.bytes == 41943040 and .result.cache == "bypassed"'
+check "the psync job ran on psync, with direct=1 from [global]" -- jtest "$TMP/io.json" \
+	'.fio_job.jobs[] | select(.name == "mix") | .result.engine == "psync" and .parameters.direct == true and (.result.jobs | length == 2)'
+check "one result row per job" -- \
+	test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from results where test like 'fio-job %'")" = 3
+
+# A time-based job: the runtime is honoured after the ramp.
+printf '[t]\nrw=randread\nbs=4k\nioengine=io_uring\niodepth=8\ndirect=1\nruntime=1500ms\nramp_time=500ms\ntime_based\nsize=8m\n' >"$TMP/time.fio"
+"$IOTRIAGE" run --fio-job "$TMP/time.fio" "$dev" --json >"$TMP/time.json" 2>/dev/null
+ok $? "a time-based job"
+check "ran for its runtime after the ramp, past its 8 MiB" -- jtest "$TMP/time.json" \
+	'.fio_job.jobs[0].result | .seconds >= 1.4 and .seconds < 3 and .ramp_seconds == 0.5 and .stopped_by == "time" and .bytes > 0'
+finish
