@@ -80,6 +80,26 @@ check "the psync job ran on psync, with direct=1 from [global]" -- jtest "$TMP/i
 check "one result row per job" -- \
 	test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from results where test like 'fio-job %'")" = 3
 
+# show, compare and report read every job, with its latency percentiles.
+"$IOTRIAGE" run --fio-job "$job" "$dev" --json >"$TMP/io2.json" 2>/dev/null
+ok $? "the job file again"
+id1=$(json "$TMP/io.json" .run_id) id2=$(json "$TMP/io2.json" .run_id)
+"$IOTRIAGE" show "$id1" >"$TMP/show" 2>/dev/null
+ok $? "show the fio-job run"
+for name in rr seqw mix; do
+	check "show: job $name's bandwidth, p50, p99 and p99.9 latency" -- bash -c \
+		"grep -q '^fio-job $name: .* bandwidth ' '$TMP/show' && grep -q '^fio-job $name: .* p50 latency ' '$TMP/show' && grep -q '^fio-job $name: .* p99 latency ' '$TMP/show' && grep -q '^fio-job $name: .* p99.9 latency ' '$TMP/show'"
+done
+"$IOTRIAGE" compare "$id1" "$id2" --json >"$TMP/cmp.json" 2>/dev/null
+ok $? "compare two runs of the job file"
+check "compare pairs every job's bandwidth and three latencies (12 rows)" -- \
+	jtest "$TMP/cmp.json" '[.. | objects | select(has("metric") and has("test") and (.test | startswith("fio-job")))] | length == 12'
+"$IOTRIAGE" report "$id1" --csv "$TMP/r.csv" --html "$TMP/r.html" >/dev/null 2>&1
+ok $? "report --csv --html of the fio-job run"
+check "CSV: a p99.9 row per job with iotriage's own figure" -- bash -c \
+	"v=\$(grep '^$id1,.*fio-job rr: .*,p99.9 latency,ns,false,' '$TMP/r.csv' | awk -F, '{print \$10}'); test -n \"\$v\" && test \"\$v\" = \"\$(jq '.fio_job.jobs[0].result.read.lat_ns[\"p99.9\"]' '$TMP/io.json')\""
+check "HTML: the latency charts, lower is better" -- test "$(grep -c 'Lower is better' "$TMP/r.html")" -eq 9
+
 # A time-based job: the runtime is honoured after the ramp.
 printf '[t]\nrw=randread\nbs=4k\nioengine=io_uring\niodepth=8\ndirect=1\nruntime=1500ms\nramp_time=500ms\ntime_based\nsize=8m\n' >"$TMP/time.fio"
 "$IOTRIAGE" run --fio-job "$TMP/time.fio" "$dev" --json >"$TMP/time.json" 2>/dev/null

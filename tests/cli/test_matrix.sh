@@ -36,8 +36,10 @@ check "lz4, missing on zfs-fuse, fell back to on and says so" -- \
 check "every test ran on every target, in order ($ntests x 4)" -- \
 	jtest "$TMP/mx.json" "(.results | length) == ($ntests * 4) and ([.results[].status] | unique) == [\"ok\"] and ([.results[:$ntests][].test] | join(\",\")) == \"$tests\""
 check "every result moved bytes at a rate" -- jtest "$TMP/mx.json" '[.results[] | .bw_bytes_per_s > 0] | all'
+# fio's percentiles are the values of its histogram buckets (64 a power of
+# two: up to 1/64 above the true value), so they may pass its exact max by that.
 check "every fio-style result carries its latency percentiles (p50 <= p99 <= p99.9 <= max, over its I/Os)" -- \
-	jtest "$TMP/mx.json" '[.results[] | select(.test | startswith("dbench") | not) | .lat_ns | .count > 0 and .p50 > 0 and .p50 <= .p99 and .p99 <= .["p99.9"] and .["p99.9"] <= .max] | length > 0 and all'
+	jtest "$TMP/mx.json" '[.results[] | select(.test | startswith("dbench") | not) | .lat_ns | .count > 0 and .p50 > 0 and .p50 <= .p99 and .p99 <= .["p99.9"] and .["p99.9"] <= .max * (1 + 1 / 64)] | length > 0 and all'
 check "and the p99 is the one the result always had" -- \
 	jtest "$TMP/mx.json" '[.results[] | select(.lat_ns) | .lat_ns.p99 == .lat_p99_ns] | all'
 nlat=$(json "$TMP/mx.json" '[.results[] | select(.lat_ns)] | length')
