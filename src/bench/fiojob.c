@@ -151,6 +151,8 @@ static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 		return get_bool(ps, key, val, &ps->cur->time_based);
 	if (strcmp(key, "randrepeat") == 0)
 		return get_bool(ps, key, val, &ps->cur->randrepeat);
+	if (strcmp(key, "norandommap") == 0)
+		return get_bool(ps, key, val, &ps->cur->norandommap);
 	if (get_bool(ps, key, val, &ps->cur->direct) < 0)
 		return -EINVAL;
 	if (strcmp(key, "buffered") == 0)
@@ -209,7 +211,7 @@ static const struct {
 	{ "rw", opt_rw }, { "readwrite", opt_rw }, { "bs", opt_bs }, { "blocksize", opt_bs },
 	{ "iodepth", opt_iodepth }, { "numjobs", opt_numjobs }, { "size", opt_size }, { "io_size", opt_size },
 	{ "runtime", opt_time }, { "ramp_time", opt_time }, { "time_based", opt_flag }, { "direct", opt_flag },
-	{ "buffered", opt_flag }, { "randrepeat", opt_flag }, { "rwmixread", opt_rwmix }, { "rwmixwrite", opt_rwmix },
+	{ "buffered", opt_flag }, { "randrepeat", opt_flag }, { "norandommap", opt_flag }, { "rwmixread", opt_rwmix }, { "rwmixwrite", opt_rwmix },
 	{ "ioengine", opt_ioengine }, { "filename", opt_filename }, { "rate", opt_rate }, { "rate_iops", opt_rate },
 	{ "group_reporting", opt_ignored }, { "stonewall", opt_ignored }, { "wait_for_previous", opt_ignored },
 	{ "description", opt_ignored },
@@ -217,7 +219,7 @@ static const struct {
 
 const char *const fiojob_supported[] = {
 	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "runtime", "ramp_time",
-	"time_based", "direct", "buffered", "randrepeat", "rwmixread", "rwmixwrite", "ioengine", "filename",
+	"time_based", "direct", "buffered", "randrepeat", "norandommap", "rwmixread", "rwmixwrite", "ioengine", "filename",
 	"rate", "rate_iops", "group_reporting", "stonewall", "wait_for_previous", "description", NULL,
 };
 

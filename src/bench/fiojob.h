@@ -8,7 +8,7 @@
  * fiojob_supported); any other is refused by name with its section and line,
  * so a job that would measure something else is never run quietly. Defaults
  * are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
- * ioengine=psync, randrepeat=1. Sections run one after another (fio runs
+ * ioengine=psync, randrepeat=1, the random map on (norandommap=0). Sections run one after another (fio runs
  * them together unless "stonewall"; iotriage always separates them).
  */
 #ifndef IOTRIAGE_BENCH_FIOJOB_H
@@ -31,6 +31,7 @@ struct fiojob {
 	uint64_t io_size;        /* 0 = size */
 	uint64_t runtime_ns, ramp_ns;
 	bool time_based, direct, randrepeat;
+	bool norandommap;        /* fio's default (0): every block once per pass; 1: uniform draws */
 	uint64_t rate_bps, rate_iops;
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null */
 	char filename[256];      /* "" when the file does not name one */

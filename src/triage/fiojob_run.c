@@ -50,7 +50,7 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->engine = job->ioengine;
 	s->direct = job->direct;
 	s->size_given = job->size != 0;
-	s->random_map = "uniform";
+	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
 	s->spec.bs = job->bs;
 	s->spec.iodepth = job->iodepth;
 	s->spec.numjobs = job->numjobs;
@@ -150,6 +150,7 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_uint(j, "rate", job->rate_bps);
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);
+	json_bool(j, "norandommap", job->norandommap);
 	json_end_object(j);
 }
 

@@ -77,6 +77,8 @@ check "the job file's options are what ran" -- jtest "$TMP/io.json" \
 	'.fio_job.jobs[] | select(.name == "seqw") | .result.engine == "libaio" and .result.iodepth == 4 and .parameters.bs_bytes == 65536 and .result.write.bytes == 41943040 and .result.cache == "bypassed"'
 check "the psync job ran on psync, with direct=1 from [global]" -- jtest "$TMP/io.json" \
 	'.fio_job.jobs[] | select(.name == "mix") | .result.engine == "psync" and .parameters.direct == true and (.result.jobs | length == 2)'
+check "fio's random map: the random job read every block once, as fio does by default" -- \
+	jtest "$TMP/io.json" '.fio_job.jobs[] | select(.name == "rr") | .result.random_map == "once" and .options.norandommap == false'
 check "one result row per job" -- \
 	test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from results where test like 'fio-job %'")" = 3
 

@@ -83,7 +83,10 @@ static void test_defaults(void)
 	const struct fiojob *j = &f.jobs[0];
 	is_str(j->rw, "read", "fio's default rw");
 	ok(j->bs == 4096 && j->iodepth == 1 && j->numjobs == 1, "fio's defaults: bs 4k, QD1, one job");
-	ok(!j->direct && !j->time_based && j->randrepeat, "buffered, size-based, repeatable");
+	ok(!j->direct && !j->time_based && j->randrepeat && !j->norandommap,
+	   "buffered, size-based, repeatable, the random map on");
+	is_int(parse("[global]\nnorandommap\n[j]\n"), 0, "norandommap");
+	ok(f.jobs[0].norandommap, "norandommap from [global] reaches the job");
 	is_str(j->ioengine, "psync", "psync by default");
 	ok(j->size == 0 && j->filename[0] == '\0', "no size and no file unless given");
 	is_int(parse("[m]\nrw=randrw\nrwmixwrite=30\nbuffered=0\n"), 0, "rwmixwrite and buffered");
@@ -96,7 +99,7 @@ static void test_refusals(void)
 {
 	refused("[j]\nverify=md5\n", "option 'verify' is not supported");
 	refused("[j]\nverify=md5\n", "line 2 [j]");
-	refused("[global]\nnorandommap\n[j]\n", "'norandommap'");
+	refused("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
 	refused("[j]\nioengine=posixaio\n", "ioengine=posixaio is not supported");
 	refused("[j]\nrw=trim\n", "rw=trim");
 	refused("[j]\nrw=randread:8\n", "offset modifiers");
