@@ -189,10 +189,31 @@ static void run_settings_complete(struct run_cmd *c)
 	run_apply_rw(s);
 }
 
+/* The options a job file sets: given with --fio-job they would be ignored,
+ * so they are refused (the file says what runs). */
+static const char *workload_option_given(const struct command_call *call)
+{
+	static const char *const names[] = { "rw", "rwmixread", "bs", "iodepth", "numjobs", "size", "io-size",
+					     "runtime", "engine", "direct", "ramp-time", "time-based", "rate",
+					     "rate-iops", "random-map", NULL };
+	for (int i = 1; i < call->argc && strcmp(call->argv[i], "--") != 0; i++)
+		for (const char *const *n = names; *n; n++) {
+			size_t len = strlen(*n);
+			const char *a = call->argv[i];
+			if (strncmp(a, "--", 2) == 0 && strncmp(a + 2, *n, len) == 0 && (!a[2 + len] || a[2 + len] == '='))
+				return *n;
+		}
+	return NULL;
+}
+
 /* --fio-job: the file is read and every job checked before anything runs. */
 static int check_fio_job(struct command_call *call)
 {
 	struct run_cmd *c = call->settings;
+	const char *given = workload_option_given(call);
+	if (given)
+		return opts_usage_error("run", "--%s with --fio-job: the job file sets the workload (%s= in it)", given,
+					strcmp(given, "engine") == 0 ? "ioengine" : given);
 	if (call->noperands > 1)
 		return opts_usage_error("run", "--fio-job takes at most one target (it replaces the jobs' filename=)");
 	char err[600];

@@ -49,6 +49,10 @@ check "saying so" -- grep -q "names no filename= and no TARGET" "$TMP/nofile.err
 printf '[j]\nruntime=1s\nramp_time=2s\ntime_based\n' >"$TMP/ramp.fio"
 "$IOTRIAGE" run --fio-job "$TMP/ramp.fio" "$TMP/x" >/dev/null 2>"$TMP/ramp.err"
 check "a ramp over the runtime is a usage error" -- test $? -eq 2
+"$IOTRIAGE" run --fio-job "$job" --bs 1M "$TMP/x" >/dev/null 2>"$TMP/bs.err"
+check "a workload option beside --fio-job is a usage error (the file sets it)" -- test $? -eq 2
+check "naming it" -- grep -q -- "--bs with --fio-job" "$TMP/bs.err"
+check "and nothing ran" -- test ! -e "$TMP/x"
 "$IOTRIAGE" run --fio-job "$TMP/none.fio" "$TMP/x" >/dev/null 2>"$TMP/none.err"
 check "a missing job file is a usage error" -- test $? -eq 2
 
@@ -101,6 +105,18 @@ ok $? "report --csv --html of the fio-job run"
 check "CSV: a p99.9 row per job with iotriage's own figure" -- bash -c \
 	"v=\$(grep '^$id1,.*fio-job rr: .*,p99.9 latency,ns,false,' '$TMP/r.csv' | awk -F, '{print \$10}'); test -n \"\$v\" && test \"\$v\" = \"\$(jq '.fio_job.jobs[0].result.read.lat_ns[\"p99.9\"]' '$TMP/io.json')\""
 check "HTML: the latency charts, lower is better" -- test "$(grep -c 'Lower is better' "$TMP/r.html")" -eq 9
+
+# Ctrl-C during a job: it stops, the jobs after it do not run, exit 130.
+printf '[long]\nrw=randread\nruntime=20s\ntime_based\nsize=8m\n[after]\nrw=read\nsize=8m\n' >"$TMP/int.fio"
+"$IOTRIAGE" run --fio-job "$TMP/int.fio" "$dev" --json >"$TMP/int.json" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 50); do grep -q "job \[long\], 1 of 2" "$TMP/int.err" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+wait $pid
+check "interrupted: exit 130" -- test $? -eq 130
+check "the interrupted job is recorded as such, the next one never ran" -- \
+	jtest "$TMP/int.json" '(.fio_job.jobs | length == 1) and .fio_job.jobs[0].result.stopped_by == "interrupted" and .status == "error"'
 
 # A time-based job: the runtime is honoured after the ramp.
 printf '[t]\nrw=randread\nbs=4k\nioengine=io_uring\niodepth=8\ndirect=1\nruntime=1500ms\nramp_time=500ms\ntime_based\nsize=8m\n' >"$TMP/time.fio"
