@@ -16,6 +16,7 @@
 #include "cmd/runctx.h"
 #include "output/table.h"
 #include "triage/ramdisk_batch.h"
+#include "output/latency.h"
 #include "triage/ramdisk_sweep.h"
 
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
@@ -143,6 +144,7 @@ static void sweep_json(struct json *j, const struct sweep *s)
 			json_double(j, "mean_lat_ns", pt->mean_ns);
 			json_uint(j, "p50_lat_ns", pt->p50_ns);
 			json_uint(j, "p99_lat_ns", pt->p99_ns);
+			json_latency_summary(j, "lat_ns", &pt->lat);
 			json_double(j, "iops", pt->iops);
 			json_uint(j, "ios", pt->ios);
 			json_double(j, "seconds", pt->seconds);

@@ -84,7 +84,9 @@ const struct command_frame readdisk_frame = {
 
 /* ---- readdisks ---- */
 
-enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH, OPT_MODE };
+enum { OPT_PARALLEL = OPT_COMMAND_BASE, OPT_MATCH, OPT_MODE, OPT_RW, OPT_RUNTIME };
+
+static const char *const readdisks_rw_choices[] = { "read", "randread", NULL };
 
 #define MAX_MATCH 32
 
@@ -93,6 +95,7 @@ struct readdisks_settings {
 	const char *globs[MAX_MATCH];
 	size_t nglobs;
 	bool parallel, both;
+	const char *rw;           /* --rw: "read" or "randread" (the IOPS pass) */
 	struct shared_paths shared;
 };
 
@@ -107,6 +110,11 @@ static const struct opt_def readdisks_opts[] = {
 	  { .def = "serial" } },
 	{ "match", 'm', "GLOB", "only disks whose name or path matches (repeatable), e.g. 'sd*'", OPT_MATCH, { 0 } },
 	GROUP_BY_OPT_DEF("none"),
+	{ "rw", 0, "MODE", "read (bandwidth, sequential) or randread: the IOPS pass, random reads (4K unless "
+			     "--bs) at --iodepth over each whole disk, judged on IOPS", OPT_RW,
+	  OPT_V_CHOICE(struct readdisks_settings, rw, readdisks_rw_choices, "read") },
+	{ "runtime", 0, "TIME", "time per disk: the IOPS pass's length (default 10s), a cap on a sequential read",
+	  OPT_RUNTIME, OPT_V_DURATION(struct readdisks_settings, read.batch.opts.runtime_ns, 1, 0, NULL) },
 	OPT_END,
 };
 
@@ -135,6 +143,15 @@ static int check_readdisks(struct command_call *call)
 	if (call->noperands)
 		return opts_usage_error("readdisks", "unexpected operand '%s' (use readdisk DEVICE for one disk)",
 					call->operands[0]);
+	struct readdisks_settings *s = call->settings;
+	if (strcmp(s->rw, "randread") == 0) {
+		if (s->read.batch.save_baseline)
+			return opts_usage_error("readdisks", "--save-baseline keeps bandwidth baselines; the IOPS pass "
+							     "(--rw randread) cannot save one");
+		s->read.batch.opts.random = true;
+		if (s->read.bs_stored < 2)
+			s->read.batch.opts.bs = 4096;
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "cmd/progress.h"
 #include "cmd/read_options.h"
 #include "cmd/runctx.h"
+#include "triage/fiojob_run.h"
 #include "triage/run.h"
 
 enum {
@@ -33,6 +34,7 @@ enum {
 	OPT_RATE,
 	OPT_RATE_IOPS,
 	OPT_RANDOM_MAP,
+	OPT_FIO_JOB,
 };
 
 struct run_record {
@@ -55,6 +57,8 @@ struct run_cmd {
 	char engine_reason[160];
 	char params[256];
 	struct run_record rec;
+	const char *fio_job;     /* --fio-job FILE */
+	struct fiojob_outcome fio;
 };
 
 #define R(FIELD) offsetof(struct run_cmd, FIELD)
@@ -108,6 +112,8 @@ static const struct opt_def run_opts[] = {
 	  OPT_V_UINT(struct run_cmd, run.spec.rate_iops, 1, 100000000, NULL) },
 	{ "random-map", 0, "KIND", "random offsets: uniform (with replacement) or once (every block once per pass)",
 	  OPT_RANDOM_MAP, OPT_V_CHOICE(struct run_cmd, run.random_map, run_random_maps, "uniform") },
+	{ "fio-job", 0, "FILE", "run a fio job file's jobs instead (its workload options replace these; TARGET, if given, "
+	  "replaces filename=)", OPT_FIO_JOB, OPT_V_STRING(struct run_cmd, fio_job) },
 	OPT_END,
 };
 
@@ -183,9 +189,44 @@ static void run_settings_complete(struct run_cmd *c)
 	run_apply_rw(s);
 }
 
+/* The options a job file sets: given with --fio-job they would be ignored,
+ * so they are refused (the file says what runs). */
+static const char *workload_option_given(const struct command_call *call)
+{
+	static const char *const names[] = { "rw", "rwmixread", "bs", "iodepth", "numjobs", "size", "io-size",
+					     "runtime", "engine", "direct", "ramp-time", "time-based", "rate",
+					     "rate-iops", "random-map", NULL };
+	for (int i = 1; i < call->argc && strcmp(call->argv[i], "--") != 0; i++)
+		for (const char *const *n = names; *n; n++) {
+			size_t len = strlen(*n);
+			const char *a = call->argv[i];
+			if (strncmp(a, "--", 2) == 0 && strncmp(a + 2, *n, len) == 0 && (!a[2 + len] || a[2 + len] == '='))
+				return *n;
+		}
+	return NULL;
+}
+
+/* --fio-job: the file is read and every job checked before anything runs. */
+static int check_fio_job(struct command_call *call)
+{
+	struct run_cmd *c = call->settings;
+	const char *given = workload_option_given(call);
+	if (given)
+		return opts_usage_error("run", "--%s with --fio-job: the job file sets the workload (%s= in it)", given,
+					strcmp(given, "engine") == 0 ? "ioengine" : given);
+	if (call->noperands > 1)
+		return opts_usage_error("run", "--fio-job takes at most one target (it replaces the jobs' filename=)");
+	char err[600];
+	if (fiojob_load(c->fio_job, call->noperands ? call->operands[0] : NULL, &c->fio, err, sizeof(err)) < 0)
+		return opts_usage_error("run", "%s", err);
+	return 0;
+}
+
 /* One target: more than one is refused the same way as none. */
 static int check_one_target(struct command_call *call)
 {
+	if (((const struct run_cmd *)call->settings)->fio_job)
+		return check_fio_job(call);
 	if (call->noperands != 1)
 		return opts_usage_error("run", "expected exactly one target (a file or block device)");
 	const struct run_cmd *c = call->settings;
@@ -195,9 +236,38 @@ static int check_one_target(struct command_call *call)
 	return 0;
 }
 
+static int store_fio_jobs(struct store *s, const struct run_ctx *rc, void *arg)
+{
+	return fiojob_store(s, rc->id, arg);
+}
+
+static int fio_job_main(struct command_call *call)
+{
+	struct run_cmd *c = call->settings;
+	run_settings_complete(c);
+	int status = fiojob_run(&c->fio, &c->run, c->err, sizeof(c->err)) < 0 ? 1 : 0;
+	for (size_t i = 0; i < c->fio.ndone && !call->rc->json; i++) {
+		printf("job [%s] on %s:%s%s\n", c->fio.jobs.jobs[i].name, c->fio.target[i], c->fio.error[i][0] ? " " : "",
+		       c->fio.error[i]);
+		if (c->fio.results[i])
+			print_result(c->fio.results[i]);
+	}
+	int sig_status = run_ctx_interrupted_status();
+	if (sig_status)
+		status = sig_status;
+	fiojob_json(call->doc, &c->fio);
+	json_string(call->doc, "status", status ? "error" : "ok");
+	json_string(call->doc, "reason", c->err[0] ? c->err : NULL);
+	call->store_fn = store_fio_jobs;
+	call->store_arg = &c->fio;
+	return status;
+}
+
 static int run_main(struct command_call *call)
 {
 	struct run_cmd *c = call->settings;
+	if (c->fio_job)
+		return fio_job_main(call);
 	struct run_settings *s = &c->run;
 	const char *path = call->operands[0];
 	run_settings_complete(c);
@@ -227,6 +297,7 @@ static void run_release(struct command_call *call)
 {
 	struct run_cmd *c = call->settings;
 	free(c->res);
+	fiojob_release(&c->fio);
 }
 
 static const struct command_doc run_doc = {
@@ -235,7 +306,9 @@ static const struct command_doc run_doc = {
 	"bandwidth, IOPS and latency percentiles. Option names follow fio.\n"
 	"Writes to a block device are refused while it is mounted, swapped on, held\n"
 	"(holders, O_EXCL) or carries a signature (file system, ZFS, LVM, md, partition\n"
-	"table). --force DEVICE, naming the target again, overrides a signature only.",
+	"table). --force DEVICE, naming the target again, overrides a signature only.\n"
+	"--fio-job FILE runs each job of a fio job file, one after another; an option\n"
+	"iotriage does not run the same way is refused by name and nothing runs.",
 	run_opts,
 };
 
@@ -244,7 +317,7 @@ const struct command_frame run_frame = {
 	.settings_size = sizeof(struct run_cmd),
 	.handle = parse_run_option,
 	.flags = CMD_RECORDS_RUN,
-	.min_operands = 1,
+	.min_operands = 0,
 	.max_operands = -1,
 	.operands_expected = "expected exactly one target (a file or block device)",
 	.check = check_one_target,

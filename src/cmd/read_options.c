@@ -65,6 +65,7 @@ int read_settings_option(const char *command, int id, const char *arg, struct re
 		opts->size = v;
 		return 0;
 	case OPT_RT_BS:
+		rs->bs_stored++;
 		return readtest_bs_option(command, arg, &opts->bs);
 	case OPT_RT_ENGINE:
 		return engine_option(command, arg, &opts->engine);

@@ -15,6 +15,10 @@
 struct read_settings {
 	struct read_batch batch;
 	unsigned regression_pct;  /* --regression, into batch.regression_pct */
+	/* Times --bs was stored: its default counts once (a handler row's default
+	 * goes through the handler first), so 2 or more means --bs was given;
+	 * the IOPS pass defaults to 4K otherwise. */
+	unsigned bs_stored;
 };
 
 enum {

@@ -27,7 +27,10 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		if (d->status == READTEST_OK) {
 			human_iec((double)d->res->bytes, bytes, sizeof(bytes));
 			snprintf(secs, sizeof(secs), "%.2f s", d->res->seconds);
-			human_rate(job_bw_bytes_per_s(d->res), rate, sizeof(rate));
+			if (d->by_iops)
+				snprintf(rate, sizeof(rate), "%.0f IOPS", job_iops(d->res));
+			else
+				human_rate(job_bw_bytes_per_s(d->res), rate, sizeof(rate));
 			snprintf(pct, sizeof(pct), "%.0f%%", d->pct_of_median);
 		}
 		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
@@ -56,7 +59,9 @@ void read_groups_print(const struct read_batch *b, const struct read_groups *gro
 			if (groups->member_of[i] != g)
 				continue;
 			if (d->status == READTEST_OK)
-				strbuf_addf(&line, "  %s %.0f MB/s%s", d->info.kname, job_bw_bytes_per_s(d->res) / 1e6,
+				strbuf_addf(&line, "  %s %.0f %s%s", d->info.kname,
+					    d->by_iops ? job_iops(d->res) : job_bw_bytes_per_s(d->res) / 1e6,
+					    d->by_iops ? "IOPS" : "MB/s",
 					    d->verdict && strcmp(d->verdict, "ok") != 0 ? " (" : "");
 			else
 				strbuf_addf(&line, "  %s %s", d->info.kname, readtest_status_name(d->status));

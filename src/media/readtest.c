@@ -288,6 +288,9 @@ static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *op
 {
 	struct disk_read *d = rd->d;
 	uint64_t size = opts->size;
+	d->by_iops = opts->random;
+	if (opts->random) /* the IOPS pass addresses the whole device */
+		size = d->requested = rd->asked = rd->t.size - rd->t.size % rd->t.offset_align;
 	if (rd->t.size < size) {
 		/* Read what exists, rounded down to whole sectors, and say so. */
 		size = rd->t.size - rd->t.size % rd->t.offset_align;
@@ -311,6 +314,11 @@ static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *op
 		.progress = opts->progress,
 		.progress_label = d->info.dev_path,
 	};
+	if (opts->random) {
+		spec->random = true;
+		spec->time_based = true;
+		spec->runtime_ns = opts->runtime_ns ? opts->runtime_ns : READTEST_DEFAULT_RANDOM_RUNTIME_S * 1000000000ULL;
+	}
 	if (spec->bs > size)
 		spec->bs = (uint32_t)size;
 	char msg[256];
@@ -398,7 +406,7 @@ static int compare_reads(const void *a, const void *b)
 	if (cx != cy)
 		return cx - cy;
 	if (cx == 0) {
-		double bx = job_bw_bytes_per_s(x->res), by = job_bw_bytes_per_s(y->res);
+		double bx = disk_read_figure(x), by = disk_read_figure(y);
 		if (bx != by)
 			return bx > by ? -1 : 1;
 	}
@@ -418,7 +426,7 @@ double readtest_rank(struct disk_read *reads, size_t n, size_t *order)
 	for (size_t i = 0; i < n; i++) {
 		order[i] = i;
 		if (reads[i].status == READTEST_OK && bw)
-			bw[ok++] = job_bw_bytes_per_s(reads[i].res);
+			bw[ok++] = disk_read_figure(&reads[i]);
 	}
 	double median = 0;
 	if (ok && bw) {
@@ -428,12 +436,19 @@ double readtest_rank(struct disk_read *reads, size_t n, size_t *order)
 	free(bw);
 	for (size_t i = 0; i < n; i++)
 		if (reads[i].status == READTEST_OK && median > 0)
-			reads[i].pct_of_median = 100.0 * job_bw_bytes_per_s(reads[i].res) / median;
+			reads[i].pct_of_median = 100.0 * disk_read_figure(&reads[i]) / median;
 	/* qsort has no context argument; this runs on the main thread only. */
 	sort_base = reads;
 	qsort(order, n, sizeof(*order), compare_reads);
 	sort_base = NULL;
 	return median;
+}
+
+double disk_read_figure(const struct disk_read *d)
+{
+	if (!d->res)
+		return 0;
+	return d->by_iops ? job_iops(d->res) : job_bw_bytes_per_s(d->res);
 }
 
 void disk_read_release(struct disk_read *d)

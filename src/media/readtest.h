@@ -16,8 +16,9 @@
  * with its pid. An I/O error part way is reported with the offset and how
  * much was read before it.
  *
- * readtest_rank() computes each ok disk's throughput as a percentage of
- * the median of all ok disks, and the order for the summary table.
+ * readtest_rank() computes each ok disk's throughput (IOPS for the IOPS
+ * pass) as a percentage of the median of all ok disks, and the order for
+ * the summary table.
  */
 #ifndef IOTRIAGE_MEDIA_READTEST_H
 #define IOTRIAGE_MEDIA_READTEST_H
@@ -34,6 +35,7 @@
 #define READTEST_DEFAULT_SIZE (1000ULL << 20)
 #define READTEST_DEFAULT_BS (1U << 20)
 #define READTEST_DEFAULT_IO_TIMEOUT_S 30
+#define READTEST_DEFAULT_RANDOM_RUNTIME_S 10 /* the IOPS pass: a short time-based read per disk */
 
 struct readtest_opts {
 	uint64_t size;         /* bytes to read; the device's size when smaller */
@@ -43,6 +45,10 @@ struct readtest_opts {
 	uint64_t runtime_ns;   /* a time cap on each read, 0 for none (doctor's budgets) */
 	uint64_t io_timeout_ns; /* no I/O completed for this long: no response; 0 = the default */
 	job_progress_fn progress; /* NULL: no progress line */
+	/* The IOPS pass (readdisks --rw randread): random reads over the whole
+	 * device for runtime_ns (READTEST_DEFAULT_RANDOM_RUNTIME_S when 0),
+	 * time-based, judged on IOPS instead of bandwidth. */
+	bool random;
 };
 
 enum readtest_status { READTEST_OK, READTEST_ERROR, READTEST_SKIPPED };
@@ -60,6 +66,7 @@ struct disk_read {
 	unsigned timeout_s;     /* that deadline */
 	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
 	double pct_of_median;   /* 0 when not ranked */
+	bool by_iops;           /* read by the IOPS pass: its figure is IOPS (disk_read_figure) */
 
 	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
@@ -113,6 +120,9 @@ void readtest_finish(struct readtest_reader *rd);
 double readtest_rank(struct disk_read *reads, size_t n, size_t *order);
 
 const char *readtest_status_name(enum readtest_status s);
+/* The figure a disk is judged on: IOPS for the IOPS pass, else bytes per
+ * second (0 when it has no result). */
+double disk_read_figure(const struct disk_read *d);
 void disk_read_release(struct disk_read *d);
 
 #endif

@@ -166,13 +166,37 @@ static void bs_text(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)b);
 }
 
-/* run: one workload. Bandwidth (noise from result.samples) and p99 latency. */
-static void from_run(struct run_doc *d)
+/* The latency percentiles of a result's "lat_ns" object, each a measurement
+ * (lower is better, no noise of its own). LAT absent: each as not measured,
+ * with BASE's status (a run that failed); when OPTIONAL, nothing instead. */
+static void add_latencies(struct run_doc *d, const struct mspec *base, const struct jv *lat, bool optional)
 {
-	const struct jv *p = jv_get(d->doc, "parameters"), *res = jv_get(d->doc, "result");
-	char bs[32], test[160];
+	static const struct {
+		const char *key, *metric;
+	} pcts[] = { { "p50", "p50 latency" }, { "p99", "p99 latency" }, { "p99.9", "p99.9 latency" } };
+	if (optional && (!lat || lat->type != JV_OBJECT))
+		return;
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		struct mspec l = *base;
+		l.metric = pcts[i].metric;
+		l.unit = MU_NS;
+		l.higher_is_better = false;
+		l.value = num_or_nan(jv_get(lat, pcts[i].key));
+		l.noise_n = 0;
+		l.noise_basis = NULL;
+		add(d, &l);
+	}
+}
+
+/* One workload (run, or one job of run --fio-job): bandwidth (noise from
+ * result.samples) and its latency percentiles. P: its parameters, RES: its
+ * result, ST: where its status and reason are, PREFIX: "run" or the job's. */
+static void from_workload(struct run_doc *d, const struct jv *p, const struct jv *res, const struct jv *st,
+			  const char *prefix)
+{
+	char bs[32], test[200];
 	bs_text(jv_number(jv_get(p, "bs_bytes"), 0), bs, sizeof(bs));
-	snprintf(test, sizeof(test), "run %s %s qd%.0f x%.0f", jv_string(jv_get(p, "rw"), "?"), bs,
+	snprintf(test, sizeof(test), "%s %s %s qd%.0f x%.0f", prefix, jv_string(jv_get(p, "rw"), "?"), bs,
 		 jv_number(jv_get(p, "iodepth"), 1), jv_number(jv_get(p, "numjobs"), 1));
 	struct strbuf params = STRBUF_INIT;
 	params_text(p, &params);
@@ -180,8 +204,8 @@ static void from_run(struct run_doc *d)
 	struct mspec s = {
 		.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
 		.target = jv_string(jv_get(p, "target"), "?"),
-		.status = jv_string(jv_get(d->doc, "status"), "ok"),
-		.reason = jv_string(jv_get(d->doc, "reason"), NULL),
+		.status = jv_string(jv_get(st, "status"), "ok"),
+		.reason = jv_string(jv_get(st, "reason"), NULL),
 		.params = params.buf,
 		.value = num_or_nan(jv_get(res, "bw_bytes_per_s")),
 		.noise_sd = jv_number(jv_get(samples, "stddev_bw_bytes_per_s"), NAN),
@@ -199,14 +223,23 @@ static void from_run(struct run_doc *d)
 	}
 	add(d, &s);
 	const struct jv *dir = jv_number(jv_path(res, "read.ios"), 0) > 0 ? jv_get(res, "read") : jv_get(res, "write");
-	struct mspec l = s;
-	l.metric = "p99 latency";
-	l.unit = MU_NS;
-	l.higher_is_better = false;
-	l.value = num_or_nan(jv_path(dir, "lat_ns.p99"));
-	l.noise_n = 0;
-	add(d, &l);
+	add_latencies(d, &s, jv_get(dir, "lat_ns"), false);
 	strbuf_release(&params);
+}
+
+static void from_run(struct run_doc *d)
+{
+	const struct jv *jobs = jv_path(d->doc, "fio_job.jobs");
+	if (!jobs) {
+		from_workload(d, jv_get(d->doc, "parameters"), jv_get(d->doc, "result"), d->doc, "run");
+		return;
+	}
+	for (size_t i = 0; i < jobs->count; i++) {
+		const struct jv *job = jv_at(jobs, i);
+		char prefix[96];
+		snprintf(prefix, sizeof(prefix), "fio-job %s:", jv_string(jv_get(job, "name"), "?"));
+		from_workload(d, jv_get(job, "parameters"), jv_get(job, "result"), job, prefix);
+	}
 }
 
 /* readdisk, readdisks, demo, readpooldisks: one bar per disk, outliers marked. */
@@ -215,7 +248,12 @@ static void from_devices(struct run_doc *d, const struct jv *devices)
 	const struct jv *p = jv_get(d->doc, "parameters");
 	char bs[32], test[96];
 	bs_text(jv_number(jv_get(p, "bs_bytes"), 0), bs, sizeof(bs));
-	snprintf(test, sizeof(test), "readdisk sequential read %s", bs);
+	/* The IOPS pass (readdisks --rw randread) is judged, and shown, on IOPS. */
+	bool iops = strcmp(jv_string(jv_get(p, "judged_on"), "bw"), "iops") == 0;
+	if (iops)
+		snprintf(test, sizeof(test), "readdisk random read %s qd%.0f", bs, jv_number(jv_get(p, "iodepth"), 1));
+	else
+		snprintf(test, sizeof(test), "readdisk sequential read %s", bs);
 	struct strbuf params = STRBUF_INIT;
 	params_text(p, &params);
 	for (size_t i = 0; devices && i < devices->count; i++) {
@@ -225,16 +263,18 @@ static void from_devices(struct run_doc *d, const struct jv *devices)
 		if (strcmp(status, "skipped") == 0)
 			continue;
 		struct mspec s = {
-			.test = test, .metric = "bandwidth", .unit = MU_BYTES_PER_S, .higher_is_better = true,
+			.test = test, .metric = iops ? "IOPS" : "bandwidth", .unit = iops ? MU_IOPS : MU_BYTES_PER_S,
+			.higher_is_better = true,
 			.target = jv_string(jv_get(dev, "path"), "?"),
 			.status = status,
 			.reason = jv_string(jv_get(dev, "sentence"), jv_string(jv_get(dev, "reason"), NULL)),
 			.params = params.buf,
-			.value = strcmp(status, "ok") == 0 ? num_or_nan(jv_get(dev, "bw_bytes_per_s")) : NAN,
+			.value = strcmp(status, "ok") == 0 ? num_or_nan(jv_get(dev, iops ? "iops" : "bw_bytes_per_s")) : NAN,
 			.outlier = strcmp(verdict, "slow") == 0 || strcmp(verdict, "fast") == 0,
 			.per_disk = true,
 		};
 		add(d, &s);
+		add_latencies(d, &s, jv_get(dev, "lat_ns"), true);
 	}
 	strbuf_release(&params);
 }
@@ -276,6 +316,7 @@ static void from_matrix(struct run_doc *d)
 			.noise_max = jv_number(jv_get(noise, "max_bw_bytes_per_s"), NAN),
 		};
 		add(d, &s);
+		add_latencies(d, &s, jv_get(r, "lat_ns"), true);
 		strbuf_release(&params);
 	}
 }

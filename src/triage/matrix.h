@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/histogram.h"
 #include "output/json.h"
 #include "pool/scratch.h"
 #include "store/store.h"
@@ -71,6 +72,8 @@ struct mx_result {
 	bool direct;
 	uint64_t bytes;
 	double seconds, bw, iops, lat_p99_ns, lat_max_ns;
+	bool has_lat;           /* LAT holds the completion latency (built-in engine, fio) */
+	struct hist_summary lat;
 	double noise_sd, noise_min, noise_max;
 	unsigned noise_n;
 	const char *noise_basis;

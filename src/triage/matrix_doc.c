@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "basic/strbuf.h"
+#include "output/latency.h"
 #include "triage/matrix.h"
 
 static void json_targets(struct json *j, const struct matrix *m)
@@ -93,6 +94,9 @@ static void json_results(struct json *j, const struct matrix *m)
 			json_double(j, "iops", r->iops);
 			json_double(j, "lat_p99_ns", r->lat_p99_ns);
 			json_double(j, "lat_max_ns", r->lat_max_ns);
+			/* The whole completion latency (mean, stdev, p50 to p99.99, max) where the tool gave it. */
+			if (r->has_lat)
+				json_latency_summary(j, "lat_ns", &r->lat);
 			json_begin_object(j, "noise");
 			json_string(j, "basis", r->noise_basis);
 			json_uint(j, "samples", r->noise_n);

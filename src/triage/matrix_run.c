@@ -30,6 +30,28 @@ void mx_result_fail(struct mx_result *r, const char *status, const char *fmt, co
 	snprintf(r->reason, sizeof(r->reason), fmt, arg);
 }
 
+/* fio's completion latency object ("clat_ns": N, min, max, mean, stddev and
+ * its percentile list) in iotriage's summary. False when fio gave none. */
+static bool fio_latency(const struct jv *clat, struct hist_summary *ret)
+{
+	const struct jv *pct = jv_get(clat, "percentile");
+	if (!clat || !pct)
+		return false;
+	*ret = (struct hist_summary){
+		.count = jv_u64(jv_get(clat, "N"), 0),
+		.min = jv_u64(jv_get(clat, "min"), 0),
+		.max = jv_u64(jv_get(clat, "max"), 0),
+		.mean = jv_number(jv_get(clat, "mean"), 0),
+		.stdev = jv_number(jv_get(clat, "stddev"), 0),
+		.p50 = jv_u64(jv_get(pct, "50.000000"), 0),
+		.p90 = jv_u64(jv_get(pct, "90.000000"), 0),
+		.p99 = jv_u64(jv_get(pct, "99.000000"), 0),
+		.p999 = jv_u64(jv_get(pct, "99.900000"), 0),
+		.p9999 = jv_u64(jv_get(pct, "99.990000"), 0),
+	};
+	return ret->count > 0;
+}
+
 static void run_fio(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, struct mx_result *r)
 {
 	char name[64], file[PATH_MAX + 80], rw[32], bs[32], size[48], runtime[32], qd[32], direct[16], avg[48];
@@ -95,6 +117,7 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 			r->iops = d->iops;
 			r->lat_p99_ns = jv_number(jv_get(jv_get(jv_get(dir, "clat_ns"), "percentile"), "99.000000"), NAN);
 			r->lat_max_ns = jv_number(jv_path(dir, "clat_ns.max"), NAN);
+			r->has_lat = fio_latency(jv_get(dir, "clat_ns"), &r->lat);
 			/* fio's bandwidth samples: bw_dev is their standard deviation, in KiB/s. */
 			r->noise_n = (unsigned)jv_u64(jv_get(dir, "bw_samples"), 0);
 			r->noise_sd = jv_number(jv_get(dir, "bw_dev"), NAN) * 1024.0;
@@ -165,6 +188,8 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 		const struct histogram *h = x->write ? &res->lat_write : &res->lat_read;
 		r->lat_p99_ns = hist_percentile(h, 99);
 		r->lat_max_ns = (double)h->max;
+		hist_summarize(h, &r->lat);
+		r->has_lat = true;
 		double mean = 0, var = 0;
 		for (unsigned i = 0; i < res->nr_samples; i++)
 			mean += res->samples_bw[i] / res->nr_samples;

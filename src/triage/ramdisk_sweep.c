@@ -62,6 +62,7 @@ static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct sw
 		pt->mean_ns = hist_mean(&res->lat_read);
 		pt->p50_ns = hist_percentile(&res->lat_read, 50);
 		pt->p99_ns = hist_percentile(&res->lat_read, 99);
+		hist_summarize(&res->lat_read, &pt->lat);
 		pt->iops = job_iops(res);
 		pt->ios = res->read_ios;
 		pt->seconds = res->seconds;

@@ -8,6 +8,8 @@
 #define IOTRIAGE_TRIAGE_RAMDISK_SWEEP_H
 
 #include <stdbool.h>
+
+#include "bench/histogram.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +24,7 @@ struct sweep_point {
 	double mean_ns, iops;
 	uint64_t p50_ns, p99_ns, ios;
 	double seconds;
+	struct hist_summary lat; /* the whole completion latency: mean, stdev, p50 to p99.99, max */
 };
 
 struct sweep {

@@ -38,8 +38,8 @@ static void json_verdict(struct json *j, const struct disk_read *d)
 	json_begin_object(j, "peers");
 	json_uint(j, "set_size", d->finding.set_size);
 	json_bool(j, "same_model_and_size", d->finding.peers_are_group);
-	json_double(j, "median_bw_bytes_per_s", d->finding.peer_median);
-	json_double(j, "spread_bw_bytes_per_s", d->finding.peer_spread);
+	json_double(j, d->by_iops ? "median_iops" : "median_bw_bytes_per_s", d->finding.peer_median);
+	json_double(j, d->by_iops ? "spread_iops" : "spread_bw_bytes_per_s", d->finding.peer_spread);
 	json_double(j, "ratio", d->finding.ratio);
 	json_double(j, "robust_z", d->finding.robust_z);
 	json_uint(j, "reads", d->reads_total);
@@ -50,8 +50,15 @@ static void json_verdict(struct json *j, const struct disk_read *d)
 static void json_parameters(const struct read_batch *b, struct json *j)
 {
 	json_begin_object(j, "parameters");
-	json_string(j, "access", "O_DIRECT sequential read");
-	json_uint(j, "size_bytes", b->opts.size);
+	json_string(j, "access", b->opts.random ? "O_DIRECT random read over the whole device, time-based"
+					       : "O_DIRECT sequential read");
+	json_string(j, "rw", b->opts.random ? "randread" : "read");
+	json_string(j, "judged_on", b->opts.random ? "iops" : "bw");
+	if (b->opts.random)
+		json_double(j, "runtime_seconds", b->opts.runtime_ns ? (double)b->opts.runtime_ns / 1e9
+								    : READTEST_DEFAULT_RANDOM_RUNTIME_S);
+	else
+		json_uint(j, "size_bytes", b->opts.size);
 	json_uint(j, "bs_bytes", b->opts.bs);
 	json_uint(j, "iodepth", b->opts.iodepth);
 	json_string(j, "engine", b->opts.engine);
@@ -156,7 +163,7 @@ void read_batch_json(const struct read_batch *b, struct json *j)
 	json_uint(j, "ok", counts[READTEST_OK]);
 	json_uint(j, "error", counts[READTEST_ERROR]);
 	json_uint(j, "skipped", counts[READTEST_SKIPPED]);
-	json_double(j, "median_bw_bytes_per_s", b->median_bw);
+	json_double(j, b->opts.random ? "median_iops" : "median_bw_bytes_per_s", b->median_bw);
 	json_end_object(j);
 }
 
@@ -195,7 +202,7 @@ int read_batch_store(struct store *s, const char *run_id, time_t started, const 
 		struct store_result res = {
 			.run_id = run_id,
 			.device_id = device_id,
-			.test = "readdisk",
+			.test = b->opts.random ? "readdisk-iops" : "readdisk",
 			.path = d->info.dev_path,
 			.status = readtest_status_name(d->status),
 			.reason = d->reason[0] ? d->reason : NULL,
@@ -208,7 +215,7 @@ int read_batch_store(struct store *s, const char *run_id, time_t started, const 
 		r = store_add_result(s, &res);
 		if (r < 0)
 			return r;
-		if (b->save_baseline && d->status == READTEST_OK) {
+		if (b->save_baseline && !b->opts.random && d->status == READTEST_OK) {
 			if (!disk_has_stable_identity(&d->info)) {
 				log_msg(LOG_WARN, "READ-DISK (%s): no baseline saved: no WWN, serial or by-id path "
 						  "identifies it across reboots", d->info.dev_path);

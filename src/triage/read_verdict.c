@@ -61,13 +61,14 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 		readtest_run(&again, opts);
 		d->reads_total++;
 		if (again.status == READTEST_OK) {
-			double bw = job_bw_bytes_per_s(again.res);
+			double bw = disk_read_figure(&again);
 			if (peer_suspect && outlier_classify(bw, &d->finding, &outlier_default_params) == first)
 				d->reads_flagged++;
 			if (below_baseline(d, bw, regression_pct))
 				d->baseline_flagged++;
-			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f MB/s",
-				d->info.dev_path, i + 1, READ_CONFIRM_READS, bw / 1e6);
+			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f %s",
+				d->info.dev_path, i + 1, READ_CONFIRM_READS, again.by_iops ? bw : bw / 1e6,
+				again.by_iops ? "IOPS" : "MB/s");
 		}
 		disk_read_release(&again);
 	}
@@ -124,7 +125,7 @@ size_t read_batch_judge(struct read_batch *b)
 		outlier_group_key(d->info.model, d->info.size_bytes, groups[i], sizeof(groups[i]));
 		samples[i] = (struct outlier_sample){
 			.ok = d->status == READTEST_OK,
-			.bw = d->status == READTEST_OK ? job_bw_bytes_per_s(d->res) : 0,
+			.bw = d->status == READTEST_OK ? disk_read_figure(d) : 0, /* IOPS in the IOPS pass */
 			.group = groups[i],
 		};
 	}
@@ -170,6 +171,8 @@ int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 {
 	if (access(db_path, F_OK) < 0)
 		return 0; /* no database yet: no baselines */
+	if (b->opts.random)
+		return 0; /* baselines are bandwidth; the IOPS pass has none */
 	struct store *s = NULL;
 	int r = store_open(db_path, &s);
 	if (r < 0) {

@@ -34,6 +34,7 @@ declare -A seeds=(
 	[bonding]="bonding_*"
 	[mountinfo]="mountinfo_*"
 	[parse]=""
+	[fiojob]="fiojob_*"
 )
 
 "$here/tests/fuzz/build.sh" "$TMP/fuzz" >"$TMP/build.log" 2>&1

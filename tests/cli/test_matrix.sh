@@ -36,6 +36,14 @@ check "lz4, missing on zfs-fuse, fell back to on and says so" -- \
 check "every test ran on every target, in order ($ntests x 4)" -- \
 	jtest "$TMP/mx.json" "(.results | length) == ($ntests * 4) and ([.results[].status] | unique) == [\"ok\"] and ([.results[:$ntests][].test] | join(\",\")) == \"$tests\""
 check "every result moved bytes at a rate" -- jtest "$TMP/mx.json" '[.results[] | .bw_bytes_per_s > 0] | all'
+# fio's percentiles are the values of its histogram buckets (64 a power of
+# two: up to 1/64 above the true value), so they may pass its exact max by that.
+check "every fio-style result carries its latency percentiles (p50 <= p99 <= p99.9 <= max, over its I/Os)" -- \
+	jtest "$TMP/mx.json" '[.results[] | select(.test | startswith("dbench") | not) | .lat_ns | .count > 0 and .p50 > 0 and .p50 <= .p99 and .p99 <= .["p99.9"] and .["p99.9"] <= .max * (1 + 1 / 64)] | length > 0 and all'
+check "and the p99 is the one the result always had" -- \
+	jtest "$TMP/mx.json" '[.results[] | select(.lat_ns) | .lat_ns.p99 == .lat_p99_ns] | all'
+nlat=$(json "$TMP/mx.json" '[.results[] | select(.lat_ns)] | length')
+nlat_tests=$(json "$TMP/mx.json" '[.results[] | select(.lat_ns) | .test] | unique | length')
 check "the pool's member was sampled while each dataset's tests ran, and wrote" -- \
 	jtest "$TMP/mx.json" '[.targets[] | (.pool_members | length == 1) and .pool_members[0].write_bytes > 0] | all'
 check "the compressing datasets carry the compression note, the others no pool finding" -- \
@@ -50,7 +58,10 @@ check "the run is in history under the pool" -- \
 id=$(json "$TMP/mx.json" .run_id)
 "$IOTRIAGE" report "$id" --html "$TMP/mx.html" --csv "$TMP/mx.csv" --prom "$TMP/mx.prom" 2>/dev/null
 ok $? "report --html --csv --prom of the matrix"
-check "CSV: one row per result" -- test "$(($(wc -l <"$TMP/mx.csv") - 1))" -eq $((ntests * 4))
+check "CSV: one row per result, and its p50, p99 and p99.9 latency where it has them" -- \
+	test "$(($(wc -l <"$TMP/mx.csv") - 1))" -eq $((ntests * 4 + 3 * nlat))
+check "CSV: the latency rows are in ns, lower is better" -- \
+	test "$(grep -c ',p99.9 latency,ns,false,' "$TMP/mx.csv")" -eq "$nlat"
 if command -v promtool >/dev/null; then
 	check "promtool check metrics passes" -- bash -c "promtool check metrics <'$TMP/mx.prom' >/dev/null 2>&1"
 else
@@ -74,14 +85,16 @@ chrome() { # chrome ARGS...: headless, offline, a throwaway profile
 chrome --dump-dom "file://$TMP/mx.html" >"$TMP/dom.html" 2>"$TMP/chrome-dom.err"
 ok $? "chromium renders the report (--dump-dom)"
 charts=$(grep -o '<svg class="chart"' "$TMP/dom.html" | wc -l)
-check "one chart per test ($charts of $ntests)" -- test "$charts" -eq "$ntests"
+check "one chart per test and figure ($charts of $ntests bandwidth + 3 x $nlat_tests latency)" -- \
+	test "$charts" -eq $((ntests + 3 * nlat_tests))
 check "four bars in each chart" -- \
 	python3 -c "
 import re,sys
 dom=open('$TMP/dom.html').read()
 charts=re.findall(r'<svg class=\"chart\".*?</svg>', dom, re.S)
-sys.exit(not (len(charts)==$ntests and all(len(re.findall(r'<rect class=\"bar', c))==4 for c in charts)))"
-check "each chart is marked higher is better" -- test "$(grep -c 'Higher is better' "$TMP/dom.html")" -eq "$ntests"
+sys.exit(not (len(charts)==$ntests + 3 * $nlat_tests and all(len(re.findall(r'<rect class=\"bar', c))==4 for c in charts)))"
+check "each bandwidth chart is marked higher is better" -- test "$(grep -c 'Higher is better' "$TMP/dom.html")" -eq "$ntests"
+check "each latency chart lower is better" -- test "$(grep -c 'Lower is better' "$TMP/dom.html")" -eq $((3 * nlat_tests))
 check "no console messages from the page" -- bash -c "! grep -q 'CONSOLE' '$TMP/chrome-dom.err'"
 chrome --screenshot="$TMP/shot.png" --window-size=1200,2400 "file://$TMP/mx.html" >/dev/null 2>"$TMP/chrome-shot.err"
 ok $? "chromium takes a screenshot"
@@ -139,6 +152,8 @@ check "SIGKILL leaves the tagged directory (owner file inside)" -- test -f "$lef
 "$IOTRIAGE" matrix --target "$dirt" --tests seqread-64k --engine builtin --size 4M --runtime 1s --json >"$TMP/dnext.json" 2>/dev/null
 ok $? "the next run on the directory succeeds"
 check "and removed the killed run's directory" -- jtest "$TMP/dnext.json" '.stale_areas_removed == 1'
+check "the built-in engine's result carries its latency percentiles" -- \
+	jtest "$TMP/dnext.json" '.results[0] | .tool == "builtin" and .lat_ns.count > 0 and .lat_ns.p50 <= .lat_ns.p99 and .lat_ns.p99 <= .lat_ns["p99.9"]'
 check "leaving only the untagged look-alike" -- test "$(ls -A "$dirt")" = "iotriage-lookalike"
 
 # Raw against qcow2 image files (the published benchmark's comparison),

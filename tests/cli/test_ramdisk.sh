@@ -242,6 +242,8 @@ ok $(($? != 1)) "a sweep with --ndelay values zram cannot inject exits 1"
 check "and says zram cannot inject latency" -- grep -q "zram cannot inject latency, so only --ndelay 0 is measured" "$TMP/sweep.err"
 check "JSON: 0 ns measured with the job engine (4 KiB, QD1), 50000 ns not" -- \
 	jtest "$TMP/sweep.json" '.ramdisk.backend == "zram" and .ramdisk.points[0].measured and .ramdisk.points[0].iops > 0 and .ramdisk.points[0].mean_lat_ns > 0 and (.ramdisk.points[1].measured | not) and (.ramdisk.points[1].reason | test("cannot inject latency"))'
+check "the measured point carries its latency percentiles over its reads (p50 and p99 as in its own columns)" -- \
+	jtest "$TMP/sweep.json" '.ramdisk.points[0] | .lat_ns.count == .ios and .lat_ns.p50 == .p50_lat_ns and .lat_ns.p99 == .p99_lat_ns and .lat_ns.p99 <= .lat_ns["p99.9"] and .lat_ns["p99.9"] <= .lat_ns["p99.99"] and .lat_ns["p99.99"] <= .lat_ns.max'
 no_links; ok $? "the sweep removed its disk"
 
 # --- SIGINT in the middle of a sweep: its disk is removed, exit 130 ---

@@ -118,7 +118,10 @@ check "runs started differently are combined with a warning naming them" -- grep
 
 "$IOTRIAGE" report "$a" "$b" "$c" --csv "$TMP/r.csv" --prom "$TMP/r.prom" --html "$TMP/r.html" 2>/dev/null
 ok $? "report --csv --prom --html"
-check "CSV: a header and one row per result (2 per run)" -- test "$(wc -l <"$TMP/r.csv")" -eq 7
+check "CSV: a header and one row per result (bandwidth, p50, p99 and p99.9 latency: 4 per run)" -- \
+	test "$(wc -l <"$TMP/r.csv")" -eq 13
+check "CSV: each run's p50 is its document's" -- \
+	test "$(grep "^$a,.*,p50 latency," "$TMP/r.csv" | cut -d, -f10)" = "$(jq '.result.read.lat_ns.p50' "$TMP/a.json")"
 check "CSV: the columns are fixed" -- \
 	bash -c "head -1 '$TMP/r.csv' | grep -q '^run_id,command,started_at,host,test,metric,unit,higher_is_better,target,value,'"
 check "CSV: every row parses with the header's 15 fields" -- \
@@ -141,8 +144,8 @@ check "and says why" -- grep -q "cannot write '$TMP/r.csv/x.prom'" "$TMP/prom-ba
 "$IOTRIAGE" demo --count 4 --device-size 32M --slow-rate 4M --json >"$TMP/demo.json" 2>/dev/null
 ok $? "demo (4 loop devices, one throttled)"
 "$IOTRIAGE" report "$(json "$TMP/demo.json" .run_id)" --html "$TMP/demo.html" 2>/dev/null
-check "the per-disk chart has four bars, one of them an outlier" -- \
-	bash -c "[ \$(grep -c '<rect class=\"bar' '$TMP/demo.html') -eq 4 ] && [ \$(grep -c '<rect class=\"bar outlier\"' '$TMP/demo.html') -eq 1 ]"
+check "four per-disk charts (bandwidth, p50, p99, p99.9), four bars each, the same disk the outlier in each" -- \
+	bash -c "[ \$(grep -c '<rect class=\"bar' '$TMP/demo.html') -eq 16 ] && [ \$(grep -c '<rect class=\"bar outlier\"' '$TMP/demo.html') -eq 4 ]"
 
 # ---- the database file ----
 sum() { sha256sum "$1" | cut -d' ' -f1; }

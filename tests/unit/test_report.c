@@ -13,7 +13,7 @@ static const char run_doc[] =
 	"{\"schema_version\":1,\"command\":\"run\",\"run_id\":\"aaaa000000000001\",\"host\":\"h<1>\","
 	"\"started_at\":\"2026-01-02T03:04:05Z\",\"argv\":\"iotriage run x\",\"exit_status\":0,"
 	"\"parameters\":{\"target\":\"/dev/\\\"loop<9>\",\"rw\":\"read\",\"bs_bytes\":65536,\"iodepth\":4,\"numjobs\":1},"
-	"\"result\":{\"bw_bytes_per_s\":1000,\"read\":{\"ios\":5,\"lat_ns\":{\"p99\":2000}},"
+	"\"result\":{\"bw_bytes_per_s\":1000,\"read\":{\"ios\":5,\"lat_ns\":{\"p50\":1000,\"p99\":2000,\"p99.9\":3000}},"
 	"\"samples\":{\"count\":5,\"stddev_bw_bytes_per_s\":20}},\"status\":\"ok\"}";
 
 static struct measure mk(double v, double sd, unsigned n)
@@ -32,15 +32,55 @@ static struct measure repeats3(double v1, double v2, double v3, double sd)
 	return ret;
 }
 
+/* run --fio-job: every job's figures; readdisks' IOPS pass: IOPS per disk. */
+static void test_fio_job_and_iops_docs(void)
+{
+	static const char fio_doc[] =
+		"{\"command\":\"run\",\"run_id\":\"b\",\"status\":\"error\",\"fio_job\":{\"jobs\":["
+		"{\"name\":\"rr\",\"parameters\":{\"target\":\"/dev/x\",\"rw\":\"randread\",\"bs_bytes\":4096,"
+		"\"iodepth\":16,\"numjobs\":1},\"result\":{\"bw_bytes_per_s\":7,\"read\":{\"ios\":3,"
+		"\"lat_ns\":{\"p50\":1,\"p99\":2,\"p99.9\":3}}},\"status\":\"ok\"},"
+		"{\"name\":\"w\",\"parameters\":{\"target\":\"/dev/x\",\"rw\":\"write\",\"bs_bytes\":1048576},"
+		"\"status\":\"error\",\"reason\":\"refused\"}]}}";
+	struct run_doc d;
+	char err[128];
+	ok(run_doc_load(fio_doc, strlen(fio_doc), &d, err, sizeof(err)) == 0, "a fio-job document loads");
+	ok(d.n == 8, "each job gives bandwidth and three latencies");
+	ok(strcmp(d.m[0].test, "fio-job rr: randread 4K qd16 x1") == 0 && d.m[0].value == 7 && d.m[3].value == 3,
+	   "the first job's figures, named by the job");
+	ok(strcmp(d.m[4].test, "fio-job w: write 1M qd1 x1") == 0 && strcmp(d.m[4].status, "error") == 0 &&
+		   strcmp(d.m[4].reason, "refused") == 0 && isnan(d.m[5].value),
+	   "a job that failed: its own status and reason, no figures");
+	run_doc_release(&d);
+
+	static const char iops_doc[] =
+		"{\"command\":\"readdisks\",\"run_id\":\"c\",\"parameters\":{\"judged_on\":\"iops\","
+		"\"bs_bytes\":4096,\"iodepth\":4},\"devices\":[{\"path\":\"/dev/a\",\"status\":\"ok\","
+		"\"verdict\":\"slow\",\"iops\":150,\"bw_bytes_per_s\":614400,\"lat_ns\":{\"p50\":9,\"p99\":10,\"p99.9\":11}},"
+		"{\"path\":\"/dev/b\",\"status\":\"error\",\"reason\":\"gone\"}]}";
+	ok(run_doc_load(iops_doc, strlen(iops_doc), &d, err, sizeof(err)) == 0, "an IOPS-pass document loads");
+	ok(d.n == 5 && strcmp(d.m[0].metric, "IOPS") == 0 && d.m[0].unit == MU_IOPS && d.m[0].value == 150 &&
+		   d.m[0].outlier && strcmp(d.m[0].test, "readdisk random read 4K qd4") == 0,
+	   "the IOPS pass is measured on IOPS, the slow disk an outlier");
+	ok(d.m[3].value == 11 && d.m[3].per_disk && strcmp(d.m[4].status, "error") == 0,
+	   "its latencies per disk; a failed disk has only its bar");
+	run_doc_release(&d);
+}
+
 int main(void)
 {
 	struct run_doc d;
 	char err[128];
 	ok(run_doc_load(run_doc, strlen(run_doc), &d, err, sizeof(err)) == 0, "a run document loads");
-	ok(d.n == 2, "a run gives bandwidth and p99 latency");
+	ok(d.n == 4, "a run gives bandwidth and p50, p99 and p99.9 latency");
 	ok(strcmp(d.m[0].test, "run read 64K qd4 x1") == 0, "the test name holds rw, bs, depth and jobs");
 	ok(d.m[0].value == 1000 && d.m[0].noise_sd == 20 && d.m[0].noise_n == 5, "value and noise are read");
-	ok(!d.m[1].higher_is_better && d.m[1].value == 2000, "latency: lower is better");
+	ok(!d.m[2].higher_is_better && d.m[2].value == 2000 && strcmp(d.m[2].metric, "p99 latency") == 0,
+	   "latency: lower is better");
+	ok(strcmp(d.m[1].metric, "p50 latency") == 0 && d.m[1].value == 1000 && d.m[1].unit == MU_NS &&
+		   strcmp(d.m[3].metric, "p99.9 latency") == 0 && d.m[3].value == 3000 && isnan(d.m[3].noise_sd),
+	   "p50 and p99.9 in ns, without noise of their own");
+	test_fio_job_and_iops_docs();
 
 	struct measure a = mk(1000, 20, 5), b = mk(1030, 20, 5), c = mk(500, 20, 5), e = mk(1000, NAN, 0),
 		       f = mk(1080, NAN, 0), h = mk(1450, NAN, 0);
@@ -138,7 +178,7 @@ int main(void)
 	size_t charts = 0;
 	for (const char *p = sb.buf; (p = strstr(p, "<svg class=\"chart\"")); p++)
 		charts++;
-	ok(charts == 2, "one chart per test and metric");
+	ok(charts == 4, "one chart per test and metric");
 	ok(strstr(sb.buf, "Higher is better") && strstr(sb.buf, "Lower is better"), "charts say which way is better");
 	strbuf_reset(&sb);
 
@@ -147,7 +187,7 @@ int main(void)
 	size_t lines = 0;
 	for (const char *p = sb.buf; (p = strstr(p, "\r\n")); p++)
 		lines++;
-	ok(lines == 3, "CSV: a header and one row per measurement");
+	ok(lines == 5, "CSV: a header and one row per measurement");
 	strbuf_reset(&sb);
 
 	report_prom(&d, 1, &sb);
