@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "basic/fsutil.h"
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "pool/lookup.h"
@@ -20,7 +21,7 @@
 
 void pool_evidence_init(struct pool_evidence *e, const char *tag)
 {
-	*e = (struct pool_evidence){ 0 };
+	*e = (struct pool_evidence){ .ashift = -1 };
 	snprintf(e->tag, sizeof(e->tag), "%s", tag);
 }
 
@@ -39,6 +40,30 @@ static void log_finding(const struct pool_evidence *e, const struct pool_finding
 {
 	log_msg(f->severity[0] == 'n' ? LOG_INFO : LOG_WARN, "%s (%s): %s %s '%s': %s (%s); fix: %s", e->tag,
 		e->pool, f->severity, f->code, f->subject, f->text, f->evidence, f->fix);
+}
+
+/* Each layout member's physical sector size from sysfs (0 when unknown: a
+ * file vdev); a partition's is its disk's. The largest goes in E. */
+static unsigned *member_sectors(struct pool_evidence *e, const struct pool_layout *l)
+{
+	unsigned *sec = calloc(l->count ? l->count : 1, sizeof(*sec));
+	for (size_t i = 0; sec && i < l->count; i++) {
+		char real[PATH_MAX], path[PATH_MAX + 64], buf[32];
+		struct stat st;
+		if (!realpath(l->members[i].path, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		const char *kname = strrchr(real, '/') + 1;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/queue/physical_block_size", kname);
+		if (read_small_file(path, buf, sizeof(buf)) < 0) {
+			snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/physical_block_size", kname);
+			if (read_small_file(path, buf, sizeof(buf)) < 0)
+				continue;
+		}
+		sec[i] = (unsigned)strtoul(buf, NULL, 10);
+		if (sec[i] > e->largest_sector)
+			e->largest_sector = sec[i];
+	}
+	return sec;
 }
 
 /* zpool get all, zfs get -H -p all DATASET, zpool status: parsed and judged. */
@@ -66,16 +91,21 @@ static int zfs_settings(struct pool_evidence *e, const char *pool, const char *d
 		if (r == 0 && zfs_parse_status(st.buf, &layout) < 0)
 			layout.count = 0;
 	}
+	unsigned *sectors = r == 0 ? member_sectors(e, &layout) : NULL;
 	if (r == 0) {
+		const char *ashift = zfs_props_get(&pprops, NULL, "ashift");
+		e->ashift = ashift ? (int)strtol(ashift, NULL, 10) : -1;
 		struct pool_findings_input in = { .pool = pool, .pool_props = &pprops, .dataset_props = &dprops,
 						  .dataset = dataset, .health = &health,
-						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size };
+						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size,
+						  .phys_sector = sectors };
 		r = pool_findings_zfs(&in, &e->settings);
 		if (r < 0)
 			snprintf(why, sizeof(why), "a property was not understood");
 	}
 	if (r < 0)
 		snprintf(e->settings_error, sizeof(e->settings_error), "%s: %s", what, why);
+	free(sectors);
 	pool_layout_release(&layout);
 	zfs_props_release(&pprops);
 	zfs_props_release(&dprops);
@@ -374,6 +404,11 @@ void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 	json_uint(j, "io_size_bytes", e->io_size);
 	json_bool(j, "read", e->settings_read);
 	json_string(j, "error", e->settings_error[0] ? e->settings_error : NULL);
+	if (e->settings_read && e->ashift >= 0 && e->dataset[0])
+		json_uint(j, "ashift", (uint64_t)e->ashift); /* 0: zfs-fuse's "auto", not judged */
+	else
+		json_null(j, "ashift");
+	json_uint(j, "largest_physical_sector", e->largest_sector);
 	findings_json(j, "findings", &e->settings);
 	json_end_object(j);
 	json_begin_object(j, "pool_telemetry");

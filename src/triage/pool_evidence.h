@@ -57,6 +57,8 @@ struct pool_evidence {
 	bool settings_read;
 	struct pool_findings settings;  /* settings and state */
 	char settings_error[300];
+	int ashift;                     /* the pool's ashift property (ZFS); -1 unknown, 0 zfs-fuse's auto */
+	unsigned largest_sector;        /* the members' largest physical sector, bytes (ZFS) */
 	char data_profile[16];          /* btrfs: the Data profile ("RAID1"), for the layout model */
 
 	struct pool_layout layout;
