@@ -251,8 +251,10 @@ static void watch_stop(struct pool_evidence *e)
 	if (!e->watching)
 		return;
 	e->watching = false;
-	if (zpool_watch_stop(&e->watch, &e->iostat, e->iostat_error, sizeof(e->iostat_error)) < 0) {
-		log_msg(LOG_WARN, "%s (%s): no zpool iostat figures: %s", e->tag, e->pool, e->iostat_error);
+	int r = zpool_watch_stop(&e->watch, &e->iostat, e->iostat_error, sizeof(e->iostat_error));
+	if (r < 0) { /* a workload under a second is no problem to warn about */
+		log_msg(r == -ENODATA ? LOG_INFO : LOG_WARN, "%s (%s): no zpool iostat figures: %s", e->tag, e->pool,
+			e->iostat_error);
 		return;
 	}
 	e->iostat_read = true;
