@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "basic/fsutil.h"
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "pool/lookup.h"
@@ -20,7 +21,7 @@
 
 void pool_evidence_init(struct pool_evidence *e, const char *tag)
 {
-	*e = (struct pool_evidence){ 0 };
+	*e = (struct pool_evidence){ .ashift = -1 };
 	snprintf(e->tag, sizeof(e->tag), "%s", tag);
 }
 
@@ -39,6 +40,30 @@ static void log_finding(const struct pool_evidence *e, const struct pool_finding
 {
 	log_msg(f->severity[0] == 'n' ? LOG_INFO : LOG_WARN, "%s (%s): %s %s '%s': %s (%s); fix: %s", e->tag,
 		e->pool, f->severity, f->code, f->subject, f->text, f->evidence, f->fix);
+}
+
+/* Each layout member's physical sector size from sysfs (0 when unknown: a
+ * file vdev); a partition's is its disk's. The largest goes in E. */
+static unsigned *member_sectors(struct pool_evidence *e, const struct pool_layout *l)
+{
+	unsigned *sec = calloc(l->count ? l->count : 1, sizeof(*sec));
+	for (size_t i = 0; sec && i < l->count; i++) {
+		char real[PATH_MAX], path[PATH_MAX + 64], buf[32];
+		struct stat st;
+		if (!realpath(l->members[i].path, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		const char *kname = strrchr(real, '/') + 1;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/queue/physical_block_size", kname);
+		if (read_small_file(path, buf, sizeof(buf)) < 0) {
+			snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/physical_block_size", kname);
+			if (read_small_file(path, buf, sizeof(buf)) < 0)
+				continue;
+		}
+		sec[i] = (unsigned)strtoul(buf, NULL, 10);
+		if (sec[i] > e->largest_sector)
+			e->largest_sector = sec[i];
+	}
+	return sec;
 }
 
 /* zpool get all, zfs get -H -p all DATASET, zpool status: parsed and judged. */
@@ -66,16 +91,21 @@ static int zfs_settings(struct pool_evidence *e, const char *pool, const char *d
 		if (r == 0 && zfs_parse_status(st.buf, &layout) < 0)
 			layout.count = 0;
 	}
+	unsigned *sectors = r == 0 ? member_sectors(e, &layout) : NULL;
 	if (r == 0) {
+		const char *ashift = zfs_props_get(&pprops, NULL, "ashift");
+		e->ashift = ashift ? (int)strtol(ashift, NULL, 10) : -1;
 		struct pool_findings_input in = { .pool = pool, .pool_props = &pprops, .dataset_props = &dprops,
 						  .dataset = dataset, .health = &health,
-						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size };
+						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size,
+						  .phys_sector = sectors };
 		r = pool_findings_zfs(&in, &e->settings);
 		if (r < 0)
 			snprintf(why, sizeof(why), "a property was not understood");
 	}
 	if (r < 0)
 		snprintf(e->settings_error, sizeof(e->settings_error), "%s: %s", what, why);
+	free(sectors);
 	pool_layout_release(&layout);
 	zfs_props_release(&pprops);
 	zfs_props_release(&dprops);
@@ -159,13 +189,28 @@ static int resolve_members(struct pool_evidence *e)
 	return e->nmembers ? 0 : -ENODEV;
 }
 
+/* zpool iostat -v beside the workload; its failure is only logged. */
+static void watch_start(struct pool_evidence *e, const struct pool_target *t)
+{
+	if (t->kind != SCRATCH_ZFS) {
+		snprintf(e->iostat_error, sizeof(e->iostat_error), "not a ZFS pool");
+		return;
+	}
+	if (zpool_watch_start(&e->watch, t->pool, e->iostat_error, sizeof(e->iostat_error)) < 0)
+		log_msg(LOG_WARN, "%s (%s): no zpool iostat: %s", e->tag, e->pool, e->iostat_error);
+	else
+		e->watching = true;
+}
+
 int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t)
 {
 	snprintf(e->pool, sizeof(e->pool), "%s", t->pool);
 	if (t->kind == SCRATCH_DIR) {
 		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a directory: no pool members to sample");
+		snprintf(e->iostat_error, sizeof(e->iostat_error), "a directory");
 		return -EOPNOTSUPP;
 	}
+	watch_start(e, t);
 	const char *fstype;
 	int r = pool_find(t->pool, &e->layout, &fstype);
 	if (r == 0)
@@ -197,7 +242,54 @@ static void log_member(const struct pool_evidence *e, const struct pool_member_t
 		d->write_bytes / 1048576.0, d->busy * 100, m->peak_busy * 100, d->wait_ms);
 }
 
+static int pool_evidence_stop_diskstats(struct pool_evidence *e);
+
+/* The zpool iostat figures: logged, and judged when /proc/diskstats gave
+ * none (a pool of files). */
+static void watch_stop(struct pool_evidence *e)
+{
+	if (!e->watching)
+		return;
+	e->watching = false;
+	int r = zpool_watch_stop(&e->watch, &e->iostat, e->iostat_error, sizeof(e->iostat_error));
+	if (r < 0) { /* a workload under a second is no problem to warn about */
+		log_msg(r == -ENODATA ? LOG_INFO : LOG_WARN, "%s (%s): no zpool iostat figures: %s", e->tag, e->pool,
+			e->iostat_error);
+		return;
+	}
+	e->iostat_read = true;
+	for (size_t i = 0; i < e->iostat.count; i++) {
+		const struct zpool_iostat_dev *d = &e->iostat.devs[i];
+		log_msg(LOG_INFO, "%s (%s): zpool iostat: %s (%s): %.0f reads/s %.1f MiB/s, %.0f writes/s %.1f MiB/s",
+			e->tag, e->pool, d->name, d->vdev, d->read_ops, d->read_bps / 1048576, d->write_ops,
+			d->write_bps / 1048576);
+	}
+	if (e->telemetry_read)
+		return;
+	/* The second source alone: ZFS's own per-device figures over the
+	 * seconds its interval reports cover. */
+	double seconds = (double)(e->iostat.blocks - 1) * ZPOOL_WATCH_INTERVAL_S;
+	struct member_load *ml = calloc(e->iostat.count ? e->iostat.count : 1, sizeof(*ml));
+	for (size_t i = 0; ml && i < e->iostat.count; i++) {
+		const struct zpool_iostat_dev *d = &e->iostat.devs[i];
+		ml[i] = (struct member_load){ .name = d->name, .vdev = d->vdev,
+					      .ios = (uint64_t)((d->read_ops + d->write_ops) * seconds),
+					      .read_bytes = d->read_bps * seconds };
+	}
+	if (ml && member_load_judge(ml, e->iostat.count, &e->load) > 0)
+		for (size_t i = 0; i < e->load.count; i++)
+			log_finding(e, &e->load.items[i]);
+	free(ml);
+}
+
 int pool_evidence_stop(struct pool_evidence *e)
+{
+	int r = pool_evidence_stop_diskstats(e);
+	watch_stop(e);
+	return r < 0 ? r : (int)e->load.count;
+}
+
+static int pool_evidence_stop_diskstats(struct pool_evidence *e)
 {
 	if (!e->sampling)
 		return -ENODATA;
@@ -283,6 +375,30 @@ static void member_json(struct json *j, const struct pool_member_total *m)
 	json_end_object(j);
 }
 
+/* "zpool_iostat": the pool's own figures per device (bytes and operations per second). */
+static void iostat_json(struct json *j, const struct pool_evidence *e)
+{
+	json_begin_object(j, "zpool_iostat");
+	json_bool(j, "read", e->iostat_read);
+	json_string(j, "error", !e->iostat_read && e->iostat_error[0] ? e->iostat_error : NULL);
+	json_uint(j, "interval_s", ZPOOL_WATCH_INTERVAL_S);
+	json_uint(j, "reports", e->iostat_read ? e->iostat.blocks - 1 : 0);
+	json_begin_array(j, "devices");
+	for (size_t i = 0; e->iostat_read && i < e->iostat.count; i++) {
+		const struct zpool_iostat_dev *d = &e->iostat.devs[i];
+		json_begin_object(j, NULL);
+		json_string(j, "name", d->name);
+		json_string(j, "vdev", d->vdev);
+		json_double(j, "read_ops", d->read_ops);
+		json_double(j, "write_ops", d->write_ops);
+		json_double(j, "read_bytes_per_s", d->read_bps);
+		json_double(j, "write_bytes_per_s", d->write_bps);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
 void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 {
 	json_begin_object(j, "pool_settings");
@@ -290,6 +406,11 @@ void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 	json_uint(j, "io_size_bytes", e->io_size);
 	json_bool(j, "read", e->settings_read);
 	json_string(j, "error", e->settings_error[0] ? e->settings_error : NULL);
+	if (e->settings_read && e->ashift >= 0 && e->dataset[0])
+		json_uint(j, "ashift", (uint64_t)e->ashift); /* 0: zfs-fuse's "auto", not judged */
+	else
+		json_null(j, "ashift");
+	json_uint(j, "largest_physical_sector", e->largest_sector);
 	findings_json(j, "findings", &e->settings);
 	json_end_object(j);
 	json_begin_object(j, "pool_telemetry");
@@ -302,6 +423,7 @@ void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 		member_json(j, &e->members[i]);
 	json_end_array(j);
 	findings_json(j, "findings", &e->load);
+	iostat_json(j, e);
 	json_end_object(j);
 }
 
@@ -313,6 +435,14 @@ void pool_evidence_release(struct pool_evidence *e)
 			diskstats_result_release(&res);
 		e->sampling = false;
 	}
+	if (e->watching) {
+		struct zpool_iostat st;
+		char why[80];
+		if (zpool_watch_stop(&e->watch, &st, why, sizeof(why)) == 0)
+			zpool_iostat_release(&st);
+		e->watching = false;
+	}
+	zpool_iostat_release(&e->iostat);
 	pool_findings_release(&e->settings);
 	pool_findings_release(&e->load);
 	pool_layout_release(&e->layout);

@@ -14,6 +14,11 @@
  *    POOL_EVIDENCE_INTERVAL_MS, per-member totals (requests, bytes, busy
  *    fraction, its busiest interval, average wait) and the members that
  *    worked harder or slower than their vdev siblings (pool/member_load.h).
+ *    On ZFS also `zpool iostat -v POOL 1` beside it (pool/zpool_watch.h):
+ *    the pool's own per-device operations and bandwidth, kept in the
+ *    document beside the kernel's figures. When no member could be sampled
+ *    from /proc/diskstats (a pool of files), the members are judged on it
+ *    alone (member-share: the mirror side that serves fewer reads).
  *
  * A tool that is missing or output that cannot be parsed is said in the
  * part's error string (and logged under TAG), never turned into a finding.
@@ -31,6 +36,8 @@
 #include "pool/finding.h"
 #include "pool/target.h"
 #include "pool/zfs.h"
+#include "pool/zpool_iostat.h"
+#include "pool/zpool_watch.h"
 
 #define POOL_EVIDENCE_INTERVAL_MS 500
 
@@ -50,6 +57,8 @@ struct pool_evidence {
 	bool settings_read;
 	struct pool_findings settings;  /* settings and state */
 	char settings_error[300];
+	int ashift;                     /* the pool's ashift property (ZFS); -1 unknown, 0 zfs-fuse's auto */
+	unsigned largest_sector;        /* the members' largest physical sector, bytes (ZFS) */
 	char data_profile[16];          /* btrfs: the Data profile ("RAID1"), for the layout model */
 
 	struct pool_layout layout;
@@ -60,6 +69,11 @@ struct pool_evidence {
 	double seconds;
 	struct pool_findings load;      /* member-busy, member-slow, member-share */
 	char telemetry_error[300];
+
+	bool watching, iostat_read;     /* zpool iostat -v (ZFS) */
+	struct zpool_watch watch;
+	struct zpool_iostat iostat;     /* the devices' mean over the interval reports */
+	char iostat_error[300];
 };
 
 /* Zeroes E. TAG is the log prefix. */
@@ -71,8 +85,9 @@ void pool_evidence_init(struct pool_evidence *e, const char *tag);
 int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t, const char *dataset,
 			   uint64_t io_size);
 
-/* Resolves T's members and starts sampling them. Returns 0 or -errno (the
- * reason in E->telemetry_error, logged); the workload runs either way. */
+/* Resolves T's members and starts sampling them (and zpool iostat on ZFS).
+ * Returns 0 or -errno (the reason in E->telemetry_error, logged); the
+ * workload runs either way. */
 int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t);
 /* Stops sampling, fills the totals and judges them. Logs one line per
  * member and per finding. Returns the number of findings or -errno. */
