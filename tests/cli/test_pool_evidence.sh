@@ -2,9 +2,8 @@
 # benchpool reads the pool's settings and state before its tests and samples
 # its members during them (triage/pool_evidence.h), on a zfs-fuse raidz of
 # five loop devices: the default pool gives no settings finding and a
-# telemetry row per member; dedup on, sync=always without a log device
-# (where the ZFS has the property), recordsize 4K under the 1 MiB sequential pass, and a pool filled over 80%
-# each give their finding, with
+# telemetry row per member; dedup on, recordsize 4K under the 1 MiB
+# sequential pass, and a pool filled over 80% each give their finding, with
 # its fix, in the document and on the terminal.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,17 +47,9 @@ check "dedup on: the only finding" -- test "$(codes dedup)" = dedup
 check "dedup on: the table run prints it" -- grep -q "^FINDING: $pool: dedup is on" "$TMP/dedup.txt"
 zfs set dedup=off "$pool"
 
-# zfs-fuse (pool version 23) has no sync property: there the finding is
-# judged on OpenZFS output only (test_pool_state, *_sync_composed.txt).
-if zfs set sync=always "$pool" 2>/dev/null; then
-	bench sync
-	check "sync=always with no log device: the sync-no-log finding, with its fix" -- \
-		jtest "$TMP/sync.json" '.pool_settings.findings | map(select(.code == "sync-no-log" and (.fix | test("sync=standard")) and (.evidence | test("sync=always")))) | length == 1'
-	check "sync=always: the only finding" -- test "$(codes sync)" = sync-no-log
-	zfs inherit sync "$pool"
-else
-	skip "sync=always" "this ZFS has no sync property (zfs-fuse: pool version 23)"
-fi
+# sync=always without a log device is not tried here: zfs-fuse (pool
+# version 23) has no sync property, so its finding is judged on OpenZFS
+# output only (tests/unit/test_pool_state.c, *_sync_composed.txt).
 
 zfs set recordsize=4K "$pool"
 bench rs4k
