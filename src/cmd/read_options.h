@@ -15,6 +15,7 @@
 struct read_settings {
 	struct read_batch batch;
 	unsigned regression_pct;  /* --regression, into batch.regression_pct */
+	struct progress live;     /* the batch's progress line */
 };
 
 enum {
@@ -73,9 +74,9 @@ enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
  * them, 2 after printing a usage error. */
 int read_settings_option(const char *command, int id, const char *arg, struct read_settings *r);
 
-/* After parsing: the regression threshold into the batch, the progress
- * line when stderr is a terminal. */
-void read_settings_apply(struct read_settings *r);
+/* After parsing: the regression threshold into the batch, COMMAND's
+ * progress line when stderr is a terminal and the output not JSON. */
+void read_settings_apply(struct read_settings *r, bool json, const char *command);
 
 /* --engine ARG (auto or an engine of engine_choices) into *RET. Returns 0,
  * or 2 after "unknown engine 'ARG': expected auto, psync, ...". */

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "bench/job.h"
 #include "disk/enumerate.h"
 #include "disk/smart.h"
@@ -43,6 +44,10 @@ struct readtest_opts {
 	uint64_t runtime_ns;   /* a time cap on each read, 0 for none (doctor's budgets) */
 	uint64_t io_timeout_ns; /* no I/O completed for this long: no response; 0 = the default */
 	job_progress_fn progress; /* NULL: no progress line */
+	/* The batch's progress, told the bytes of this read as they complete
+	 * (progress_part); NULL for none. Only for a read waited for on the
+	 * thread that draws it. */
+	struct progress *live;
 };
 
 enum readtest_status { READTEST_OK, READTEST_ERROR, READTEST_SKIPPED };
@@ -60,6 +65,7 @@ struct disk_read {
 	unsigned timeout_s;     /* that deadline */
 	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
 	double pct_of_median;   /* 0 when not ranked */
+	uint64_t live_bytes;    /* bytes read so far while the read runs (atomic; the parallel batch's progress) */
 
 	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */

@@ -1,0 +1,91 @@
+#include "basic/progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "basic/timeutil.h"
+
+#define REDRAW_NS 250000000ULL
+
+static bool shown(const struct progress *p)
+{
+	return p && p->draw && p->started;
+}
+
+static void draw_now(struct progress *p)
+{
+	p->drawn_ns = now_ns();
+	p->draw(p, false);
+}
+
+void progress_start(struct progress *p, uint64_t total, bool bytes)
+{
+	if (!p || !p->draw)
+		return;
+	p->what[0] = '\0';
+	p->total = total;
+	p->bytes = bytes;
+	p->done = p->base = 0;
+	p->start_ns = now_ns();
+	p->started = true;
+	draw_now(p);
+}
+
+void progress_what(struct progress *p, const char *fmt, ...)
+{
+	if (!shown(p))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	draw_now(p);
+}
+
+void progress_set(struct progress *p, uint64_t done)
+{
+	if (!shown(p))
+		return;
+	p->done = done > p->total ? p->total : done;
+	if (now_ns() - p->drawn_ns >= REDRAW_NS)
+		draw_now(p);
+}
+
+void progress_part(struct progress *p, uint64_t part)
+{
+	if (shown(p))
+		progress_set(p, p->base + part);
+}
+
+void progress_part_end(struct progress *p, uint64_t planned)
+{
+	if (!shown(p))
+		return;
+	p->base += planned;
+	progress_set(p, p->base);
+}
+
+void progress_finish(struct progress *p)
+{
+	if (!shown(p))
+		return;
+	p->draw(p, true);
+	p->started = false;
+}
+
+unsigned progress_percent(const struct progress *p)
+{
+	if (!p->total)
+		return 0;
+	return (unsigned)(p->done * 100 / p->total);
+}
+
+bool progress_eta(const struct progress *p, uint64_t now, double *seconds)
+{
+	double elapsed = (double)(now - p->start_ns) / 1e9;
+	/* Less than a tenth of a second of work gives no rate to speak of. */
+	if (p->done == 0 || elapsed < 0.1)
+		return false;
+	*seconds = elapsed * (double)(p->total - p->done) / (double)p->done;
+	return true;
+}

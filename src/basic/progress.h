@@ -1,0 +1,51 @@
+/* basic/progress.h: how far a long procedure has got, for a line the
+ * command draws (cmd/progress.h). Procedures below cmd/ never print: they
+ * are handed a struct progress (or NULL) and tell it what is running and
+ * how many units of the total are done; DRAW, set by the command, does the
+ * rest. Every function accepts NULL or a progress without DRAW and then does
+ * nothing, so a procedure calls them unconditionally.
+ *
+ * Units are bytes (shown as sizes) or steps ("disk 2 of 5"). The ETA is the
+ * rate so far applied to what is left; unknown until some unit is done.
+ * Use from one thread (the one that draws). */
+#ifndef IOTRIAGE_BASIC_PROGRESS_H
+#define IOTRIAGE_BASIC_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct progress;
+typedef void (*progress_draw_fn)(const struct progress *p, bool finished);
+
+struct progress {
+	progress_draw_fn draw;   /* NULL: nothing is shown */
+	const char *task;        /* the command: "readdisks" */
+	char what[160];          /* what is running now: "reading /dev/sdb (disk 2 of 5)" */
+	bool bytes;              /* units are bytes */
+	uint64_t total, done;    /* units of work planned and done */
+	uint64_t base;           /* units of the parts finished before the running one */
+	uint64_t start_ns, drawn_ns;
+	bool started;
+};
+
+/* Starts P's clock with TOTAL units (bytes when BYTES) and draws it; the
+ * task (the command's name) stays as the command set it. */
+void progress_start(struct progress *p, uint64_t total, bool bytes);
+/* What is running now (printf format); drawn at once. */
+void progress_what(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* DONE units of the total are done; drawn at most about four times a second. */
+void progress_set(struct progress *p, uint64_t done);
+/* The running part (a disk, an engine) has done PART units on top of the
+ * parts before it; progress_part_end(P, PLANNED) closes it, counting the
+ * units it was planned to take whatever it did. */
+void progress_part(struct progress *p, uint64_t part);
+void progress_part_end(struct progress *p, uint64_t planned);
+/* Erases the line (drawn with FINISHED). */
+void progress_finish(struct progress *p);
+
+/* Whole percent done, 0..100. */
+unsigned progress_percent(const struct progress *p);
+/* Seconds left at the rate so far; false when there is no rate yet. */
+bool progress_eta(const struct progress *p, uint64_t now, double *seconds);
+
+#endif
