@@ -65,6 +65,20 @@ void progress_part_end(struct progress *p, uint64_t planned)
 	progress_set(p, p->base);
 }
 
+void progress_drop(struct progress *p, uint64_t units)
+{
+	if (!shown(p))
+		return;
+	p->total -= units < p->total - p->base ? units : p->total - p->base;
+	progress_set(p, p->done);
+}
+
+void progress_clear(struct progress *p)
+{
+	if (shown(p))
+		p->draw(p, true);
+}
+
 void progress_finish(struct progress *p)
 {
 	if (!shown(p))

@@ -40,7 +40,13 @@ void progress_set(struct progress *p, uint64_t done);
  * units it was planned to take whatever it did. */
 void progress_part(struct progress *p, uint64_t part);
 void progress_part_end(struct progress *p, uint64_t planned);
-/* Erases the line (drawn with FINISHED). */
+/* UNITS of the total will not be done after all (a file shrunk to fit, a
+ * step that cannot run). */
+void progress_drop(struct progress *p, uint64_t units);
+/* Erases the line (drawn with FINISHED) for output of the caller's own;
+ * the next update draws it again. */
+void progress_clear(struct progress *p);
+/* Erases the line: the work is over. */
 void progress_finish(struct progress *p);
 
 /* Whole percent done, 0..100. */

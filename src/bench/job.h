@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
@@ -69,6 +70,9 @@ struct job_spec {
 	 * (atomically): a watcher in another process can see whether the job
 	 * still makes progress (media/readtest.c's deadline). */
 	uint64_t *progress_out;
+	/* When set, told the bytes done as the running part (progress_part)
+	 * from the thread that called job_run, a few times a second. */
+	struct progress *live;
 	/* When set, workers take CPU slots from CPU_SLOT on instead of the
 	 * process's counter (a forked job cannot share the counter). */
 	bool fixed_cpu_slot;
