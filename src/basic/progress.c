@@ -65,6 +65,11 @@ void progress_part_end(struct progress *p, uint64_t planned)
 	progress_set(p, p->base);
 }
 
+uint64_t progress_counted(const struct progress *p)
+{
+	return shown(p) ? p->base : 0;
+}
+
 void progress_drop(struct progress *p, uint64_t units)
 {
 	if (!shown(p))

@@ -40,6 +40,8 @@ void progress_set(struct progress *p, uint64_t done);
  * units it was planned to take whatever it did. */
 void progress_part(struct progress *p, uint64_t part);
 void progress_part_end(struct progress *p, uint64_t planned);
+/* The units of the parts closed so far (0 for NULL). */
+uint64_t progress_counted(const struct progress *p);
 /* UNITS of the total will not be done after all (a file shrunk to fit, a
  * step that cannot run). */
 void progress_drop(struct progress *p, uint64_t units);

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "basic/progress.h"
 #include "basic/jsonread.h"
+#include "basic/progress.h"
 #include "basic/strbuf.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "output/json.h"
 #include "pool/scratch.h"
 #include "store/store.h"
@@ -99,6 +100,7 @@ struct matrix {
 	struct scratch images_area; /* --images: the tagged directory the image files go in */
 	bool images_area_made;
 	int stale_removed;
+	struct progress *progress;  /* told each cell of the grid as it runs; NULL for none */
 };
 
 /* ---- matrix_suite.c ---- */
