@@ -264,8 +264,8 @@ static void log_not_disks(const struct read_batch *b)
 		if (counts[k])
 			strbuf_addf(&line, "%s%zu %s", line.len ? ", " : "", counts[k],
 				    k < n ? not_disk_kinds[k].words : "empty");
-	log_msg(LOG_INFO, "skipped %zu device%s that %s not disks: %s (--json lists each)", total,
-		total == 1 ? "" : "s", total == 1 ? "is" : "are", line.buf);
+	log_msg(LOG_INFO, "skipped %zu %s: %s (--json lists each)", total,
+		total == 1 ? "device that is not a disk" : "devices that are not disks", line.buf);
 	strbuf_release(&line);
 }
 
