@@ -208,8 +208,11 @@ static void read_members(struct pools_run *p, const struct run_ctx *rc)
 			pool_layout_release(&reads->layouts[reads->count]);
 			continue;
 		}
+		struct progress live;
+		b->progress = cmd_progress_attach(&live, rc->json, p->command);
 		if (read_batch_execute(b) || read_batch_count(b, READTEST_OK) == 0)
 			p->status = 1;
+		b->progress = NULL;
 		read_batch_conclude(b, rc->db_path);
 		if (!rc->json) {
 			printf("\nMembers of %s:", p->targets[i].pool);
