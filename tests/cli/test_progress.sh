@@ -78,7 +78,8 @@ check "but a line each in the log file" -- grep -q "READ-DISK ($z): skipped: zra
 "$IOTRIAGE" readdisks "${nd_match[@]}" --size 8M --json >"$TMP/nd.json" 2>/dev/null
 check "--json lists each of them with its reason" -- \
 	jtest "$TMP/nd.json" "[.devices[] | select(.path == \"$z\") | .status == \"skipped\" and .reason == \"zram device not initialised\"] == [true]"
-check "the three disks read" -- jtest "$TMP/nd.json" '.summary.ok == 3'
+check "the three disks read" -- \
+	jtest "$TMP/nd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$b\" or .path == \"$c\") | .status] == [\"ok\", \"ok\", \"ok\"]"
 
 # The verdict stands apart: after the table, a blank line, then its heading.
 check "the verdict has its heading after a blank line, below the table" -- \
@@ -108,3 +109,25 @@ check "rwpool: writing, with percent, bytes of 512 MiB and an ETA" -- \
 check "rwpool: then reading it back" -- grep -Eq "^rwpool: reading $TMP/rw/.* back, [0-9]+%, .* of 512 MiB, ETA" "$TMP/rw.lines"
 "$IOTRIAGE" rwpool "$TMP/rw" --size 16M --json >"$TMP/rw.json" 2>"$TMP/rw.err"
 check "rwpool --json: no progress line" -- bash -c "! grep -q 'rwpool: ' '$TMP/rw.err'"
+
+# volumes on an ext4 loop device: bytes written, then read back.
+if command -v mkfs.ext4 >/dev/null; then
+	v=$(make_loop 400M)
+	mkfs.ext4 -q "$v" && mkdir "$TMP/vol" && mount "$v" "$TMP/vol" && undo "umount $TMP/vol"
+	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 128M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
+	ok $? "volumes on a terminal exits 0" || diag_file "$TMP/vol.tty"
+	progress_lines "$TMP/vol.tty" >"$TMP/vol.lines"
+	check "volumes: the read-back with percent, bytes of 256 MiB and an ETA" -- \
+		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 256 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
+else
+	skip "volumes' progress line" "mkfs.ext4 is not installed"
+fi
+
+# matrix on a directory: cell by cell (a first cell long enough for a rate).
+mkdir "$TMP/mx"
+script -qefc "$IOTRIAGE matrix --target $TMP/mx --tests seqread-64k,randread-8k --size 256M --runtime 1s --engine builtin" \
+	/dev/null >"$TMP/mx.tty" 2>&1 </dev/null
+ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
+progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
+check "matrix: the cell, its place in the grid, percent and ETA" -- \
+	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/mx.lines"
