@@ -102,8 +102,9 @@ int readtest_run(struct disk_read *d, const struct readtest_opts *opts);
 /* readtest_run() in two halves, for reading many disks at once:
  * readtest_start() opens the device and forks the reader (NULL, with D's
  * status set, when it cannot start); readtest_finish() waits for it with
- * the deadline and fills D. Start every reader from one thread: a child
- * forked while another thread holds a lock (the log's, an allocator's)
+ * the deadline and fills D. Start every reader from one thread, and
+ * before making the threads that finish them: a child forked while another
+ * thread holds a lock (the log's, an allocator's, a starting thread's)
  * would inherit it locked and hang; finishing may run in other threads. */
 struct readtest_reader;
 struct readtest_reader *readtest_start(struct disk_read *d, const struct readtest_opts *opts);

@@ -114,8 +114,10 @@ static void wait_all(struct read_batch *b, pthread_t *threads, bool *started)
 	}
 }
 
-/* Every reader is forked from this thread (see readtest_start); the
- * threads only wait for them. */
+/* Every reader is forked from this thread (see readtest_start), and all
+ * of them before the first waiting thread is made: a reader forked while
+ * a thread was still starting could inherit a lock the start held (the
+ * sanitizer runtime's) and hang, no byte read. The threads only wait. */
 static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
@@ -123,26 +125,28 @@ static void read_all_at_once(struct read_batch *b)
 	opts.live = NULL;     /* told from here, by wait_all */
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
 	bool *started = xcalloc(b->count, sizeof(*started));
+	struct readtest_reader **readers = xcalloc(b->count, sizeof(*readers));
 	size_t disks = start_progress(b);
 	for (size_t i = 0; i < b->count; i++) {
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
 		log_starting(&b->reads[i], &b->opts);
-		struct readtest_reader *reader = readtest_start(&b->reads[i], &opts);
-		if (!reader)
+		readers[i] = readtest_start(&b->reads[i], &opts);
+	}
+	for (size_t i = 0; i < b->count; i++) {
+		if (!readers[i])
 			continue;
-		int r = pthread_create(&threads[i], NULL, finish_read_main, reader);
-		if (r) {
-			readtest_finish(reader); /* waits here instead */
-			continue;
-		}
-		started[i] = true;
+		if (pthread_create(&threads[i], NULL, finish_read_main, readers[i]) != 0)
+			readtest_finish(readers[i]); /* waits here instead */
+		else
+			started[i] = true;
 	}
 	progress_what(b->progress, "reading %zu disk%s at once", disks, disks == 1 ? "" : "s");
 	wait_all(b, threads, started);
 	progress_finish(b->progress);
 	for (size_t i = 0; i < b->count; i++)
 		log_outcome(&b->reads[i]);
+	free(readers);
 	free(threads);
 	free(started);
 }

@@ -56,7 +56,7 @@ ok $? "readdisks piped exits 0"
 check "piped: no progress line and no carriage return" -- \
 	bash -c "! grep -q 'readdisks: reading' '$TMP/pipe.err' '$TMP/pipe.out' && ! grep -q $'\r' '$TMP/pipe.err'"
 on_tty "$TMP/json.tty" "$IOTRIAGE" readdisks "${match[@]}" --size 16M --parallel --json
-ok $? "readdisks --json on a terminal exits 0"
+ok $? "readdisks --json on a terminal exits 0" || diag_file "$TMP/json.tty"
 check "--json on a terminal: no progress line" -- bash -c "! grep -q 'readdisks: reading' '$TMP/json.tty'"
 
 # Devices that are not disks: one line on the terminal, each one in the
