@@ -587,6 +587,7 @@ static void report_progress(const struct job_spec *spec, uint64_t done, uint64_t
 	struct job_progress p = {
 		.label = spec->progress_label ? spec->progress_label : "io",
 		.done_bytes = done, .total_bytes = total, .elapsed_ns = elapsed_ns, .finished = finished,
+		.runtime_ns = spec->runtime_ns ? spec->runtime_ns + spec->ramp_ns : 0,
 	};
 	spec->progress(&p);
 }

@@ -42,6 +42,7 @@ struct job_progress {
 	uint64_t done_bytes;
 	uint64_t total_bytes;
 	uint64_t elapsed_ns;
+	uint64_t runtime_ns;     /* the time cap (after the ramp), 0 for none */
 	bool finished;
 };
 typedef void (*job_progress_fn)(const struct job_progress *p);

@@ -33,6 +33,20 @@ static void draw_text(const char *text)
 	line_shown = true;
 }
 
+/* A job's share done and seconds left: by bytes, or by its time cap when
+ * that comes first. False when there is no rate yet. */
+static bool job_eta(const struct job_progress *p, double secs, unsigned *pct, double *left)
+{
+	double by_bytes = p->total_bytes ? (double)p->done_bytes / (double)p->total_bytes : 0;
+	double by_time = p->runtime_ns ? (double)p->elapsed_ns / (double)p->runtime_ns : 0;
+	double frac = by_bytes > by_time ? by_bytes : by_time;
+	*pct = (unsigned)(100 * (frac > 1 ? 1 : frac));
+	if (secs < 0.1 || frac <= 0)
+		return false;
+	*left = frac >= 1 ? 0 : secs * (1 - frac) / frac;
+	return true;
+}
+
 void cmd_progress_line(const struct job_progress *p)
 {
 	if (p->finished) {
@@ -40,12 +54,15 @@ void cmd_progress_line(const struct job_progress *p)
 		fflush(stderr);
 		return;
 	}
-	char done[32], total[32], rate[32];
-	double secs = (double)p->elapsed_ns / 1e9;
+	char done[32], total[32], rate[32], eta[48] = "ETA unknown";
+	double secs = (double)p->elapsed_ns / 1e9, left;
+	unsigned pct;
 	human_iec((double)p->done_bytes, done, sizeof(done));
 	human_iec((double)p->total_bytes, total, sizeof(total));
 	human_rate(secs > 0 ? (double)p->done_bytes / secs : 0, rate, sizeof(rate));
-	fprintf(stderr, "\r\033[K%s: %s of %s, %s, %.0f s", p->label, done, total, rate, secs);
+	if (job_eta(p, secs, &pct, &left))
+		snprintf(eta, sizeof(eta), "ETA %.0f s", left);
+	fprintf(stderr, "\r\033[K%s: %s of %s, %s, %.0f s, %u%%, %s", p->label, done, total, rate, secs, pct, eta);
 	fflush(stderr);
 }
 

@@ -131,3 +131,14 @@ ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
 progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
 check "matrix: the cell, its place in the grid, percent and ETA" -- \
 	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/mx.lines"
+
+# run (bench/job's own line): percent and ETA by the nearer cap; none with --json.
+script -qefc "$IOTRIAGE run $TMP/r.bin --size 32M --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" \
+	/dev/null >"$TMP/run.tty" 2>&1 </dev/null
+ok $? "run on a terminal exits 0" || diag_file "$TMP/run.tty"
+progress_lines "$TMP/run.tty" >"$TMP/run.lines"
+check "run: bytes, rate, seconds, percent of its time cap and ETA" -- \
+	grep -Eq "^run: .* of 1.0 TiB, .*B/s, [0-9]+ s, [0-9]+%, ETA [0-9]+ s$" "$TMP/run.lines"
+script -qefc "$IOTRIAGE run $TMP/r.bin --rw randread --bs 4k --runtime 1500ms --io-size 1T --direct 0 --json" \
+	/dev/null >"$TMP/runj.tty" 2>&1 </dev/null
+check "run --json on a terminal: no progress line" -- bash -c "! grep -q 'run: ' '$TMP/runj.tty'"
