@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "basic/timeutil.h"
 
@@ -90,6 +91,34 @@ void progress_finish(struct progress *p)
 		return;
 	p->draw(p, true);
 	p->started = false;
+}
+
+/* The nested progress drawn: its share done and what it runs, moved into
+ * the parent (struct progress_nest begins with its sub). */
+static void draw_nested(const struct progress *sub, bool finished)
+{
+	const struct progress_nest *n = (const struct progress_nest *)sub;
+	struct progress *p = n->parent;
+	(void)finished; /* the nested work's end is where it got to; the parent's line goes on */
+	if (!shown(p))
+		return;
+	uint64_t part = sub->total ? (uint64_t)((double)n->span * (double)sub->done / (double)sub->total) : 0;
+	char what[sizeof(p->what)];
+	snprintf(what, sizeof(what), "%s%s%s", n->prefix, sub->what[0] ? ": " : "", sub->what);
+	bool changed = strcmp(what, p->what) != 0;
+	memcpy(p->what, what, sizeof(what));
+	if (changed)
+		p->drawn_ns = 0; /* a new step of the nested work is drawn at once */
+	progress_set(p, n->from + (part < n->span ? part : n->span));
+}
+
+struct progress *progress_nest(struct progress_nest *n, struct progress *parent, uint64_t span, const char *prefix)
+{
+	if (!shown(parent))
+		return NULL;
+	*n = (struct progress_nest){ .sub = { .draw = draw_nested }, .parent = parent, .from = parent->done, .span = span };
+	snprintf(n->prefix, sizeof(n->prefix), "%s", prefix);
+	return &n->sub;
 }
 
 unsigned progress_percent(const struct progress *p)

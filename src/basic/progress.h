@@ -51,6 +51,19 @@ void progress_clear(struct progress *p);
 /* Erases the line: the work is over. */
 void progress_finish(struct progress *p);
 
+/* A part of PARENT tracked by a procedure that has a progress of its own
+ * (doctor's media step is a read batch): the nested progress's share done
+ * moves PARENT through its next SPAN units, and what it runs is shown
+ * after PREFIX. Returns the progress to hand down, or NULL when PARENT
+ * shows nothing. N must outlive its use. */
+struct progress_nest {
+	struct progress sub;
+	struct progress *parent;
+	uint64_t from, span;
+	char prefix[64];
+};
+struct progress *progress_nest(struct progress_nest *n, struct progress *parent, uint64_t span, const char *prefix);
+
 /* Whole percent done, 0..100. */
 unsigned progress_percent(const struct progress *p);
 /* Seconds left at the rate so far; false when there is no rate yet. */

@@ -92,8 +92,29 @@ static void test_line(void)
 	is_str(line, "doctor: step 2 of 4: network, 25%, ETA 6 h 00 min", "steps: no sizes, hours for a long ETA");
 }
 
+static void test_nest(void)
+{
+	struct progress_nest n;
+	ok(progress_nest(&n, NULL, 10, "x") == NULL, "nothing to nest in: NULL, so the nested work shows nothing");
+	struct progress p = { .draw = count_draws, .task = "doctor" };
+	progress_start(&p, 100, false);
+	progress_set(&p, 20);
+	progress_what(&p, "step 1 of 4: media");
+	struct progress *sub = progress_nest(&n, &p, 40, p.what);
+	progress_start(sub, 1000, true);
+	progress_what(sub, "reading /dev/sdb (disk 1 of 2)");
+	is_str(p.what, "step 1 of 4: media: reading /dev/sdb (disk 1 of 2)", "the nested work's step after the parent's");
+	sub->drawn_ns = 0; /* past the redraw pacing */
+	progress_part(sub, 500);
+	ok(p.done == 40, "half the nested work is half of its span, on top of where the parent was");
+	progress_part_end(sub, 1000);
+	progress_finish(sub);
+	ok(p.done == 60 && p.started, "all of it is the whole span; the parent goes on");
+}
+
 int main(void)
 {
+	test_nest();
 	test_nothing_without_draw();
 	test_parts();
 	test_eta();
