@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 
 static int log_fd = -1;
 static enum log_level stderr_threshold = LOG_INFO;
+static void (*before_stderr)(void);
 
 static const char *level_name(enum log_level level)
 {
@@ -52,6 +54,11 @@ void log_set_stderr_threshold(enum log_level min)
 	stderr_threshold = min;
 }
 
+void log_set_before_stderr(void (*fn)(void))
+{
+	before_stderr = fn;
+}
+
 void log_format_line(char *buf, unsigned len, long when, enum log_level level, const char *msg)
 {
 	char stamp[64];
@@ -59,13 +66,10 @@ void log_format_line(char *buf, unsigned len, long when, enum log_level level, c
 	snprintf(buf, len, "{%s, %s, iotriage} %s", stamp, level_name(level), msg);
 }
 
-void log_msg(enum log_level level, const char *fmt, ...)
+static void log_emit(enum log_level level, bool to_stderr, const char *fmt, va_list ap)
 {
 	char msg[2048], line[2200];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	log_format_line(line, sizeof(line), (long)time(NULL), level, msg);
 	size_t n = strlen(line);
 	line[n++] = '\n';
@@ -75,8 +79,26 @@ void log_msg(enum log_level level, const char *fmt, ...)
 		ssize_t w = write(log_fd, line, n);
 		(void)w;
 	}
-	if (level >= stderr_threshold) {
+	if (to_stderr && level >= stderr_threshold) {
 		fflush(stdout);
+		if (before_stderr)
+			before_stderr();
 		fwrite(line, 1, n, stderr);
 	}
+}
+
+void log_msg(enum log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_emit(level, true, fmt, ap);
+	va_end(ap);
+}
+
+void log_file_only(enum log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_emit(level, false, fmt, ap);
+	va_end(ap);
 }

@@ -15,6 +15,11 @@ enum log_level { LOG_INFO, LOG_WARN, LOG_ERR };
 int log_open(const char *path);
 void log_close(void);
 void log_set_stderr_threshold(enum log_level min);
+/* Called before a line goes to stderr (a progress line erases itself);
+ * NULL for none. */
+void log_set_before_stderr(void (*fn)(void));
+/* LEVEL line to the log file only: a detail the terminal sums up. */
+void log_file_only(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Formats one line (no newline) into BUF; exposed for tests. */
 void log_format_line(char *buf, unsigned len, long when, enum log_level level, const char *msg);

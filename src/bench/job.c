@@ -587,6 +587,7 @@ static void report_progress(const struct job_spec *spec, uint64_t done, uint64_t
 	struct job_progress p = {
 		.label = spec->progress_label ? spec->progress_label : "io",
 		.done_bytes = done, .total_bytes = total, .elapsed_ns = elapsed_ns, .finished = finished,
+		.runtime_ns = spec->runtime_ns ? spec->runtime_ns + spec->ramp_ns : 0,
 	};
 	spec->progress(&p);
 }
@@ -608,6 +609,8 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 		uint64_t now = now_ns();
 		if (spec->progress_out)
 			__atomic_store_n(spec->progress_out, progress_bytes(workers, n), __ATOMIC_RELAXED);
+		if (spec->live)
+			progress_part(spec->live, progress_bytes(workers, n));
 		if (spec->sample_ns && now - last_sample >= spec->sample_ns && res->nr_samples < JOB_MAX_SAMPLES) {
 			uint64_t done = progress_bytes(workers, n);
 			res->samples_bw[res->nr_samples++] = (double)(done - sampled_bytes) * 1e9 / (double)(now - last_sample);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
@@ -41,6 +42,7 @@ struct job_progress {
 	uint64_t done_bytes;
 	uint64_t total_bytes;
 	uint64_t elapsed_ns;
+	uint64_t runtime_ns;     /* the time cap (after the ramp), 0 for none */
 	bool finished;
 };
 typedef void (*job_progress_fn)(const struct job_progress *p);
@@ -69,6 +71,9 @@ struct job_spec {
 	 * (atomically): a watcher in another process can see whether the job
 	 * still makes progress (media/readtest.c's deadline). */
 	uint64_t *progress_out;
+	/* When set, told the bytes done as the running part (progress_part)
+	 * from the thread that called job_run, a few times a second. */
+	struct progress *live;
 	/* When set, workers take CPU slots from CPU_SLOT on instead of the
 	 * process's counter (a forked job cannot share the counter). */
 	bool fixed_cpu_slot;

@@ -11,6 +11,7 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
 #include "triage/benchpool.h"
@@ -160,6 +161,8 @@ static int benchpool_main(struct command_call *call)
 {
 	struct benchpool_cmd *c = call->settings;
 	struct benchpool_result b;
+	struct progress live;
+	c->set.progress = cmd_progress_attach(&live, call->rc->json, "benchpool");
 	int r = benchpool_run(c->id, &c->set, c->size, call->rc->id, &b);
 	int status = r < 0 || b.none_ran || b.failed ? 1 : 0;
 	if (run_ctx_interrupted_status())

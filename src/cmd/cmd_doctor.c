@@ -9,6 +9,7 @@
 
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/read_render.h"
 #include "cmd/runctx.h"
 #include "triage/doctor.h"
@@ -112,6 +113,8 @@ static int doctor_main(struct command_call *call)
 	struct doctor_cmd *c = call->settings;
 	struct run_ctx *rc = call->rc;
 	struct doctor *dr = xcalloc(1, sizeof(*dr));
+	struct progress live;
+	c->set.progress = cmd_progress_attach(&live, rc->json, "doctor");
 	int status = exit_status(dr, doctor_run(dr, &c->set, rc->id, rc->db_path));
 	if (!rc->json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
 		print_report(dr);

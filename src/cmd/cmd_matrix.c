@@ -20,6 +20,7 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "triage/matrix_targets.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
@@ -320,6 +321,8 @@ static int matrix_main(struct command_call *call)
 	}
 	mx_check_direct(m);
 	size_t ok, ran;
+	struct progress live;
+	m->progress = cmd_progress_attach(&live, call->rc->json, "matrix");
 	mx_run_all(m, c->use_fio, &ok, &ran);
 	mx_destroy_targets(m);
 	status = ok == 0 || ok < ran ? 1 : 0;

@@ -12,6 +12,7 @@
 
 #include "basic/parse.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
@@ -174,6 +175,8 @@ static int sweep_check(struct command_call *call)
 static int sweep_main(struct command_call *call)
 {
 	struct sweep *s = call->settings;
+	struct progress live;
+	s->progress = cmd_progress_attach(&live, call->rc->json, "ramdisk sweep");
 	int measured = ramdisk_sweep_run(s, call->rc->id);
 	int status = measured >= 0 && (size_t)measured == s->n ? 0 : 1;
 	if (measured >= 0 && !call->rc->json)

@@ -43,7 +43,7 @@ static int readdisk_main(struct command_call *call)
 {
 	struct readdisk_settings *s = call->settings;
 	struct read_batch *b = &s->read.batch;
-	read_settings_apply(&s->read);
+	read_settings_apply(&s->read, call->rc->json, "readdisk");
 	b->count = 1;
 	b->reads = xcalloc(1, sizeof(*b->reads));
 	read_describe_path(call->operands[0], &b->reads[0].info);
@@ -159,7 +159,7 @@ static int readdisks_main(struct command_call *call)
 {
 	struct readdisks_settings *s = call->settings;
 	struct read_batch *b = &s->read.batch;
-	read_settings_apply(&s->read);
+	read_settings_apply(&s->read, call->rc->json, "readdisks");
 	int r = read_batch_add_system_disks(b, s->globs, s->nglobs);
 	if (r < 0) {
 		log_msg(LOG_ERR, "cannot list disks in /sys/block: %s", strerror(-r));

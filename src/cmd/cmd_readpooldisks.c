@@ -42,7 +42,7 @@ static int readpooldisks_main(struct command_call *call)
 {
 	struct readpooldisks_settings *s = call->settings;
 	struct read_batch *b = &s->read.batch;
-	read_settings_apply(&s->read);
+	read_settings_apply(&s->read, call->rc->json, "readpooldisks");
 	int r = pool_read_batch_prepare(call->operands[0], b, &s->layout);
 	size_t errors = read_batch_execute(b);
 	size_t ok = read_batch_count(b, READTEST_OK);

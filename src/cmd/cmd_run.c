@@ -175,7 +175,7 @@ static void print_result(const struct job_result *res)
 }
 
 /* The settings the options do not carry, and those they carry in another form. */
-static void run_settings_complete(struct run_cmd *c)
+static void run_settings_complete(struct run_cmd *c, bool json)
 {
 	struct run_settings *s = &c->run;
 	s->spec.bs = (uint32_t)c->bs;
@@ -183,7 +183,7 @@ static void run_settings_complete(struct run_cmd *c)
 	s->spec.pattern = strcmp(c->pattern, "zeros") == 0 ? PATTERN_ZEROS : PATTERN_RANDOM;
 	s->spec.read_pct = 100;
 	s->spec.seed = 1;
-	s->spec.progress = cmd_progress(false);
+	s->spec.progress = cmd_progress(json);
 	s->spec.progress_label = "run";
 	s->guard = (struct inuse_report){ .excl_fd = -1 };
 	run_apply_rw(s);
@@ -244,7 +244,7 @@ static int store_fio_jobs(struct store *s, const struct run_ctx *rc, void *arg)
 static int fio_job_main(struct command_call *call)
 {
 	struct run_cmd *c = call->settings;
-	run_settings_complete(c);
+	run_settings_complete(c, call->rc->json);
 	int status = fiojob_run(&c->fio, &c->run, c->err, sizeof(c->err)) < 0 ? 1 : 0;
 	for (size_t i = 0; i < c->fio.ndone && !call->rc->json; i++) {
 		printf("job [%s] on %s:%s%s\n", c->fio.jobs.jobs[i].name, c->fio.target[i], c->fio.error[i][0] ? " " : "",
@@ -270,7 +270,7 @@ static int run_main(struct command_call *call)
 		return fio_job_main(call);
 	struct run_settings *s = &c->run;
 	const char *path = call->operands[0];
-	run_settings_complete(c);
+	run_settings_complete(c, call->rc->json);
 	int status = run_workload(path, s, &c->res, c->err, sizeof(c->err), c->engine_reason,
 				  sizeof(c->engine_reason)) < 0 ? 1 : 0;
 	if (c->res && !call->rc->json)

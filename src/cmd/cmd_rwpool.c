@@ -12,6 +12,7 @@
 #include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/read_render.h"
 #include "cmd/runctx.h"
 #include "pool/target.h"
@@ -175,14 +176,19 @@ static void find_targets(struct pools_run *p, const char *id)
 
 static void write_and_read(struct pools_run *p, const struct run_ctx *rc)
 {
+	struct progress live;
+	struct progress *pr = cmd_progress_attach(&live, rc->json, p->command);
+	progress_start(pr, p->ntargets * 2 * p->set.size, true);
 	for (; p->done < p->ntargets && !interrupt_requested(); p->done++) {
 		struct rwpool_result *res = &p->results[p->done];
-		rwpool_run(&p->targets[p->done], p->set.size, rc->id, res);
+		rwpool_run(&p->targets[p->done], p->set.size, rc->id, pr, res);
 		if (res->status)
 			p->status = 1;
+		progress_clear(pr); /* for the pool's lines; the next write draws it again */
 		if (!rc->json)
 			rwpool_print(res);
 	}
+	progress_finish(pr);
 }
 
 /* runall: each ZFS pool's and btrfs file system's members, read. */
@@ -202,8 +208,11 @@ static void read_members(struct pools_run *p, const struct run_ctx *rc)
 			pool_layout_release(&reads->layouts[reads->count]);
 			continue;
 		}
+		struct progress live;
+		b->progress = cmd_progress_attach(&live, rc->json, p->command);
 		if (read_batch_execute(b) || read_batch_count(b, READTEST_OK) == 0)
 			p->status = 1;
+		b->progress = NULL;
 		read_batch_conclude(b, rc->db_path);
 		if (!rc->json) {
 			printf("\nMembers of %s:", p->targets[i].pool);

@@ -122,7 +122,8 @@ static int volumes_main(struct command_call *call)
 	struct volumes_cmd *v = call->settings;
 	struct volumes_settings *s = &v->run;
 	struct volume_list *l = &v->list;
-	s->progress = cmd_progress(call->g->json);
+	struct progress live;
+	s->progress = cmd_progress_attach(&live, call->rc->json, "volumes");
 	int r = volumes_run(s, call->rc->id, l);
 	if (r == 0 && !call->rc->json)
 		print_table(l);

@@ -78,8 +78,8 @@ int read_settings_option(const char *command, int id, const char *arg, struct re
 	return 1;
 }
 
-void read_settings_apply(struct read_settings *rs)
+void read_settings_apply(struct read_settings *rs, bool json, const char *command)
 {
 	rs->batch.regression_pct = rs->regression_pct;
-	rs->batch.opts.progress = cmd_progress(false);
+	rs->batch.progress = cmd_progress_attach(&rs->live, json, command);
 }

@@ -19,6 +19,7 @@ struct read_settings {
 	 * goes through the handler first), so 2 or more means --bs was given;
 	 * the IOPS pass defaults to 4K otherwise. */
 	unsigned bs_stored;
+	struct progress live;     /* the batch's progress line */
 };
 
 enum {
@@ -77,9 +78,9 @@ enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
  * them, 2 after printing a usage error. */
 int read_settings_option(const char *command, int id, const char *arg, struct read_settings *r);
 
-/* After parsing: the regression threshold into the batch, the progress
- * line when stderr is a terminal. */
-void read_settings_apply(struct read_settings *r);
+/* After parsing: the regression threshold into the batch, COMMAND's
+ * progress line when stderr is a terminal and the output not JSON. */
+void read_settings_apply(struct read_settings *r, bool json, const char *command);
 
 /* --engine ARG (auto or an engine of engine_choices) into *RET. Returns 0,
  * or 2 after "unknown engine 'ARG': expected auto, psync, ...". */

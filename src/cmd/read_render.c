@@ -18,6 +18,8 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 	table_init(&t, 11, headers, "llrrrrrrlll");
 	for (size_t k = 0; k < b->count; k++) {
 		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
+		if (d->status == READTEST_SKIPPED && d->info.skip_reason)
+			continue; /* not a disk: summed up in one log line, listed by --json */
 		char size[32] = "", bytes[32] = "", secs[32] = "", rate[32] = "", pct[32] = "", together[32] = "",
 		     status[400];
 		if (d->parallel_bw > 0)
@@ -108,6 +110,8 @@ void read_batch_present(const struct read_batch *b, FILE *out)
 	}
 	read_health_print(b, out);
 	read_groups_release(&groups);
+	if (b->conclusion[0])
+		fprintf(out, "Verdict\n  %s\n\n", b->conclusion);
 }
 
 int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg)

@@ -112,7 +112,8 @@ enum wait_end { WAIT_DONE, WAIT_NO_RESPONSE, WAIT_INTERRUPTED };
 
 /* Waits for the reader child PID: done, no byte completed for TIMEOUT_NS,
  * or a second after an interrupt. Sets *LAST_NS to when bytes last moved. */
-static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t timeout_ns, uint64_t *last_ns)
+static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t timeout_ns, uint64_t *last_ns,
+				 struct disk_read *d, struct progress *live)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	uint64_t last_bytes = 0, interrupted_at = 0;
@@ -127,6 +128,8 @@ static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t tim
 		if (bytes != last_bytes) {
 			last_bytes = bytes;
 			*last_ns = now;
+			__atomic_store_n(&d->live_bytes, bytes, __ATOMIC_RELAXED);
+			progress_part(live, bytes);
 		}
 		if (interrupt_requested() && !interrupted_at) {
 			interrupted_at = now;
@@ -182,6 +185,7 @@ struct readtest_reader {
 	pid_t pid;
 	uint64_t start_ns, timeout_ns, asked;
 	bool released;
+	struct progress *live;
 };
 
 /* Forks the reader child of R for SPEC. Returns 0 or -errno. */
@@ -230,7 +234,7 @@ static int wait_for_reader(struct readtest_reader *rd)
 	struct disk_read *d = rd->d;
 	struct shared_read *sh = rd->sh;
 	uint64_t last = rd->start_ns;
-	enum wait_end end = wait_reader(rd->pid, sh, rd->timeout_ns, &last);
+	enum wait_end end = wait_reader(rd->pid, sh, rd->timeout_ns, &last, d, rd->live);
 	int r = 0;
 	if (end == WAIT_DONE && __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
 		r = sh->rc;
@@ -334,6 +338,7 @@ static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *op
 		snprintf(d->reason, sizeof(d->reason), "%s", d->engine_reason);
 		return false;
 	}
+	rd->live = opts->live;
 	rd->timeout_ns = opts->io_timeout_ns ? opts->io_timeout_ns : READTEST_DEFAULT_IO_TIMEOUT_S * 1000000000ULL;
 	return true;
 }

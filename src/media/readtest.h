@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "bench/job.h"
 #include "disk/enumerate.h"
 #include "disk/smart.h"
@@ -49,6 +50,10 @@ struct readtest_opts {
 	 * device for runtime_ns (READTEST_DEFAULT_RANDOM_RUNTIME_S when 0),
 	 * time-based, judged on IOPS instead of bandwidth. */
 	bool random;
+	/* The batch's progress, told the bytes of this read as they complete
+	 * (progress_part); NULL for none. Only for a read waited for on the
+	 * thread that draws it. */
+	struct progress *live;
 };
 
 enum readtest_status { READTEST_OK, READTEST_ERROR, READTEST_SKIPPED };
@@ -67,6 +72,7 @@ struct disk_read {
 	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
 	double pct_of_median;   /* 0 when not ranked */
 	bool by_iops;           /* read by the IOPS pass: its figure is IOPS (disk_read_figure) */
+	uint64_t live_bytes;    /* bytes read so far while the read runs (atomic; the parallel batch's progress) */
 
 	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */

@@ -87,10 +87,11 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 	snprintf(path, sizeof(path), "%s/%s", dir, file_name);
 	struct job_spec spec = { .read_pct = 0, .bs = SEQ_BS, .iodepth = 1, .numjobs = 1, .size = c->size,
 				 .runtime_ns = (uint64_t)c->runtime_s * 1000000000ULL, .pattern = c->pattern,
-				 .seed = 1, .no_pin = true };
+				 .seed = 1, .no_pin = true, .live = c->progress };
 	struct job_result *res = NULL;
 	int fd = -1;
 	uint64_t t0 = now_ns();
+	progress_what(c->progress, "writing %s", path);
 	int r = run_job(path, &spec, true, c->direct_ok, false, &res, &fd, err, sizeof(err));
 	if (r == 0 && res->stop == JOB_STOP_INTERRUPTED)
 		r = -EINTR;
@@ -111,7 +112,9 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 	uint64_t written = res ? res->write_bytes : 0;
 	free(res);
 	res = NULL;
+	progress_part_end(c->progress, c->size);
 	if (r == 0) {
+		progress_what(c->progress, "reading %s back", path);
 		spec.read_pct = 100;
 		spec.size = written;
 		r = run_job(path, &spec, false, c->direct_ok, false, &res, NULL, err, sizeof(err));
@@ -124,6 +127,7 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 		}
 		free(res);
 	}
+	progress_part_end(c->progress, c->size);
 	unlink(path);
 	return r < 0 ? fail(o, r, err) : 0;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "basic/jsonread.h"
+#include "basic/progress.h"
 #include "basic/strbuf.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"
@@ -67,6 +68,7 @@ struct pb_context {
 	bool direct_ok;              /* the file system takes O_DIRECT */
 	bool arc_data_cached;        /* ZFS with primarycache=all: the ARC can serve reads */
 	bool compression_on;         /* the area compresses: dd also shows a zeros write */
+	struct progress *progress;   /* pb_write_then_read: told its bytes written and read; NULL for none */
 };
 
 void pb_outcome_init(struct pb_outcome *o, enum pb_test t);

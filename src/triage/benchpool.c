@@ -194,15 +194,20 @@ static void run_tests(struct benchpool_result *b)
 		b->target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
 					      : "after dropping the page cache");
 	pool_evidence_start(&b->evidence, &b->target);
+	unsigned ntests = (unsigned)__builtin_popcount(b->set.tests & ((1u << PB_NTESTS) - 1)), n = 0;
+	progress_start(b->set.progress, ntests, false);
 	for (int t = 0; t < PB_NTESTS && !interrupt_requested(); t++) {
 		if (!(b->set.tests & (1u << t)))
 			continue;
 		struct pb_outcome *o = &b->outcomes[b->noutcomes++];
 		pb_outcome_init(o, (enum pb_test)t);
 		log_msg(LOG_INFO, "BENCHPOOL (%s): %s on %s: starting", b->target.pool, pb_test_name(t), b->areas[0].path);
+		progress_what(b->set.progress, "%s on %s (test %u of %u)", pb_test_name(t), b->target.pool, ++n, ntests);
 		runners[t](&b->ctx, o);
+		progress_set(b->set.progress, n);
 		log_outcome(b, o);
 	}
+	progress_finish(b->set.progress);
 	pool_evidence_stop(&b->evidence);
 }
 

@@ -27,6 +27,7 @@
 
 #include "basic/strbuf.h"
 #include "bench/pattern.h"
+#include "basic/progress.h"
 #include "output/json.h"
 #include "pool/scratch.h"
 #include "pool/target.h"
@@ -38,6 +39,7 @@ struct benchpool_settings {
 	const char *fstype;        /* "zfs", "btrfs", "dir", or NULL to detect */
 	unsigned runtime_s;        /* a cap on each fio and built-in pass */
 	enum data_pattern pattern;
+	struct progress *progress; /* told each test as it starts (test N of M); NULL for none */
 };
 
 struct benchpool_result {

@@ -37,8 +37,16 @@ static void run_step(struct doctor *dr, int i, void (*fn)(struct doctor *))
 	if (interrupt_requested())
 		return;
 	log_msg(LOG_INFO, "DOCTOR: step %d (%s): starting, budget %u s", i + 1, doctor_step_titles[i], dr->steps[i].budget_s);
+	/* The done units are the budgets of the steps before: a step that ran
+	 * (or was passed over) counts all of its budget. */
+	uint64_t before = 0;
+	for (int k = 0; k < i; k++)
+		before += dr->steps[k].budget_s;
+	progress_set(dr->set.progress, before);
+	progress_what(dr->set.progress, "step %d of %d: %s", i + 1, DOCTOR_STEPS, doctor_step_titles[i]);
 	uint64_t t0 = now_ns();
 	fn(dr);
+	progress_set(dr->set.progress, before + dr->steps[i].budget_s);
 	dr->steps[i].seconds = (double)(now_ns() - t0) / 1e9;
 	log_msg(dr->steps[i].explains ? LOG_WARN : LOG_INFO, "DOCTOR: step %d (%s): %s", i + 1, doctor_step_titles[i],
 		dr->steps[i].summary);
@@ -115,7 +123,9 @@ int doctor_run(struct doctor *dr, const struct doctor_settings *set, const char 
 			dr->budget == &quick_budget ? "a quick" : "a full", dr->have_pool ? dr->target.pool : "every disk",
 			dr->estimate_s / 60, dr->estimate_s % 60, dr->steps[0].budget_s, dr->steps[1].budget_s,
 			dr->steps[2].budget_s, dr->steps[3].budget_s);
+		progress_start(dr->set.progress, dr->estimate_s, false);
 		run_steps(dr);
+		progress_finish(dr->set.progress);
 		conclude(dr);
 	}
 	dr->setup_failed = r < 0;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "output/json.h"
 #include "pool/layout_model.h"
 #include "pool/target.h"
@@ -23,6 +24,7 @@ struct doctor_settings {
 	bool fault;          /* with lab: one member slowed (default) */
 	bool skip_network;
 	const char *pool_id; /* POOL, or NULL for every disk */
+	struct progress *progress; /* told each step (step N of 4), in seconds of its budget; NULL for none */
 };
 
 /* Sizes and caps for one run. */

@@ -89,7 +89,13 @@ void doctor_step_media(struct doctor *dr)
 	struct read_batch *b = &dr->batch;
 	if (s->state == STEP_FAILED)
 		return; /* media_prepare said why */
+	/* The batch's bytes move doctor's line through the media step's budget. */
+	struct progress_nest nest;
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "%s", dr->set.progress ? dr->set.progress->what : "");
+	b->progress = progress_nest(&nest, dr->set.progress, s->budget_s, prefix);
 	read_batch_execute(b);
+	b->progress = NULL;
 	read_batch_conclude(b, dr->db_path);
 	dr->media_median_bw = b->median_bw;
 	s->state = STEP_RAN;

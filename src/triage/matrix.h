@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "bench/histogram.h"
+#include "basic/progress.h"
 #include "output/json.h"
 #include "pool/scratch.h"
 #include "store/store.h"
@@ -102,6 +103,7 @@ struct matrix {
 	struct scratch images_area; /* --images: the tagged directory the image files go in */
 	bool images_area_made;
 	int stale_removed;
+	struct progress *progress;  /* told each cell of the grid as it runs; NULL for none */
 };
 
 /* ---- matrix_suite.c ---- */

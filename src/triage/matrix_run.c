@@ -299,8 +299,8 @@ const char *mx_tool_name(enum mx_tool t)
 	return t == MX_FIO ? "fio" : t == MX_BUILTIN ? "builtin" : t == MX_QEMU_IMG ? "qemu-img" : "dbench";
 }
 
-void mx_run_one(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
-		    struct mx_result *r)
+static void run_cell(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
+		     struct mx_result *r)
 {
 	*r = (struct mx_result){ .lat_p99_ns = NAN, .lat_max_ns = NAN, .noise_sd = NAN, .noise_min = NAN, .noise_max = NAN, .direct = t->direct };
 	if (t->failed) {
@@ -389,10 +389,23 @@ static void run_dataset(struct matrix *m, struct mx_target *t, bool use_fio, str
 	pool_evidence_release(&e);
 }
 
+void mx_run_one(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
+		struct mx_result *r)
+{
+	/* The progress counts cells of the grid: the rate so far gives the ETA. */
+	struct progress *p = m->progress;
+	uint64_t cell = p ? p->done + 1 : 0;
+	progress_what(p, "%s on %s (%llu of %llu)", x->name, t->label, (unsigned long long)cell,
+		      (unsigned long long)(p ? p->total : 0));
+	run_cell(m, t, x, use_fio, r);
+	progress_set(p, cell);
+}
+
 void mx_run_all(struct matrix *m, bool use_fio, size_t *ret_ok, size_t *ret_ran)
 {
 	/* Target by target, test by test: the fixed order of the comparison. */
 	size_t ok = 0, ran = 0;
+	progress_start(m->progress, m->ntargets * m->ntests, false);
 	for (size_t i = 0; i < m->ntargets; i++) {
 		if (m->targets[i].kind == MX_DATASET && !m->targets[i].failed && !interrupt_requested()) {
 			for (size_t k = 0; k < m->ntests; k++)
@@ -413,6 +426,7 @@ void mx_run_all(struct matrix *m, bool use_fio, size_t *ret_ok, size_t *ret_ran)
 			ok += strcmp(res->status, "ok") == 0;
 		}
 	}
+	progress_finish(m->progress);
 	*ret_ok = ok;
 	*ret_ran = ran;
 }

@@ -152,7 +152,12 @@ int ramdisk_sweep_run(struct sweep *s, const char *run_id)
 	if (r < 0)
 		return r;
 	int measured = 0;
-	for (size_t i = 0; i < s->n && !interrupt_requested(); i++)
+	progress_start(s->progress, s->n, false);
+	for (size_t i = 0; i < s->n && !interrupt_requested(); i++) {
+		progress_what(s->progress, "--ndelay %" PRIu64 " (value %zu of %zu)", s->points[i].ndelay_ns, i + 1, s->n);
 		measured += sweep_point(s, &spec, &s->points[i]);
+		progress_set(s->progress, i + 1);
+	}
+	progress_finish(s->progress);
 	return measured;
 }

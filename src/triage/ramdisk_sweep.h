@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "ramdisk/ramdisk.h"
 
 #define SWEEP_MAX_POINTS 16
@@ -35,6 +36,7 @@ struct sweep {
 	uint64_t runtime_ns;
 	unsigned sector_size;   /* 0: the backend's */
 	const char *backend;    /* NULL: the first that can */
+	struct progress *progress; /* told each value as it is measured; NULL for none */
 	/* what was used */
 	const struct ramdisk_backend *b;
 	const char *reason;     /* why nothing was measured, for the document */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "basic/humanize.h"
@@ -44,6 +45,11 @@ static void log_starting(const struct disk_read *d, const struct readtest_opts *
 
 static void log_outcome(const struct disk_read *d)
 {
+	if (d->status == READTEST_SKIPPED && d->info.skip_reason) {
+		/* Not a disk: the terminal has one line for all of them. */
+		log_file_only(LOG_INFO, "READ-DISK (%s): skipped: %s", d->info.dev_path, d->reason);
+		return;
+	}
 	if (d->status == READTEST_SKIPPED) {
 		log_msg(LOG_INFO, "READ-DISK (%s): skipped: %s", d->info.dev_path, d->reason);
 		return;
@@ -65,6 +71,49 @@ static void *finish_read_main(void *reader)
 	return NULL;
 }
 
+/* The bytes a read of D is planned to take: the size asked for, or the
+ * whole disk when it holds less. */
+static uint64_t planned_bytes(const struct disk_read *d, const struct readtest_opts *opts)
+{
+	return d->info.size_bytes && d->info.size_bytes < opts->size ? d->info.size_bytes : opts->size;
+}
+
+/* Starts B's progress over the disks still to read; returns their number. */
+static size_t start_progress(struct read_batch *b)
+{
+	size_t disks = 0;
+	uint64_t total = 0;
+	for (size_t i = 0; i < b->count; i++) {
+		if (b->reads[i].status == READTEST_SKIPPED)
+			continue;
+		disks++;
+		total += planned_bytes(&b->reads[i], &b->opts);
+	}
+	progress_start(b->progress, total, true);
+	return disks;
+}
+
+/* Waits for the reader threads STARTED, telling the progress the bytes
+ * read by all of them about every 100 ms. */
+static void wait_all(struct read_batch *b, pthread_t *threads, bool *started)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	for (;;) {
+		size_t running = 0;
+		uint64_t bytes = 0;
+		for (size_t i = 0; i < b->count; i++) {
+			if (started[i] && pthread_tryjoin_np(threads[i], NULL) == 0)
+				started[i] = false;
+			running += started[i];
+			bytes += __atomic_load_n(&b->reads[i].live_bytes, __ATOMIC_RELAXED);
+		}
+		progress_set(b->progress, bytes);
+		if (!running)
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* Every reader is forked from this thread (see readtest_start), and all of
  * them before the first waiting thread starts: a fork while a thread of
  * ours runs can copy a lock that thread holds (a starting thread holds
@@ -77,9 +126,11 @@ static void read_all_at_once(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL; /* several devices cannot share one progress line */
+	opts.live = NULL;     /* told from here, by wait_all */
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
 	struct readtest_reader **readers = xcalloc(b->count, sizeof(*readers));
 	bool *started = xcalloc(b->count, sizeof(*started));
+	size_t disks = start_progress(b);
 	for (size_t i = 0; i < b->count; i++) {
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
@@ -91,20 +142,41 @@ static void read_all_at_once(struct read_batch *b)
 	for (size_t i = 0; i < b->count; i++) {
 		if (!readers[i])
 			continue;
-		if (pthread_create(&threads[i], NULL, finish_read_main, readers[i]) != 0) {
+		if (pthread_create(&threads[i], NULL, finish_read_main, readers[i]) != 0)
 			readtest_finish(readers[i]); /* waits here instead */
-			continue;
-		}
-		started[i] = true;
+		else
+			started[i] = true;
 	}
-	for (size_t i = 0; i < b->count; i++)
-		if (started[i])
-			pthread_join(threads[i], NULL);
+	progress_what(b->progress, "reading %zu disk%s at once", disks, disks == 1 ? "" : "s");
+	wait_all(b, threads, started);
+	progress_finish(b->progress);
 	for (size_t i = 0; i < b->count; i++)
 		log_outcome(&b->reads[i]);
-	free(threads);
 	free(readers);
+	free(threads);
 	free(started);
+}
+
+static void read_one_by_one(struct read_batch *b)
+{
+	struct readtest_opts opts = b->opts;
+	opts.live = b->progress;
+	size_t disks = start_progress(b), n = 0;
+	for (size_t i = 0; i < b->count; i++) {
+		struct disk_read *d = &b->reads[i];
+		if (d->status != READTEST_SKIPPED && interrupt_requested()) {
+			d->status = READTEST_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
+		}
+		if (d->status != READTEST_SKIPPED) {
+			log_starting(d, &b->opts);
+			progress_what(b->progress, "reading %s (disk %zu of %zu)", d->info.dev_path, ++n, disks);
+			readtest_run(d, &opts);
+			progress_part_end(b->progress, planned_bytes(d, &b->opts));
+		}
+		log_outcome(d);
+	}
+	progress_finish(b->progress);
 }
 
 size_t read_batch_execute(struct read_batch *b)
@@ -113,22 +185,10 @@ size_t read_batch_execute(struct read_batch *b)
 		b->health_swept = true;
 		read_health_sweep(b->reads, b->count);
 	}
-	if (b->parallel) {
+	if (b->parallel)
 		read_all_at_once(b);
-	} else {
-		for (size_t i = 0; i < b->count; i++) {
-			struct disk_read *d = &b->reads[i];
-			if (d->status != READTEST_SKIPPED && interrupt_requested()) {
-				d->status = READTEST_SKIPPED;
-				snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
-			}
-			if (d->status != READTEST_SKIPPED) {
-				log_starting(d, &b->opts);
-				readtest_run(d, &b->opts);
-			}
-			log_outcome(d);
-		}
-	}
+	else
+		read_one_by_one(b);
 	free(b->order);
 	b->order = xcalloc(b->count, sizeof(*b->order));
 	b->median_bw = readtest_rank(b->reads, b->count, b->order);
@@ -182,6 +242,43 @@ static bool matches(const struct disk_info *d, const char *const *globs, size_t 
 	return false;
 }
 
+/* The kinds of device that are not disks (disk/enumerate.h's skip
+ * reasons), in the words of the summary line. */
+static const struct {
+	const char *reason, *words;
+} not_disk_kinds[] = {
+	{ "loop device not attached", "unattached loop" },
+	{ "zram device not initialised", "uninitialised zram" },
+	{ "no medium", "empty removable" },
+};
+
+/* One line for every device of B that is not a disk, by kind. */
+static void log_not_disks(const struct read_batch *b)
+{
+	size_t n = sizeof(not_disk_kinds) / sizeof(not_disk_kinds[0]);
+	size_t counts[sizeof(not_disk_kinds) / sizeof(not_disk_kinds[0]) + 1] = { 0 }, total = 0;
+	for (size_t i = 0; i < b->count; i++) {
+		const char *reason = b->reads[i].info.skip_reason;
+		if (!reason)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(reason, not_disk_kinds[k].reason) != 0)
+			k++;
+		counts[k]++; /* k == n: any other empty device */
+		total++;
+	}
+	if (!total)
+		return;
+	struct strbuf line = STRBUF_INIT;
+	for (size_t k = 0; k <= n; k++)
+		if (counts[k])
+			strbuf_addf(&line, "%s%zu %s", line.len ? ", " : "", counts[k],
+				    k < n ? not_disk_kinds[k].words : "empty");
+	log_msg(LOG_INFO, "skipped %zu %s: %s (--json lists each)", total,
+		total == 1 ? "device that is not a disk" : "devices that are not disks", line.buf);
+	strbuf_release(&line);
+}
+
 int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, size_t nglobs)
 {
 	struct disk_list list;
@@ -200,5 +297,6 @@ int read_batch_add_system_disks(struct read_batch *b, const char *const *globs, 
 		}
 	}
 	disk_list_free(&list);
+	log_not_disks(b);
 	return 0;
 }

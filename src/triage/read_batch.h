@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "basic/progress.h"
 #include "media/readtest.h"
 #include "output/json.h"
 #include "store/store.h"
@@ -38,6 +39,8 @@ struct read_batch {
 	double regression_pct;   /* flag a disk this many percent below its baseline */
 	enum read_group_by group_by;
 	bool health_swept;       /* the health sweep ran, or is not wanted (the parallel pass's copy) */
+	struct progress *progress; /* told the disks and bytes read; NULL for none */
+	char conclusion[320];    /* the batch's verdict in words, "" when too few disks to compare */
 };
 
 /* The read defaults: 1000 MiB in 1 MiB blocks, queue depth 1, engine auto,

@@ -13,7 +13,8 @@
 
 static void measure_together(struct read_batch *b)
 {
-	struct read_batch together = { .opts = b->opts, .parallel = true, .count = b->count, .health_swept = true };
+	struct read_batch together = { .opts = b->opts, .parallel = true, .count = b->count, .health_swept = true,
+				       .progress = b->progress };
 	together.reads = xcalloc(b->count, sizeof(*together.reads));
 	for (size_t i = 0; i < b->count; i++) {
 		together.reads[i].info = b->reads[i].info;

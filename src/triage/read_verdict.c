@@ -143,21 +143,24 @@ size_t read_batch_judge(struct read_batch *b)
 	return flagged;
 }
 
-void read_batch_log_conclusion(const struct read_batch *b, size_t flagged)
+void read_batch_log_conclusion(struct read_batch *b, size_t flagged)
 {
 	size_t ok = 0;
+	b->conclusion[0] = '\0';
 	for (size_t i = 0; i < b->count; i++)
 		ok += b->reads[i].status == READTEST_OK;
 	if (ok < OUTLIER_MIN_SET)
 		return;
 	if (flagged == 0)
-		log_msg(LOG_INFO, "No disk stands out from its peers: this is not a media anomaly. "
-				  "If the system is slow and these rates are all low, the media is uniformly "
-				  "slow or the loss is above it; check the network next.");
+		snprintf(b->conclusion, sizeof(b->conclusion),
+			 "No disk stands out from its peers: this is not a media anomaly. If the system is slow "
+			 "and these rates are all low, the media is uniformly slow or the loss is above it; "
+			 "check the network next.");
 	else
-		log_msg(LOG_WARN, "%zu disk(s) read markedly differently from identical peers: replace or "
-				  "re-test a slow one before tuning anything above it.",
-			flagged);
+		snprintf(b->conclusion, sizeof(b->conclusion),
+			 "%zu disk(s) read markedly differently from identical peers: replace or re-test a slow "
+			 "one before tuning anything above it.", flagged);
+	log_msg(flagged ? LOG_WARN : LOG_INFO, "%s", b->conclusion);
 }
 
 bool disk_has_stable_identity(const struct disk_info *info)

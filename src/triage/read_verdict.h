@@ -19,9 +19,9 @@
  * sentence; logs each confirmed disk. Returns how many disks were confirmed
  * slow or fast (or slow against their baseline). */
 size_t read_batch_judge(struct read_batch *b);
-/* The closing log line: an outlier to replace, or "not a media anomaly";
+/* The closing log line, kept in B->conclusion: an outlier to replace, or "not a media anomaly";
  * nothing when fewer than OUTLIER_MIN_SET disks were read. */
-void read_batch_log_conclusion(const struct read_batch *b, size_t flagged);
+void read_batch_log_conclusion(struct read_batch *b, size_t flagged);
 
 /* The verdict word of an ok disk from its counts of reads: "slow" or
  * "fast" when every read was out of line with its peers, else "slow" when

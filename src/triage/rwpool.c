@@ -50,7 +50,8 @@ static void log_figures(const struct rwpool_result *res)
 				  "ARC check, not a pool read rate (benchpool measures one)", pool);
 }
 
-void rwpool_run(const struct pool_target *target, uint64_t size, const char *run_id, struct rwpool_result *res)
+void rwpool_run(const struct pool_target *target, uint64_t size, const char *run_id, struct progress *progress,
+		struct rwpool_result *res)
 {
 	*res = (struct rwpool_result){ .target = *target, .requested = size };
 	pb_outcome_init(&res->outcome, PB_BUILTIN);
@@ -63,6 +64,7 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 	snprintf(dir.parent, sizeof(dir.parent), "%s", target->mountpoint);
 	pool_areas_remove_stale(&dir, "RWPOOL");
 	size = fit_to_free_space(target, size, res);
+	progress_drop(progress, 2 * (res->requested - size));
 	if (size == 0) {
 		res->status = -ENOSPC;
 		snprintf(res->reason, sizeof(res->reason), "no free space in %s", target->mountpoint);
@@ -70,6 +72,7 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 	}
 	struct scratch area;
 	if (pool_area_create(&dir, run_id, "rwpool", NULL, &area, "RWPOOL") < 0) {
+		progress_drop(progress, 2 * size);
 		res->status = -EIO;
 		snprintf(res->reason, sizeof(res->reason), "cannot create a directory in %s", target->mountpoint);
 		return;
@@ -86,6 +89,7 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		.direct_ok = pb_direct_supported(area.path),
 		/* No dataset of ours, so nothing stops the ARC from keeping what was written. */
 		.arc_data_cached = target->kind == SCRATCH_ZFS,
+		.progress = progress,
 	};
 	if (target->kind != SCRATCH_DIR)
 		pool_evidence_start(&res->evidence, target);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "output/json.h"
 #include "pool/target.h"
 #include "poolbench/poolbench.h"
@@ -35,8 +36,11 @@ struct rwpool_result {
 
 /* Writes SIZE bytes (less when they do not fit) into TARGET's mount point
  * and reads them back; the scratch directory is named after RUN_ID and
- * removed afterwards. Fills *RES (release with rwpool_result_release()). */
-void rwpool_run(const struct pool_target *target, uint64_t size, const char *run_id, struct rwpool_result *res);
+ * removed afterwards. Fills *RES (release with rwpool_result_release()).
+ * PROGRESS (NULL for none), started by the caller with 2 x SIZE bytes for
+ * this pool, is told the bytes written and read. */
+void rwpool_run(const struct pool_target *target, uint64_t size, const char *run_id, struct progress *progress,
+		struct rwpool_result *res);
 void rwpool_result_release(struct rwpool_result *res);
 
 /* The result as one JSON object (an element of the document's "pools"). */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "bench/job.h"
 #include "fs/mounts.h"
 #include "output/json.h"
@@ -71,7 +72,7 @@ struct volumes_settings {
 	uint64_t runtime_ns;        /* each read's time cap */
 	const char *globs[VOLUMES_MAX_MATCH]; /* --match: mount point or source */
 	size_t nglobs;
-	job_progress_fn progress;   /* the job's progress, for a line on the terminal; NULL: none */
+	struct progress *progress;  /* told the bytes written and read over every volume; NULL: none */
 };
 
 /* Reads /proc/self/mountinfo (and, when ZFS is mounted, zfs get) and

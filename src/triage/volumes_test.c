@@ -101,7 +101,7 @@ static int read_back(struct volume *v, const struct volfile *f, const struct vol
 	struct job_spec spec = {
 		.read_pct = 100, .bs = s->bs, .iodepth = s->iodepth, .numjobs = 1,
 		.size = v->file_bytes, .runtime_ns = s->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
-		.progress = s->progress, .progress_label = v->m->mountpoint,
+		.live = s->progress,
 	};
 	char msg[256];
 	r = job_validate(&spec, &t, msg, sizeof(msg));
@@ -187,6 +187,8 @@ static void test_volume(struct volume *v, const struct volumes_settings *s, cons
 		return;
 	}
 	v->temp_file = f.named ? "named" : "O_TMPFILE";
+	progress_drop(s->progress, 2 * (s->size - v->file_bytes));
+	progress_what(s->progress, "writing a test file in %s", mp);
 	r = volfile_fill(&f, v->file_bytes, v->m->id);
 	if (r < 0) {
 		snprintf(v->reason, sizeof(v->reason), "cannot write the test file (%" PRIu64 " of %" PRIu64 " bytes written): %s",
@@ -194,6 +196,8 @@ static void test_volume(struct volume *v, const struct volumes_settings *s, cons
 	} else {
 		/* fsync and POSIX_FADV_DONTNEED are done; as root, drop the rest of the page cache too. */
 		v->caches_dropped = geteuid() == 0 && pagecache_drop(-1);
+		progress_part_end(s->progress, v->file_bytes);
+		progress_what(s->progress, "reading the test file in %s back", mp);
 		if (read_back(v, &f, s) == 0) {
 			v->status = VOLUME_OK;
 			label_figure(v);
@@ -226,14 +230,23 @@ int volumes_run(const struct volumes_settings *s, const char *run_id, struct vol
 	int r = volumes_discover(s->globs, s->nglobs, l);
 	if (r < 0)
 		return r;
+	/* The progress is in bytes: each volume planned as --size written and
+	 * read; what a volume does not do is dropped from the total. */
+	progress_start(s->progress, l->count * 2 * s->size, true);
 	for (size_t i = 0; i < l->count; i++) {
 		struct volume *v = &l->vols[i];
+		uint64_t before = progress_counted(s->progress);
 		if (interrupt_requested()) {
 			v->status = VOLUME_ERROR;
 			snprintf(v->reason, sizeof(v->reason), "not tested: interrupted");
 		} else {
 			test_volume(v, s, run_id);
 		}
+		/* What is left of its plan (the file's size written and read, or
+		 * --size when it got no file) was not done: off the total. */
+		uint64_t planned = 2 * (v->file_bytes ? v->file_bytes : s->size);
+		uint64_t counted = progress_counted(s->progress) - before;
+		progress_drop(s->progress, planned > counted ? planned - counted : 0);
 		log_volume(v);
 		l->counts[v->status]++;
 	}

@@ -1,0 +1,139 @@
+#include "basic/progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/timeutil.h"
+
+#define REDRAW_NS 250000000ULL
+
+static bool shown(const struct progress *p)
+{
+	return p && p->draw && p->started;
+}
+
+static void draw_now(struct progress *p)
+{
+	p->drawn_ns = now_ns();
+	p->draw(p, false);
+}
+
+void progress_start(struct progress *p, uint64_t total, bool bytes)
+{
+	if (!p || !p->draw)
+		return;
+	p->what[0] = '\0';
+	p->total = total;
+	p->bytes = bytes;
+	p->done = p->base = 0;
+	p->start_ns = now_ns();
+	p->started = true;
+	draw_now(p);
+}
+
+void progress_what(struct progress *p, const char *fmt, ...)
+{
+	if (!shown(p))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	draw_now(p);
+}
+
+void progress_set(struct progress *p, uint64_t done)
+{
+	if (!shown(p))
+		return;
+	p->done = done > p->total ? p->total : done;
+	if (now_ns() - p->drawn_ns >= REDRAW_NS)
+		draw_now(p);
+}
+
+void progress_part(struct progress *p, uint64_t part)
+{
+	if (shown(p))
+		progress_set(p, p->base + part);
+}
+
+void progress_part_end(struct progress *p, uint64_t planned)
+{
+	if (!shown(p))
+		return;
+	p->base += planned;
+	progress_set(p, p->base);
+}
+
+uint64_t progress_counted(const struct progress *p)
+{
+	return shown(p) ? p->base : 0;
+}
+
+void progress_drop(struct progress *p, uint64_t units)
+{
+	if (!shown(p))
+		return;
+	p->total -= units < p->total - p->base ? units : p->total - p->base;
+	progress_set(p, p->done);
+}
+
+void progress_clear(struct progress *p)
+{
+	if (shown(p))
+		p->draw(p, true);
+}
+
+void progress_finish(struct progress *p)
+{
+	if (!shown(p))
+		return;
+	p->draw(p, true);
+	p->started = false;
+}
+
+/* The nested progress drawn: its share done and what it runs, moved into
+ * the parent (struct progress_nest begins with its sub). */
+static void draw_nested(const struct progress *sub, bool finished)
+{
+	const struct progress_nest *n = (const struct progress_nest *)sub;
+	struct progress *p = n->parent;
+	(void)finished; /* the nested work's end is where it got to; the parent's line goes on */
+	if (!shown(p))
+		return;
+	uint64_t part = sub->total ? (uint64_t)((double)n->span * (double)sub->done / (double)sub->total) : 0;
+	char what[sizeof(p->what)];
+	snprintf(what, sizeof(what), "%s%s%s", n->prefix, sub->what[0] ? ": " : "", sub->what);
+	bool changed = strcmp(what, p->what) != 0;
+	memcpy(p->what, what, sizeof(what));
+	if (changed)
+		p->drawn_ns = 0; /* a new step of the nested work is drawn at once */
+	progress_set(p, n->from + (part < n->span ? part : n->span));
+}
+
+struct progress *progress_nest(struct progress_nest *n, struct progress *parent, uint64_t span, const char *prefix)
+{
+	if (!shown(parent))
+		return NULL;
+	*n = (struct progress_nest){ .sub = { .draw = draw_nested }, .parent = parent, .from = parent->done, .span = span };
+	snprintf(n->prefix, sizeof(n->prefix), "%s", prefix);
+	return &n->sub;
+}
+
+unsigned progress_percent(const struct progress *p)
+{
+	if (!p->total)
+		return 0;
+	return (unsigned)(p->done * 100 / p->total);
+}
+
+bool progress_eta(const struct progress *p, uint64_t now, double *seconds)
+{
+	double elapsed = (double)(now - p->start_ns) / 1e9;
+	/* Less than a tenth of a second of work gives no rate to speak of. */
+	if (p->done == 0 || elapsed < 0.1)
+		return false;
+	*seconds = elapsed * (double)(p->total - p->done) / (double)p->done;
+	return true;
+}

@@ -1,0 +1,72 @@
+/* basic/progress.h: how far a long procedure has got, for a line the
+ * command draws (cmd/progress.h). Procedures below cmd/ never print: they
+ * are handed a struct progress (or NULL) and tell it what is running and
+ * how many units of the total are done; DRAW, set by the command, does the
+ * rest. Every function accepts NULL or a progress without DRAW and then does
+ * nothing, so a procedure calls them unconditionally.
+ *
+ * Units are bytes (shown as sizes) or steps ("disk 2 of 5"). The ETA is the
+ * rate so far applied to what is left; unknown until some unit is done.
+ * Use from one thread (the one that draws). */
+#ifndef IOTRIAGE_BASIC_PROGRESS_H
+#define IOTRIAGE_BASIC_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct progress;
+typedef void (*progress_draw_fn)(const struct progress *p, bool finished);
+
+struct progress {
+	progress_draw_fn draw;   /* NULL: nothing is shown */
+	const char *task;        /* the command: "readdisks" */
+	char what[160];          /* what is running now: "reading /dev/sdb (disk 2 of 5)" */
+	bool bytes;              /* units are bytes */
+	uint64_t total, done;    /* units of work planned and done */
+	uint64_t base;           /* units of the parts finished before the running one */
+	uint64_t start_ns, drawn_ns;
+	bool started;
+};
+
+/* Starts P's clock with TOTAL units (bytes when BYTES) and draws it; the
+ * task (the command's name) stays as the command set it. */
+void progress_start(struct progress *p, uint64_t total, bool bytes);
+/* What is running now (printf format); drawn at once. */
+void progress_what(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* DONE units of the total are done; drawn at most about four times a second. */
+void progress_set(struct progress *p, uint64_t done);
+/* The running part (a disk, an engine) has done PART units on top of the
+ * parts before it; progress_part_end(P, PLANNED) closes it, counting the
+ * units it was planned to take whatever it did. */
+void progress_part(struct progress *p, uint64_t part);
+void progress_part_end(struct progress *p, uint64_t planned);
+/* The units of the parts closed so far (0 for NULL). */
+uint64_t progress_counted(const struct progress *p);
+/* UNITS of the total will not be done after all (a file shrunk to fit, a
+ * step that cannot run). */
+void progress_drop(struct progress *p, uint64_t units);
+/* Erases the line (drawn with FINISHED) for output of the caller's own;
+ * the next update draws it again. */
+void progress_clear(struct progress *p);
+/* Erases the line: the work is over. */
+void progress_finish(struct progress *p);
+
+/* A part of PARENT tracked by a procedure that has a progress of its own
+ * (doctor's media step is a read batch): the nested progress's share done
+ * moves PARENT through its next SPAN units, and what it runs is shown
+ * after PREFIX. Returns the progress to hand down, or NULL when PARENT
+ * shows nothing. N must outlive its use. */
+struct progress_nest {
+	struct progress sub;
+	struct progress *parent;
+	uint64_t from, span;
+	char prefix[64];
+};
+struct progress *progress_nest(struct progress_nest *n, struct progress *parent, uint64_t span, const char *prefix);
+
+/* Whole percent done, 0..100. */
+unsigned progress_percent(const struct progress *p);
+/* Seconds left at the rate so far; false when there is no rate yet. */
+bool progress_eta(const struct progress *p, uint64_t now, double *seconds);
+
+#endif

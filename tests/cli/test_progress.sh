@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The terminal: a progress line (what runs, percent, ETA) on long commands
+# when stderr is a terminal (a pseudo-terminal from script(1)), none when
+# piped or with --json; devices that are not disks summed up in one line;
+# the verdict under its own heading.
+. "$(dirname "$0")/lib.sh"
+
+if ! need_root; then skip "progress tests" "need root for loop and zram devices"; exit 0; fi
+if ! command -v script >/dev/null; then skip "progress tests" "script(1) is not installed"; exit 0; fi
+
+a=$(make_loop 64M)
+b=$(make_loop 64M)
+c=$(make_loop 64M)
+z=$(make_zram "")      # hot-added, never initialised: not a disk
+match=()
+for d in "$a" "$b" "$c" "$z"; do match+=(--match "${d#/dev/}"); done
+# Every disk throttled to 32 MB/s for the command: 3 x 48 MiB take about 5 s
+# serially, long enough for a rate, so the ETA is a number.
+cg=$(make_cgroup "$(lsblk -dno MAJ:MIN "$a" | tr -d ' ') 33554432")
+for d in "$b" "$c"; do
+	echo "$(lsblk -dno MAJ:MIN "$d" | tr -d ' ') 33554432" >"$cg/blkio.throttle.read_bps_device"
+done
+
+# on_tty OUT CMD...: runs CMD in the cgroup with stdout and stderr on a
+# pseudo-terminal; what the terminal got goes to OUT.
+on_tty() {
+	local out=$1; shift
+	printf -v cmd '%q ' "$@"
+	script -qefc "echo \$\$ > $cg/cgroup.procs && exec $cmd" /dev/null >"$out" 2>&1 </dev/null
+}
+# progress_lines FILE: the redraws of the line (each begins with "\r\e[K").
+progress_lines() { tr '\r' '\n' <"$1" | sed -n 's/^\x1b\[K//p'; }
+
+on_tty "$TMP/serial.tty" "$IOTRIAGE" readdisks "${match[@]}" --size 48M
+ok $? "readdisks on a terminal exits 0" || diag_file "$TMP/serial.tty"
+progress_lines "$TMP/serial.tty" >"$TMP/serial.lines"
+check "serial: a line names the disk and its place, with percent, bytes and ETA" -- \
+	grep -Eq "^readdisks: reading /dev/loop[0-9]+ \(disk [123] of 3\), [0-9]+%, [0-9.]+ [KMG]?i?B of 144 MiB, ETA [0-9]+ s$" \
+	"$TMP/serial.lines"
+check "serial: ETA unknown before there is a rate" -- grep -Eq "^readdisks: .*, 0%, .*ETA unknown$" "$TMP/serial.lines"
+check "serial: the percent climbs past half" -- \
+	bash -c "grep -Eo ', [0-9]+%,' '$TMP/serial.lines' | tr -dc '0-9\n' | awk '\$1 >= 50 && \$1 < 100 {f=1} END {exit !f}'"
+check "serial: the last disk is shown as disk 3 of 3" -- grep -q "(disk 3 of 3)" "$TMP/serial.lines"
+check "serial: the line is erased before a log line (no log line starts mid-line)" -- \
+	bash -c "! tr '\r' '\n' <'$TMP/serial.tty' | grep -Eq '^readdisks: .*\{[A-Z][a-z]{2} '"
+
+on_tty "$TMP/par.tty" "$IOTRIAGE" readdisks "${match[@]}" --size 48M --parallel
+ok $? "readdisks --parallel on a terminal exits 0" || diag_file "$TMP/par.tty"
+progress_lines "$TMP/par.tty" >"$TMP/par.lines"
+check "parallel: one line for all the disks, with percent, bytes and ETA" -- \
+	grep -Eq "^readdisks: reading 3 disks at once, [0-9]+%, [0-9.]+ [KMG]?i?B of 144 MiB, ETA [0-9]+ s$" "$TMP/par.lines"
+
+# Not a terminal, or --json: no line.
+run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --size 16M >"$TMP/pipe.out" 2>"$TMP/pipe.err"
+ok $? "readdisks piped exits 0"
+check "piped: no progress line and no carriage return" -- \
+	bash -c "! grep -q 'readdisks: reading' '$TMP/pipe.err' '$TMP/pipe.out' && ! grep -q $'\r' '$TMP/pipe.err'"
+on_tty "$TMP/json.tty" "$IOTRIAGE" readdisks "${match[@]}" --size 16M --parallel --json
+ok $? "readdisks --json on a terminal exits 0" || diag_file "$TMP/json.tty"
+check "--json on a terminal: no progress line" -- bash -c "! grep -q 'readdisks: reading' '$TMP/json.tty'"
+
+# Devices that are not disks: one line on the terminal, each one in the
+# log file and in the document.
+free_loop=$(losetup -f)
+nd_match=("${match[@]}" --match "${free_loop#/dev/}")
+run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${nd_match[@]}" --size 8M --log-file "$TMP/nd.log" \
+	>"$TMP/nd.out" 2>"$TMP/nd.err"
+ok $? "readdisks with devices that are not disks exits 0" || diag_file "$TMP/nd.err"
+if [ -e "$free_loop" ] && ! losetup "$free_loop" >/dev/null 2>&1; then
+	check "one line sums them up by kind" -- grep -Eq \
+		"skipped 2 devices that are not disks: 1 unattached loop, 1 uninitialised zram \(--json lists each\)$" "$TMP/nd.err"
+else
+	skip "one line sums them up by kind" "$free_loop was taken by another process meanwhile"
+fi
+check "no log line each on the terminal" -- bash -c "! grep -q 'READ-DISK ($z): skipped' '$TMP/nd.err'"
+check "not a row each in the table" -- bash -c "! grep -q '^$z ' '$TMP/nd.out'"
+check "but a line each in the log file" -- grep -q "READ-DISK ($z): skipped: zram device not initialised" "$TMP/nd.log"
+"$IOTRIAGE" readdisks "${nd_match[@]}" --size 8M --json >"$TMP/nd.json" 2>/dev/null
+check "--json lists each of them with its reason" -- \
+	jtest "$TMP/nd.json" "[.devices[] | select(.path == \"$z\") | .status == \"skipped\" and .reason == \"zram device not initialised\"] == [true]"
+check "the three disks read" -- \
+	jtest "$TMP/nd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$b\" or .path == \"$c\") | .status] == [\"ok\", \"ok\", \"ok\"]"
+
+# The verdict stands apart: after the table, a blank line, then its heading.
+check "the verdict has its heading after a blank line, below the table" -- \
+	awk 'prev == "" && $0 == "Verdict" {h = NR} /^DEVICE / {t = NR} {prev = $0} END {exit !(h && t && h > t)}' "$TMP/nd.out"
+check "and the sentence under it" -- \
+	bash -c "grep -A1 '^Verdict\$' '$TMP/nd.out' | grep -q '^  No disk stands out from its peers'"
+
+# A pool command: benchpool on a directory, test by test.
+mkdir "$TMP/bp"
+script -qefc "$IOTRIAGE benchpool $TMP/bp 16M --tests dd,builtin --runtime 2" /dev/null >"$TMP/bp.tty" 2>&1 </dev/null
+ok $? "benchpool on a terminal exits 0" || diag_file "$TMP/bp.tty"
+progress_lines "$TMP/bp.tty" >"$TMP/bp.lines"
+check "benchpool: the running test, its place, percent and ETA unknown at first" -- \
+	grep -Eq "^benchpool: dd on $TMP/bp \(test 1 of 2\), 0%, ETA unknown$" "$TMP/bp.lines"
+check "benchpool: the second test with the ETA from the first's rate" -- \
+	grep -Eq "^benchpool: builtin on $TMP/bp \(test 2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/bp.lines"
+"$IOTRIAGE" benchpool "$TMP/bp" 16M --tests dd --runtime 2 >"$TMP/bp.out" 2>"$TMP/bp.err"
+check "benchpool piped: no progress line" -- bash -c "! grep -q 'benchpool: ' '$TMP/bp.err' '$TMP/bp.out'"
+
+# rwpool on a directory: bytes written, then read back.
+mkdir "$TMP/rw"
+script -qefc "$IOTRIAGE rwpool $TMP/rw --size 256M" /dev/null >"$TMP/rw.tty" 2>&1 </dev/null
+ok $? "rwpool on a terminal exits 0" || diag_file "$TMP/rw.tty"
+progress_lines "$TMP/rw.tty" >"$TMP/rw.lines"
+check "rwpool: writing, with percent, bytes of 512 MiB and an ETA" -- \
+	grep -Eq "^rwpool: writing $TMP/rw/.*, [0-9]+%, .* of 512 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/rw.lines"
+check "rwpool: then reading it back" -- grep -Eq "^rwpool: reading $TMP/rw/.* back, [0-9]+%, .* of 512 MiB, ETA" "$TMP/rw.lines"
+"$IOTRIAGE" rwpool "$TMP/rw" --size 16M --json >"$TMP/rw.json" 2>"$TMP/rw.err"
+check "rwpool --json: no progress line" -- bash -c "! grep -q 'rwpool: ' '$TMP/rw.err'"
+
+# volumes on an ext4 loop device: bytes written, then read back.
+if command -v mkfs.ext4 >/dev/null; then
+	v=$(make_loop 400M)
+	mkfs.ext4 -q "$v" && mkdir "$TMP/vol" && mount "$v" "$TMP/vol" && undo "umount $TMP/vol"
+	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 128M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
+	ok $? "volumes on a terminal exits 0" || diag_file "$TMP/vol.tty"
+	progress_lines "$TMP/vol.tty" >"$TMP/vol.lines"
+	check "volumes: the read-back with percent, bytes of 256 MiB and an ETA" -- \
+		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 256 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
+else
+	skip "volumes' progress line" "mkfs.ext4 is not installed"
+fi
+
+# matrix on a directory: cell by cell (a first cell long enough for a rate).
+mkdir "$TMP/mx"
+script -qefc "$IOTRIAGE matrix --target $TMP/mx --tests seqread-64k,randread-8k --size 256M --runtime 1s --engine builtin" \
+	/dev/null >"$TMP/mx.tty" 2>&1 </dev/null
+ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
+progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
+check "matrix: the cell, its place in the grid, percent and ETA" -- \
+	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/mx.lines"
+
+# run (bench/job's own line): percent and ETA by the nearer cap; none with --json.
+script -qefc "$IOTRIAGE run $TMP/r.bin --size 32M --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" \
+	/dev/null >"$TMP/run.tty" 2>&1 </dev/null
+ok $? "run on a terminal exits 0" || diag_file "$TMP/run.tty"
+progress_lines "$TMP/run.tty" >"$TMP/run.lines"
+check "run: bytes, rate, seconds, percent of its time cap and ETA" -- \
+	grep -Eq "^run: .* of 1.0 TiB, .*B/s, [0-9]+ s, [0-9]+%, ETA [0-9]+ s$" "$TMP/run.lines"
+script -qefc "$IOTRIAGE run $TMP/r.bin --rw randread --bs 4k --runtime 1500ms --io-size 1T --direct 0 --json" \
+	/dev/null >"$TMP/runj.tty" 2>&1 </dev/null
+check "run --json on a terminal: no progress line" -- bash -c "! grep -q 'run: ' '$TMP/runj.tty'"

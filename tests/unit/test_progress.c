@@ -1,0 +1,123 @@
+/* test_progress.c: basic/progress.c (percent, ETA from the rate so far,
+ * parts, dropped units, redraw pacing) and cmd/progress.c's line. Times are
+ * set by hand where the ETA is checked, so no test waits. */
+#include <string.h>
+
+#include "basic/progress.h"
+#include "basic/timeutil.h"
+#include "cmd/progress.h"
+#include "tap.h"
+
+static int draws, finishes;
+
+static void count_draws(const struct progress *p, bool finished)
+{
+	(void)p;
+	if (finished)
+		finishes++;
+	else
+		draws++;
+}
+
+static void test_nothing_without_draw(void)
+{
+	struct progress p = { 0 };
+	progress_start(&p, 100, false);
+	progress_what(&p, "x");
+	progress_set(&p, 50);
+	progress_finish(&p);
+	ok(!p.started && p.done == 0, "a progress without a draw function records nothing");
+	progress_start(NULL, 1, false);
+	progress_part(NULL, 1);
+	progress_drop(NULL, 1);
+	ok(progress_counted(NULL) == 0, "NULL is accepted everywhere");
+}
+
+static void test_parts(void)
+{
+	struct progress p = { .draw = count_draws };
+	draws = finishes = 0;
+	progress_start(&p, 300, true);
+	ok(draws == 1, "start draws at once");
+	progress_what(&p, "disk %d of %d", 1, 3);
+	ok(draws == 2 && strcmp(p.what, "disk 1 of 3") == 0, "what is drawn at once");
+	progress_part(&p, 40);
+	ok(p.done == 40 && draws == 2, "a part's bytes count; no redraw within a quarter second");
+	progress_part_end(&p, 100);
+	progress_part(&p, 10);
+	ok(p.done == 110 && progress_counted(&p) == 100, "the next part counts on top of the planned units of the first");
+	is_int(progress_percent(&p), 36, "percent of the total");
+	progress_drop(&p, 100);
+	ok(p.total == 200, "dropped units come off the total");
+	progress_drop(&p, 1000);
+	ok(p.total == 100, "never below what is counted");
+	progress_set(&p, 500);
+	ok(p.done == p.total, "done never passes the total");
+	progress_finish(&p);
+	ok(finishes == 1 && !p.started, "finish erases once");
+	progress_set(&p, 1);
+	ok(finishes == 1 && draws >= 2, "nothing is drawn after the finish");
+}
+
+static void test_eta(void)
+{
+	struct progress p = { .draw = count_draws };
+	progress_start(&p, 1000, false);
+	double s = -1;
+	ok(!progress_eta(&p, p.start_ns + 5000000000ULL, &s), "no ETA while nothing is done");
+	p.done = 250;
+	ok(!progress_eta(&p, p.start_ns + 50000000ULL, &s), "no ETA from less than a tenth of a second");
+	ok(progress_eta(&p, p.start_ns + 10000000000ULL, &s) && s > 29.9 && s < 30.1,
+	   "a quarter done in 10 s: 30 s left at that rate");
+}
+
+static void test_line(void)
+{
+	struct progress p = { .draw = count_draws, .task = "readdisks" };
+	progress_start(&p, 4ULL << 30, true);
+	progress_what(&p, "reading /dev/sdb (disk 2 of 4)");
+	char line[200];
+	cmd_progress_format(&p, p.start_ns, line, sizeof(line));
+	is_str(line, "readdisks: reading /dev/sdb (disk 2 of 4), 0%, 0 B of 4.0 GiB, ETA unknown",
+	       "the line before a rate: ETA unknown");
+	p.done = 1ULL << 30;
+	cmd_progress_format(&p, p.start_ns + 100000000000ULL, line, sizeof(line));
+	is_str(line, "readdisks: reading /dev/sdb (disk 2 of 4), 25%, 1.0 GiB of 4.0 GiB, ETA 5 min 00 s",
+	       "a quarter in 100 s: 5 min left");
+	struct progress q = { .draw = count_draws, .task = "doctor" };
+	progress_start(&q, 4, false);
+	progress_what(&q, "step 2 of 4: network");
+	q.done = 1;
+	cmd_progress_format(&q, q.start_ns + 2 * 3600ULL * 1000000000ULL, line, sizeof(line));
+	is_str(line, "doctor: step 2 of 4: network, 25%, ETA 6 h 00 min", "steps: no sizes, hours for a long ETA");
+}
+
+static void test_nest(void)
+{
+	struct progress_nest n;
+	ok(progress_nest(&n, NULL, 10, "x") == NULL, "nothing to nest in: NULL, so the nested work shows nothing");
+	struct progress p = { .draw = count_draws, .task = "doctor" };
+	progress_start(&p, 100, false);
+	progress_set(&p, 20);
+	progress_what(&p, "step 1 of 4: media");
+	struct progress *sub = progress_nest(&n, &p, 40, p.what);
+	progress_start(sub, 1000, true);
+	progress_what(sub, "reading /dev/sdb (disk 1 of 2)");
+	is_str(p.what, "step 1 of 4: media: reading /dev/sdb (disk 1 of 2)", "the nested work's step after the parent's");
+	sub->drawn_ns = 0; /* past the redraw pacing */
+	progress_part(sub, 500);
+	ok(p.done == 40, "half the nested work is half of its span, on top of where the parent was");
+	progress_part_end(sub, 1000);
+	progress_finish(sub);
+	ok(p.done == 60 && p.started, "all of it is the whole span; the parent goes on");
+}
+
+int main(void)
+{
+	test_nest();
+	test_nothing_without_draw();
+	test_parts();
+	test_eta();
+	test_line();
+	return tap_done();
+}
