@@ -98,6 +98,7 @@ int doctor_step_wire(struct doctor *dr)
 		return r;
 	}
 	dr->wire_ran = true;
+	s->state = STEP_RAN; /* the step's decisive figure, whatever the local RAM disk read did */
 	ramdisk_wire_judge(&dr->wire_local, &dr->wire_remote, &dr->wire);
 	snprintf(s->summary + at, sizeof(s->summary) - at, "%sacross the wire to %s: %s", at ? "; " : "",
 		 dr->set.client_label, dr->wire.sentence);

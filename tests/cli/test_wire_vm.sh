@@ -74,6 +74,17 @@ check "the added latency is within 15% of 1 ms plus the zero-delay overhead" -- 
 check "the client reached a fraction of local IOPS at QD32, smaller with delay" -- \
 	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
 check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
+check "QD32 and 1 MiB figures on both sides, in the document" -- \
+	jtest "$j0" '[.ramdisk.local, .ramdisk.remote] | all(.qd32.iops > 0 and .qd32.ios > 100 and .seq1m.bw_bytes_per_s > 0 and .seq1m.ios > 10)'
+check "and in the table, local and remote" -- \
+	bash -c "awk '/=== BEGIN wire-table/,/=== END wire-table/' '$c' | grep -A2 -E '^(4 KiB random read, QD32|1 MiB sequential read, QD8)' | grep -Ec '^  (local|remote) +/dev/' | grep -qx 4"
+check "the client measured the round trip: 1 ms with netem 500 us each way (within 15%), under 0.5 ms without" -- \
+	bash -c "jq -e '.ramdisk.remote.rtt_ns > 850000 and .ramdisk.remote.rtt_ns < 1150000' '$j5' >/dev/null && jq -e '.ramdisk.remote.rtt_ns > 0 and .ramdisk.remote.rtt_ns < 500000' '$j0' >/dev/null"
+check "with 1 ms of round trip the judgement names the network, with the round trip" -- \
+	jtest "$j5" '.ramdisk.judgement.large and .ramdisk.judgement.layer == "network" and (.ramdisk.judgement.sentence | test("^the network: every I/O waits for the round trip to the target \\([0-9.]+ us"))'
+check "with no delay no layer is named: the wire costs little, with the figures" -- \
+	jtest "$j0" '(.ramdisk.judgement.large | not) and .ramdisk.judgement.layer == null and (.ramdisk.judgement.sentence | startswith("the network and target stack cost little: "))'
+check "the table's layer line" -- has wire-table "^LAYER: the network: every I/O waits for the round trip"
 check "no controller is left after a wire" -- bash -c "! awk '/=== BEGIN objects-wire(0|500)$/,/=== END/' '$c' | grep -q '^controller'"
 check "the controller existed while the client read" -- has objects-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
 check "Ctrl-C of wire: it exits 130" -- grep -q "^=== INT rc=130" "$c"
@@ -102,4 +113,23 @@ done
 check "destroy --force after a SIGKILLed export exits 0" -- test "$(rc destroy-after-kill)" = 0
 check "no subsystem, port, controller or record is left" -- none objects-final
 check "and no RAM disk" -- has list-final "No RAM disks exist"
+
+# doctor --client
+check "doctor with a client it cannot reach exits 1" -- test "$(rc doctor-badclient)" = 1
+check "saying the step across the wire failed" -- has doctor-badclient "across the wire to /bin/ip netns exec nosuch: the client step failed"
+check "and leaves no export, controller or RAM disk" -- none objects-doctor-badclient
+jd=$(jsect doctor-wire)
+diag "doctor: $(jq -r '.doctor.verdict.layer + ": " + .doctor.verdict.evidence' "$jd" 2>&1)"
+check "doctor --client with 1 ms of round trip exits 0" -- test "$(rc doctor-wire)" = 0
+check "its verdict is the network layer, the path to the client" -- \
+	jtest "$jd" '.doctor.verdict.layer == "network" and (.doctor.verdict.subject | startswith("the path to /bin/ip netns exec cli (NVMe/TCP to 10.77.0.1)"))'
+check "with the round trip and the figures as evidence" -- \
+	jtest "$jd" '(.doctor.verdict.evidence | test("round trip to the target \\([0-9.]+ us.*added per 4 KiB read at QD1.*local IOPS at QD32.*local bandwidth at 1 MiB")) and .doctor.wire.remote.rtt_ns > 850000 and .doctor.wire.added_mean_ns > 850000'
+check "step 3 explains it" -- jtest "$jd" '.doctor.steps[2].explains and .doctor.steps[2].state == "ran"'
+check "and nothing is left: no export, controller or RAM disk" -- none objects-doctor-wire
+check "the printed verdict names the network layer" -- has doctor-wire-text "^VERDICT: the network layer: the path to"
+check "Ctrl-C of doctor while the client reads: it exits 130" -- grep -q "^=== DOCTOR INT rc=130" "$c"
+check "the controller existed then" -- has objects-doctor-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
+check "and after it nothing is left" -- none objects-doctor-int
+check "no RAM disk either" -- has list-doctor-int "No RAM disks exist"
 finish
