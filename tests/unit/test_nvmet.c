@@ -140,14 +140,17 @@ static void test_judge(void)
 	struct wire_side slow_target = side(605, 28000, 900, 40);
 	ramdisk_wire_judge(&local, &slow_target, &j);
 	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0, "600 us added over a 40 us round trip: the target stack");
-	struct wire_side bw_loss = side(45, 120000, 300, 30);
+	struct wire_side bw_fair = side(45, 120000, 300, 30);
+	ramdisk_wire_judge(&local, &bw_fair, &j);
+	ok(!j.large && fabs(j.bw_fraction - 0.15) < 1e-9, "15% of local bandwidth is not a large loss");
+	struct wire_side bw_loss = side(45, 120000, 150, 30);
 	ramdisk_wire_judge(&local, &bw_loss, &j);
-	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && fabs(j.bw_fraction - 0.15) < 1e-9,
-	   "15% of local bandwidth with little latency added and QD32 far from its round-trip bound: the target stack");
-	struct wire_side fast_local = side(5, 600000, 2000, 0), rtt_bound = side(150, 120000, 1500, 140);
+	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && fabs(j.bw_fraction - 0.075) < 1e-9,
+	   "7.5% of local bandwidth with little latency added and QD32 far from its round-trip bound: the target stack");
+	struct wire_side fast_local = side(5, 1500000, 2000, 0), rtt_bound = side(150, 120000, 1500, 140);
 	ramdisk_wire_judge(&fast_local, &rtt_bound, &j);
 	ok(j.large && j.layer && strcmp(j.layer, "network") == 0,
-	   "QD32 at 20% of local but near what 32 in flight allow over a 140 us round trip: the network");
+	   "QD32 at 8% of local but near what 32 in flight allow over a 140 us round trip: the network");
 	struct wire_side no_rtt = side(1105, 28000, 900, 0);
 	ramdisk_wire_judge(&local, &no_rtt, &j);
 	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && strstr(j.sentence, "not measured") != NULL,

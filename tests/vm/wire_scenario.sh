@@ -130,9 +130,12 @@ $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 
 dpid=$!
 n=0
 while [ $n -lt 900 ] && ! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme; do sleep 0.1; n=$((n + 1)); done
+echo "=== DOCTOR WAITED $n"
+sleep 1
 run objects-doctor-during objects
 kill -INT $dpid
 wait $dpid
 echo "=== DOCTOR INT rc=$?"
+run doctor-int-log cat /tmp/dint.out
 run objects-doctor-int objects_all
 run list-doctor-int $I ramdisk list
