@@ -266,7 +266,7 @@ static void wire_body(struct json *j, const void *arg)
 
 static void wire_row(const char *side, const struct wire_lat *l)
 {
-	printf("  %-6s %-14s %8.1f us %8.1f us %8.1f us %9.0f %9.1f MB/s\n", side, l->device, l->mean_ns / 1e3,
+	printf("  %-6s %-20s %8.1f us %8.1f us %8.1f us %9.0f %9.1f MB/s\n", side, l->device, l->mean_ns / 1e3,
 	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops, l->bw_bytes_per_s / 1e6);
 }
 
@@ -274,7 +274,7 @@ static void wire_print(const struct wire_pair *w)
 {
 	struct wire_judgement jd;
 	ramdisk_wire_judge(&w->local, &w->remote, &jd);
-	printf("%-36s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
+	printf("%-29s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
 	for (int i = 0; i < WIRE_WORKLOADS; i++) {
 		printf("%s\n", wire_workload_titles[i]);
 		wire_row("local", &w->local.w[i]);
