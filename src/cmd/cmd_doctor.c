@@ -14,12 +14,14 @@
 #include "cmd/runctx.h"
 #include "triage/doctor.h"
 
-enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK };
+enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK, OPT_CLIENT, OPT_CLIENT_VIA, OPT_NVME_TCP, OPT_HOST_NQN };
 
 /* The procedure's settings, and whether --fault was given. */
 struct doctor_cmd {
 	struct doctor_settings set;
 	bool fault_given;
+	const char *client;  /* --client HOST: through ssh HOST */
+	char via[320];       /* "ssh HOST" */
 };
 
 /* --fault keeps a handler: its error says "invalid", and it sets a bool. */
@@ -32,6 +34,14 @@ static const struct opt_def doctor_opts[] = {
 	  OPT_FAULT, { 0 } },
 	{ "no-network", 0, NULL, "skip the network step (a local pool, no clients)", OPT_NO_NETWORK,
 	  OPT_V_FLAG(struct doctor_cmd, set.skip_network) },
+	{ "client", 0, "HOST", "step 3 across the wire: a RAM disk exported over NVMe/TCP, read here and on HOST "
+	  "(through ssh HOST)", OPT_CLIENT, OPT_V_STRING(struct doctor_cmd, client) },
+	{ "client-via", 0, "PREFIX", "as --client, the client reached through PREFIX (as ramdisk wire --via: "
+	  "'ssh -p 2222 HOST', 'ip netns exec NS')", OPT_CLIENT_VIA, OPT_V_STRING(struct doctor_cmd, set.client_via) },
+	{ "nvme-tcp", 0, "ADDR[:PORT]", "with --client: this host's address the client reaches (port 4420 by default)",
+	  OPT_NVME_TCP, OPT_V_STRING(struct doctor_cmd, set.export_addr) },
+	{ "host-nqn", 0, "NQN", "with --client: the client's host NQN, the only one let in (default: any host, for "
+	  "the step's few seconds)", OPT_HOST_NQN, OPT_V_STRING(struct doctor_cmd, set.host_nqn) },
 	OPT_END,
 };
 
@@ -78,7 +88,9 @@ static const struct command_doc doctor_doc = {
 	"on RAM-backed devices under the same workload; (4) the pool itself, compared with its\n"
 	"twin. It stops at the first step that explains the complaint, and says which layer,\n"
 	"the evidence, how sure, and what to do next. --lab builds a throwaway pool with a\n"
-	"known fault and diagnoses that instead.",
+	"known fault and diagnoses that instead. With --client HOST, step 3 also crosses the\n"
+	"wire: a RAM disk exported over NVMe/TCP, read here and on HOST, and the network or the\n"
+	"target stack named when the loss is large.",
 	doctor_opts,
 };
 
@@ -97,6 +109,19 @@ static int doctor_check(struct command_call *call)
 		return opts_usage_error("doctor", c->set.lab ? "--lab builds its own pool: no POOL with it"
 							 : "expected at most one pool");
 	c->set.pool_id = call->noperands == 1 ? call->operands[0] : NULL;
+	if (c->client && c->set.client_via)
+		return opts_usage_error("doctor", "--client and --client-via name the same client: give one");
+	if (c->client) {
+		snprintf(c->via, sizeof(c->via), "ssh %s", c->client);
+		c->set.client_via = c->via;
+	}
+	c->set.client_label = c->client ? c->client : c->set.client_via;
+	if (c->set.client_via && !c->set.export_addr)
+		return opts_usage_error("doctor", "--client needs --nvme-tcp ADDR[:PORT]: this host's address the client reaches");
+	if (!c->set.client_via && (c->set.export_addr || c->set.host_nqn))
+		return opts_usage_error("doctor", "--nvme-tcp and --host-nqn go with --client HOST");
+	if (c->set.client_via && c->set.lab)
+		return opts_usage_error("doctor", "--lab's pool is local: no --client with it");
 	if (!c->fault_given)
 		c->set.fault = true;
 	return 0;

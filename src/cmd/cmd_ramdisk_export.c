@@ -44,7 +44,7 @@ static const struct opt_def client_opts[] = {
 	  OPT_V_STRING(struct wire_args, nqn) },
 	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN,
 	  OPT_V_STRING(struct wire_args, host_nqn) },
-	ROW_RUNTIME("reading time"),
+	ROW_RUNTIME("reading time of each workload"),
 	OPT_END,
 };
 static const struct opt_def wire_opts[] = {
@@ -52,7 +52,7 @@ static const struct opt_def wire_opts[] = {
 	  OPT_V_STRING(struct wire_args, via) },
 	{ "client-iotriage", 0, "PATH", "iotriage on the client (default: this binary's path)", OPT_CLIENT_BIN,
 	  OPT_V_STRING(struct wire_args, client_bin) },
-	ROW_RUNTIME("reading time on each side"),
+	ROW_RUNTIME("reading time of each workload on each side"),
 	OPT_END,
 };
 
@@ -174,23 +174,30 @@ const struct command_frame ramdisk_unexport_frame = {
 	.main = unexport_main,
 };
 
-static void lat_json(struct json *j, const char *key, const struct wire_lat *l)
+static void side_json(struct json *j, const char *key, const struct wire_side *s)
 {
 	json_begin_object(j, key);
-	json_string(j, "device", l->device);
-	json_double(j, "mean_ns", l->mean_ns);
-	json_uint(j, "p50_ns", l->p50_ns);
-	json_uint(j, "p99_ns", l->p99_ns);
-	json_double(j, "iops", l->iops);
-	json_uint(j, "ios", l->ios);
+	for (int w = 0; w < WIRE_WORKLOADS; w++) {
+		const struct wire_lat *l = &s->w[w];
+		json_begin_object(j, wire_workload_names[w]);
+		json_string(j, "device", l->device);
+		json_double(j, "mean_ns", l->mean_ns);
+		json_uint(j, "p50_ns", l->p50_ns);
+		json_uint(j, "p99_ns", l->p99_ns);
+		json_double(j, "iops", l->iops);
+		json_double(j, "bw_bytes_per_s", l->bw_bytes_per_s);
+		json_uint(j, "ios", l->ios);
+		json_end_object(j);
+	}
+	json_uint(j, "rtt_ns", s->rtt_ns);
 	json_end_object(j);
 }
 
 static void client_body(struct json *j, const void *arg)
 {
-	const struct wire_lat *l = arg;
-	if (l->measured)
-		lat_json(j, "remote", l);
+	const struct wire_side *s = arg;
+	if (s->w[WIRE_SEQ].measured)
+		side_json(j, "remote", s);
 }
 
 static int client_check(struct command_call *call)
@@ -204,15 +211,15 @@ static int client_check(struct command_call *call)
 static int client_main(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	struct wire_lat l = { 0 };
+	struct wire_side l = { 0 };
 	char reason[600] = "";
 	int r = ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
 	} else if (!call->rc->json) {
-		char line[256];
-		ramdisk_wire_format(&l, line, sizeof(line));
-		fputs(line, stdout);
+		char lines[1024];
+		ramdisk_wire_format(&l, lines, sizeof(lines));
+		fputs(lines, stdout);
 	}
 	return finish(call, "client", r < 0 ? 1 : 0, reason, client_body, &l);
 }
@@ -220,7 +227,8 @@ static int client_main(struct command_call *call)
 static const struct command_doc client_doc = {
 	"ramdisk client", "ramdisk client --nvme-tcp ADDR[:PORT] --nqn NQN [--runtime TIME]",
 	"The client's half of 'ramdisk wire', run on the client host: connects to the\n"
-	"export, finds namespace 1 by its NQN, reads it (4 KiB random, QD1) and disconnects.",
+	"export, finds namespace 1 by its NQN, reads it (the three workloads of 'ramdisk wire')\n"
+	"and disconnects; first the round trip to the port (TCP connects).",
 	client_opts,
 };
 
@@ -230,36 +238,53 @@ const struct command_frame ramdisk_client_frame = {
 };
 
 struct wire_pair {
-	struct wire_lat local, remote;
+	struct wire_side local, remote;
 };
 
 static void wire_body(struct json *j, const void *arg)
 {
 	const struct wire_pair *w = arg;
-	if (!w->remote.measured)
+	if (!w->remote.w[WIRE_SEQ].measured)
 		return;
-	lat_json(j, "local", &w->local);
-	lat_json(j, "remote", &w->remote);
+	struct wire_judgement jd;
+	ramdisk_wire_judge(&w->local, &w->remote, &jd);
+	side_json(j, "local", &w->local);
+	side_json(j, "remote", &w->remote);
 	json_begin_object(j, "added");
-	json_double(j, "mean_ns", w->remote.mean_ns - w->local.mean_ns);
-	json_int(j, "p50_ns", (int64_t)w->remote.p50_ns - (int64_t)w->local.p50_ns);
-	json_int(j, "p99_ns", (int64_t)w->remote.p99_ns - (int64_t)w->local.p99_ns);
-	json_double(j, "iops_fraction", w->local.iops > 0 ? w->remote.iops / w->local.iops : 0);
+	json_double(j, "mean_ns", jd.added_mean_ns);
+	json_double(j, "p50_ns", jd.added_p50_ns);
+	json_double(j, "p99_ns", jd.added_p99_ns);
+	json_double(j, "iops_fraction", jd.iops_fraction);
+	json_double(j, "bw_fraction", jd.bw_fraction);
 	json_end_object(j);
+	json_begin_object(j, "judgement");
+	json_bool(j, "large", jd.large);
+	json_string(j, "layer", jd.layer);
+	json_string(j, "sentence", jd.sentence);
+	json_end_object(j);
+}
+
+static void wire_row(const char *side, const struct wire_lat *l)
+{
+	printf("  %-6s %-20s %8.1f us %8.1f us %8.1f us %9.0f %9.1f MB/s\n", side, l->device, l->mean_ns / 1e3,
+	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops, l->bw_bytes_per_s / 1e6);
 }
 
 static void wire_print(const struct wire_pair *w)
 {
-	const struct wire_lat *l = &w->local, *r = &w->remote;
-	printf("4 KiB random read, QD1      mean       p50       p99      IOPS\n");
-	printf("  local  %-14s %7.1f us %6.1f us %6.1f us %9.0f\n", l->device, l->mean_ns / 1e3,
-	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops);
-	printf("  remote %-14s %7.1f us %6.1f us %6.1f us %9.0f\n", r->device, r->mean_ns / 1e3,
-	       (double)r->p50_ns / 1e3, (double)r->p99_ns / 1e3, r->iops);
-	printf("  added by the network and the target stack: %.1f us mean, %.1f us p50, %.1f us p99 per I/O;\n"
-	       "  the client reached %.1f%% of local IOPS\n",
-	       (r->mean_ns - l->mean_ns) / 1e3, ((double)r->p50_ns - (double)l->p50_ns) / 1e3,
-	       ((double)r->p99_ns - (double)l->p99_ns) / 1e3, l->iops > 0 ? 100.0 * r->iops / l->iops : 0.0);
+	struct wire_judgement jd;
+	ramdisk_wire_judge(&w->local, &w->remote, &jd);
+	printf("%-29s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
+	for (int i = 0; i < WIRE_WORKLOADS; i++) {
+		printf("%s\n", wire_workload_titles[i]);
+		wire_row("local", &w->local.w[i]);
+		wire_row("remote", &w->remote.w[i]);
+	}
+	printf("\nadded by the network and the target stack: %.1f us mean, %.1f us p50, %.1f us p99 per I/O at QD1;\n"
+	       "the client reached %.1f%% of local IOPS at QD32 and %.1f%% of local bandwidth at 1 MiB\n",
+	       jd.added_mean_ns / 1e3, jd.added_p50_ns / 1e3, jd.added_p99_ns / 1e3, 100 * jd.iops_fraction,
+	       100 * jd.bw_fraction);
+	printf("%s%s\n", jd.layer ? "LAYER: " : "", jd.sentence);
 }
 
 static int wire_check(struct command_call *call)
@@ -296,8 +321,9 @@ static int wire_main(struct command_call *call)
 static const struct command_doc wire_doc = {
 	"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME]",
 	"Step 3 across the wire: reads the first exported RAM disk here, then from the client\n"
-	"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'), and reports\n"
-	"what the network and the target stack add per I/O.",
+	"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'): 4 KiB random\n"
+	"at QD1 and QD32, 1 MiB sequential; reports what the network and the target stack add\n"
+	"per I/O, the share of local IOPS and bandwidth reached, and the layer when the loss is large.",
 	wire_opts,
 };
 

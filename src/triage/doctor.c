@@ -9,6 +9,7 @@
 #include "basic/log.h"
 #include "basic/timeutil.h"
 #include "triage/doctor_steps.h"
+#include "triage/doctor_wire.h"
 
 #define LAB_MEMBER_SIZE (192ULL << 20)
 #define LAB_SLOW_RATE (12ULL << 20)
@@ -26,6 +27,8 @@ static void estimate(struct doctor *dr, size_t ndisks)
 	dr->steps[0].budget_s = (unsigned)(ndisks + 2) * b->read_cap_s;
 	dr->steps[1].budget_s = dr->set.lab || dr->set.skip_network ? 0 : (unsigned)(b->window_ns / 1000000000ULL) + 30;
 	dr->steps[2].budget_s = dr->have_pool ? 2 * b->workload_cap_s + 30 : b->read_cap_s + 5;
+	if (dr->set.client_via) /* three workloads on each side, the client's connect and the RAM disk's fill */
+		dr->steps[2].budget_s += 2 * WIRE_WORKLOADS * doctor_wire_runtime_s(dr) + 60;
 	dr->steps[3].budget_s = dr->have_pool ? 2 * b->workload_cap_s + 30 : 0;
 	dr->estimate_s = 0;
 	for (int i = 0; i < 4; i++)

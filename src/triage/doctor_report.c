@@ -5,6 +5,44 @@
 
 #include "basic/strbuf.h"
 
+/* Step 3 across the wire: null without --client. */
+static void wire_json(struct json *j, const struct doctor *dr)
+{
+	if (!dr->set.client_via) {
+		json_null(j, "wire");
+		return;
+	}
+	json_begin_object(j, "wire");
+	json_string(j, "client", dr->set.client_label);
+	json_string(j, "export_addr", dr->set.export_addr);
+	json_bool(j, "measured", dr->wire_ran);
+	if (dr->wire_ran) {
+		for (int side = 0; side < 2; side++) {
+			const struct wire_side *ws = side ? &dr->wire_remote : &dr->wire_local;
+			json_begin_object(j, side ? "remote" : "local");
+			for (int w = 0; w < WIRE_WORKLOADS; w++) {
+				json_begin_object(j, wire_workload_names[w]);
+				json_double(j, "mean_ns", ws->w[w].mean_ns);
+				json_uint(j, "p50_ns", ws->w[w].p50_ns);
+				json_uint(j, "p99_ns", ws->w[w].p99_ns);
+				json_double(j, "iops", ws->w[w].iops);
+				json_double(j, "bw_bytes_per_s", ws->w[w].bw_bytes_per_s);
+				json_end_object(j);
+			}
+			json_uint(j, "rtt_ns", ws->rtt_ns);
+			json_end_object(j);
+		}
+		json_double(j, "added_mean_ns", dr->wire.added_mean_ns);
+		json_double(j, "added_p50_ns", dr->wire.added_p50_ns);
+		json_double(j, "added_p99_ns", dr->wire.added_p99_ns);
+		json_double(j, "iops_fraction", dr->wire.iops_fraction);
+		json_double(j, "bw_fraction", dr->wire.bw_fraction);
+		json_string(j, "layer", dr->wire.layer);
+		json_string(j, "sentence", dr->wire.sentence);
+	}
+	json_end_object(j);
+}
+
 static void doctor_object_json(struct json *j, const struct doctor *dr)
 {
 	static const char *const states[] = { "not run", "ran", "skipped", "failed" };
@@ -45,6 +83,7 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_end_object(j);
 	if (dr->steps[3].state != STEP_NOT_RUN)
 		pool_evidence_json(j, &dr->evidence);
+	wire_json(j, dr);
 	json_begin_object(j, "verdict");
 	json_string(j, "layer", dr->verdict.layer	      ? dr->verdict.layer
 				: dr->verdict.undetermined ? "undetermined"

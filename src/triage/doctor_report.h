@@ -16,6 +16,7 @@
 #include "triage/lab.h"
 #include "triage/pool_evidence.h"
 #include "triage/pool_twin.h"
+#include "triage/ramdisk_export.h"
 #include "triage/read_batch.h"
 
 struct doctor_settings {
@@ -25,6 +26,13 @@ struct doctor_settings {
 	bool skip_network;
 	const char *pool_id; /* POOL, or NULL for every disk */
 	struct progress *progress; /* told each step (step N of 4), in seconds of its budget; NULL for none */
+	/* Step 3 across the wire (triage/doctor_wire.h): how to run a command
+	 * on the client ("ssh HOST" or "ip netns exec NS"), this host's
+	 * address it reaches, the client's host NQN (NULL: any host). */
+	const char *client_via;
+	const char *client_label; /* the client as the user named it */
+	const char *export_addr;
+	const char *host_nqn;
 };
 
 /* Sizes and caps for one run. */
@@ -52,7 +60,7 @@ struct doctor_step {
 };
 
 struct doctor_verdict {
-	const char *layer;       /* "media", "network", "pool", or NULL: no layer stands out */
+	const char *layer;       /* "media", "network", "target stack", "pool", or NULL: no layer stands out */
 	bool undetermined;       /* no disk could be read: no verdict, rather than a false "none" */
 	char subject[128];       /* the disk or port */
 	char evidence[1024];
@@ -84,6 +92,9 @@ struct doctor {
 	enum layout_kind expect_kind;   /* the kind the thresholds are taken from */
 	char expect_why[160];           /* why there is no expectation */
 	char layout_sentence[512];      /* the figures as percentages of the expectation */
+	bool wire_ran;                  /* the comparison across the wire measured both sides */
+	struct wire_side wire_local, wire_remote;
+	struct wire_judgement wire;
 };
 
 /* The document's "lab" (with --lab) and "doctor" members, then the read

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "basic/humanize.h"
+#include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "lab/loopdev.h"
@@ -13,6 +14,7 @@
 #include "pool/areas.h"
 #include "triage/doctor_judgement.h"
 #include "triage/doctor_pool.h"
+#include "triage/doctor_wire.h"
 #include "triage/netcheck.h"
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
@@ -324,6 +326,8 @@ void doctor_step_ram(struct doctor *dr)
 		step_twin(dr);
 	else
 		step_ram_disk_only(dr);
+	if (dr->set.client_via && !interrupt_requested())
+		doctor_step_wire(dr);
 }
 
 /* ---- the verdict when no step explains the complaint ---- */
@@ -367,8 +371,10 @@ void doctor_no_layer(struct doctor *dr)
 			    100.0 * ratio, dr->pool_read_bw / 1e6, dr->twin_read_bw / 1e6,
 			    ratio >= POOL_NEAR_TWIN ? "the media are not what limits it"
 							: "the disks set the pace, as real disks do against RAM");
+		if (dr->wire_ran)
+			strbuf_addf(&ev, "; across the wire to %s: %s", dr->set.client_label, dr->wire.sentence);
 	}
-	else if (dr->ram_disk_bw > 0)
+	else if (dr->ram_disk_bw > 0 || dr->wire_ran)
 		strbuf_addf(&ev, "; %s", dr->steps[2].summary);
 	if (dr->steps[3].state == STEP_RAN) {
 		strbuf_addf(&ev, "; %s: ", dr->layout_sentence);

@@ -4,8 +4,9 @@
  * in a deployment, `ip netns exec NS` in the VM test) connects through the
  * kernel's /dev/nvme-fabrics, finds the namespace's block device by its
  * subsystem NQN and nsid, reads it and disconnects, also when interrupted.
- * The comparison runs the same 4 KiB QD1 random read locally and through
- * the client, and costs the difference. Every step is logged; nothing is
+ * The comparison runs the same three workloads (4 KiB random read at QD1
+ * and QD32, 1 MiB sequential read) locally and through the client, costs
+ * the difference and names the layer when the loss is large. Every step is logged; nothing is
  * printed. */
 #ifndef IOTRIAGE_TRIAGE_RAMDISK_EXPORT_H
 #define IOTRIAGE_TRIAGE_RAMDISK_EXPORT_H
@@ -34,35 +35,74 @@ int ramdisk_export_stop(char *reason, size_t len);
 /* The complete export now: 1 with *RET, 0 when none. */
 int ramdisk_export_current(struct ramdisk_export *ret);
 
-/* One QD1 4 KiB random-read figure. */
+/* The three workloads of the comparison, on each side: 4 KiB random read
+ * at QD1 (latency: psync), at QD32 (IOPS) and 1 MiB sequential read at QD8
+ * (bandwidth, CrystalDiskMark's SEQ1M Q8T1), the deeper two on io_uring or
+ * libaio (engine_select's "auto"). */
+enum wire_workload { WIRE_QD1, WIRE_QD32, WIRE_SEQ, WIRE_WORKLOADS };
+extern const char *const wire_workload_names[WIRE_WORKLOADS]; /* "qd1", "qd32", "seq1m" */
+extern const char *const wire_workload_titles[WIRE_WORKLOADS];
+
+/* One workload's figure. */
 struct wire_lat {
 	bool measured;
-	double mean_ns, iops;
+	double mean_ns, iops, bw_bytes_per_s;
 	uint64_t p50_ns, p99_ns, ios;
 	char device[64];
 };
 
-/* Reads PATH for RUNTIME_NS (4 KiB random, QD1, psync, O_DIRECT). FILL
- * writes random data over it first. 0 or -errno with WHY. */
-int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_lat *ret, char *why,
+/* One side's three figures; on the client also the network's round trip
+ * to the target's port (the fastest of a few TCP connects), 0 when not
+ * measured. */
+struct wire_side {
+	struct wire_lat w[WIRE_WORKLOADS];
+	uint64_t rtt_ns;
+};
+
+/* Reads PATH with each workload for RUNTIME_NS (O_DIRECT). FILL writes
+ * random data over it first. 0 or -errno with WHY. */
+int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_side *ret, char *why,
 			 size_t len);
 
-/* The client step, on this host: connect to NQN at ADDR_ARG, find
- * namespace NSID's device, measure, disconnect (also on a signal). 0 or
- * -errno with WHY; no controller of NQN is left either way. */
+/* The client step, on this host: measure the round trip to ADDR_ARG,
+ * connect to NQN there, find namespace NSID's device, measure, disconnect
+ * (also on a signal). 0 or -errno with WHY; no controller of NQN is left
+ * either way. */
 int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
-			uint64_t runtime_ns, struct wire_lat *ret, char *why, size_t len);
+			uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len);
 
-/* Pure: the client's one result line ("wire mean_ns=... p50_ns=...") and
- * its parse. */
-void ramdisk_wire_format(const struct wire_lat *l, char *buf, size_t len);
-int ramdisk_wire_parse(const char *text, struct wire_lat *l);
+/* Pure: the client's result lines (one "wire workload=NAME ..." line a
+ * workload and "wire rtt_ns=N") and their parse. */
+void ramdisk_wire_format(const struct wire_side *s, char *buf, size_t len);
+int ramdisk_wire_parse(const char *text, struct wire_side *s);
 
 /* The comparison: local on the server's first RAM disk, then the client
  * step run through VIA (an argv prefix: {"ssh","HOST"} or
  * {"ip","netns","exec","NS"}) as SELF ramdisk client ... Requires a
  * complete export. 0 with LOCAL and REMOTE, or -errno with WHY. */
 int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
-			 struct wire_lat *local, struct wire_lat *remote, char *why, size_t len);
+			 struct wire_side *local, struct wire_side *remote, char *why, size_t len);
+
+/* What the wire costs, judged (pure). The loss is large when the QD1 read
+ * gains WIRE_ADDED_LARGE_NS or more per I/O, or the client reaches under
+ * WIRE_FRACTION_LOW of local IOPS at QD32 or of local bandwidth at 1 MiB.
+ * Then the layer is the network when its round trip is at least
+ * WIRE_RTT_SHARE of the QD1 latency added (or, for a throughput loss
+ * alone, when QD32 reached WIRE_RTT_SHARE of what 32 I/Os in flight allow
+ * over that round trip), else the target stack. */
+#define WIRE_ADDED_LARGE_NS 200000ULL
+/* A RAM disk read locally runs at memory speed (hundreds of thousands of
+ * IOPS on one core at QD32); one NVMe/TCP queue reaches a fraction of that
+ * on a sound path (17-37% in the test VM, where initiator and target share
+ * one CPU), so only under a tenth is called large. */
+#define WIRE_FRACTION_LOW 0.10
+#define WIRE_RTT_SHARE 0.5
+struct wire_judgement {
+	double added_mean_ns, added_p50_ns, added_p99_ns, iops_fraction, bw_fraction;
+	bool large;
+	const char *layer;       /* "network", "target stack", or NULL */
+	char sentence[700];      /* the layer and its figures, or "the network and target stack cost little: ..." */
+};
+void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *remote, struct wire_judgement *ret);
 
 #endif

@@ -16,18 +16,34 @@
 #include "basic/spawn.h"
 #include "basic/strbuf.h"
 #include "bench/job.h"
+#include "net/tcp_rtt.h"
 
 
-static int run_reads(struct target *t, uint64_t runtime_ns, struct wire_lat *ret, char *why, size_t len)
+const char *const wire_workload_names[WIRE_WORKLOADS] = { "qd1", "qd32", "seq1m" };
+const char *const wire_workload_titles[WIRE_WORKLOADS] = { "4 KiB random read, QD1", "4 KiB random read, QD32",
+							   "1 MiB sequential read, QD8" };
+
+static void workload_spec(enum wire_workload w, const struct target *t, uint64_t runtime_ns, struct job_spec *spec)
 {
-	struct job_spec spec = {
-		.random = true, .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .size = t->size,
-		.io_limit = 1ULL << 50, /* a time cap, not a size cap */ .runtime_ns = runtime_ns,
-		.pattern = PATTERN_RANDOM, .seed = 1, .progress = false,
+	static const struct { bool random; uint32_t bs; unsigned iodepth; } shape[WIRE_WORKLOADS] = {
+		{ true, 4096, 1 }, { true, 4096, 32 }, { false, 1U << 20, 8 },
 	};
+	*spec = (struct job_spec){
+		.random = shape[w].random, .read_pct = 100, .bs = shape[w].bs, .iodepth = shape[w].iodepth,
+		.numjobs = 1, .size = t->size, .runtime_ns = runtime_ns, .time_based = true,
+		.pattern = PATTERN_RANDOM, .seed = 1, .progress = NULL,
+	};
+}
+
+static int run_reads(struct target *t, enum wire_workload w, uint64_t runtime_ns, struct wire_lat *ret, char *why,
+		     size_t len)
+{
+	struct job_spec spec;
+	workload_spec(w, t, runtime_ns, &spec);
 	char reason[160];
 	struct engine_target_traits traits = { .synchronous_device = t->bio_based };
-	const struct engine_ops *engine = engine_select("psync", 1, &traits, reason, sizeof(reason));
+	const struct engine_ops *engine = engine_select(w == WIRE_QD1 ? "psync" : "auto", spec.iodepth, &traits, reason,
+							sizeof(reason));
 	struct job_result *res = NULL;
 	int r;
 	if (!engine) {
@@ -51,17 +67,17 @@ static int run_reads(struct target *t, uint64_t runtime_ns, struct wire_lat *ret
 		ret->p50_ns = hist_percentile(&res->lat_read, 50);
 		ret->p99_ns = hist_percentile(&res->lat_read, 99);
 		ret->iops = job_iops(res);
+		ret->bw_bytes_per_s = job_bw_bytes_per_s(res);
 		ret->ios = res->read_ios;
 	}
 	free(res);
 	return r;
 }
 
-int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_lat *ret, char *why,
+int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_side *ret, char *why,
 			 size_t len)
 {
 	memset(ret, 0, sizeof(*ret));
-	snprintf(ret->device, sizeof(ret->device), "%s", path);
 	struct target t = TARGET_INIT;
 	int r = target_open(path, false, true, false, &t);
 	if (r < 0) {
@@ -76,28 +92,60 @@ int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struc
 			return -EIO;
 		}
 	}
-	r = run_reads(&t, runtime_ns, ret, why, len);
+	for (int w = 0; w < WIRE_WORKLOADS && r >= 0; w++) {
+		snprintf(ret->w[w].device, sizeof(ret->w[w].device), "%s", path);
+		r = run_reads(&t, (enum wire_workload)w, runtime_ns, &ret->w[w], why, len);
+		if (r == 0)
+			log_msg(LOG_INFO, "RAMDISK: %s on %s: mean %.1f us, p99 %.1f us, %.0f IOPS, %.1f MB/s",
+				wire_workload_titles[w], path, ret->w[w].mean_ns / 1e3, (double)ret->w[w].p99_ns / 1e3,
+				ret->w[w].iops, ret->w[w].bw_bytes_per_s / 1e6);
+	}
 	target_close(&t);
 	return r;
 }
 
-void ramdisk_wire_format(const struct wire_lat *l, char *buf, size_t len)
+void ramdisk_wire_format(const struct wire_side *s, char *buf, size_t len)
 {
-	snprintf(buf, len, "wire device=%s mean_ns=%.0f p50_ns=%" PRIu64 " p99_ns=%" PRIu64 " iops=%.1f ios=%" PRIu64 "\n",
-		 l->device, l->mean_ns, l->p50_ns, l->p99_ns, l->iops, l->ios);
+	struct strbuf sb = STRBUF_INIT;
+	for (int w = 0; w < WIRE_WORKLOADS; w++) {
+		const struct wire_lat *l = &s->w[w];
+		strbuf_addf(&sb, "wire workload=%s device=%s mean_ns=%.0f p50_ns=%" PRIu64 " p99_ns=%" PRIu64
+			    " iops=%.1f bw=%.0f ios=%" PRIu64 "\n", wire_workload_names[w], l->device, l->mean_ns,
+			    l->p50_ns, l->p99_ns, l->iops, l->bw_bytes_per_s, l->ios);
+	}
+	strbuf_addf(&sb, "wire rtt_ns=%" PRIu64 "\n", s->rtt_ns);
+	snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
-int ramdisk_wire_parse(const char *text, struct wire_lat *l)
+/* The line starting with PREFIX at the start of a line of TEXT, or NULL. */
+static const char *line_of(const char *text, const char *prefix)
 {
-	memset(l, 0, sizeof(*l));
-	const char *line = strstr(text, "wire device=");
-	if (!line || (line != text && line[-1] != '\n'))
+	for (const char *p = strstr(text, prefix); p; p = strstr(p + 1, prefix))
+		if (p == text || p[-1] == '\n')
+			return p + strlen(prefix);
+	return NULL;
+}
+
+int ramdisk_wire_parse(const char *text, struct wire_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int w = 0; w < WIRE_WORKLOADS; w++) {
+		char prefix[48];
+		snprintf(prefix, sizeof(prefix), "wire workload=%s ", wire_workload_names[w]);
+		const char *line = line_of(text, prefix);
+		struct wire_lat *l = &s->w[w];
+		if (!line || sscanf(line, "device=%63s mean_ns=%lf p50_ns=%" SCNu64 " p99_ns=%" SCNu64 " iops=%lf bw=%lf ios=%" SCNu64,
+				    l->device, &l->mean_ns, &l->p50_ns, &l->p99_ns, &l->iops, &l->bw_bytes_per_s, &l->ios) != 7)
+			return -EINVAL;
+		l->measured = l->ios > 0;
+		if (!l->measured)
+			return -EINVAL;
+	}
+	const char *rtt = line_of(text, "wire rtt_ns=");
+	if (!rtt || sscanf(rtt, "%" SCNu64, &s->rtt_ns) != 1)
 		return -EINVAL;
-	if (sscanf(line, "wire device=%63s mean_ns=%lf p50_ns=%" SCNu64 " p99_ns=%" SCNu64 " iops=%lf ios=%" SCNu64,
-		   l->device, &l->mean_ns, &l->p50_ns, &l->p99_ns, &l->iops, &l->ios) != 6)
-		return -EINVAL;
-	l->measured = l->ios > 0;
-	return l->measured ? 0 : -EINVAL;
+	return 0;
 }
 
 /* Deletes every controller of NQN (the one we made, and any a killed run left). */
@@ -114,7 +162,7 @@ static void disconnect_all(const char *nqn)
 }
 
 int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
-			uint64_t runtime_ns, struct wire_lat *ret, char *why, size_t len)
+			uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len)
 {
 	char addr[64], ctrl[32], kname[64];
 	unsigned port;
@@ -128,6 +176,15 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 	if (access("/dev/nvme-fabrics", F_OK) < 0 && (r = ramdisk_modprobe("nvme_tcp", NULL, why, len)) < 0)
 		return r;
 	disconnect_all(nqn);
+	/* The round trip first, on an idle path: a few TCP connects to the
+	 * target's own port (nvmet accepts and drops them). */
+	uint64_t rtt = 0;
+	char rtt_why[200];
+	if (tcp_connect_rtt(addr, port, 5, 2000, &rtt, rtt_why, sizeof(rtt_why)) < 0)
+		log_msg(LOG_WARN, "RAMDISK: the round trip to %s:%u is not measured: %s", addr, port, rtt_why);
+	else
+		log_msg(LOG_INFO, "RAMDISK: round trip to %s:%u: %.1f us (fastest of 5 TCP connects)", addr, port,
+			(double)rtt / 1e3);
 	r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
 	if (r < 0)
 		return r;
@@ -144,6 +201,7 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 			r = -ENOENT;
 		} else {
 			r = ramdisk_wire_measure(path, false, runtime_ns, ret, why, len);
+			ret->rtt_ns = rtt;
 		}
 	}
 	disconnect_all(nqn);
@@ -151,7 +209,7 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 }
 
 int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
-			 struct wire_lat *local, struct wire_lat *remote, char *why, size_t len)
+			 struct wire_side *local, struct wire_side *remote, char *why, size_t len)
 {
 	struct ramdisk_export e;
 	if (!ramdisk_export_current(&e)) {
@@ -161,8 +219,6 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
 	int r = ramdisk_wire_measure(e.devices[0], true, runtime_ns, local, why, len);
 	if (r < 0)
 		return r;
-	log_msg(LOG_INFO, "RAMDISK: local %s: mean %.1f us, p99 %.1f us, %.0f IOPS", e.devices[0], local->mean_ns / 1e3,
-		(double)local->p99_ns / 1e3, local->iops);
 	char addr[96], ms[32];
 	snprintf(addr, sizeof(addr), "%s:%u", e.traddr, e.trsvcid);
 	snprintf(ms, sizeof(ms), "%" PRIu64 "ms", runtime_ns / 1000000);
@@ -177,7 +233,7 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
 		argv[n++] = "--host-nqn";
 		argv[n++] = e.host_nqn;
 	}
-	struct spawn_opts o = { .timeout_ms = (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1, .interruptible = true };
+	struct spawn_opts o = { .timeout_ms = WIRE_WORKLOADS * (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1, .interruptible = true };
 	struct spawn_result res;
 	r = spawn_run_opts(argv, &o, &res);
 	free(argv);

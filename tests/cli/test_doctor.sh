@@ -182,6 +182,13 @@ ok $(($? != 1)) "doctor on a pool that does not exist: exit 1"
 ok $(($? != 2)) "--lab with a POOL is a usage error"
 "$IOTRIAGE" doctor --lab --fault gremlins >/dev/null 2>&1
 ok $(($? != 2)) "an unknown --fault is a usage error"
+"$IOTRIAGE" doctor --client somehost >/dev/null 2>"$TMP/client.err"
+ok $(($? != 2)) "--client without --nvme-tcp is a usage error"
+check "saying what the address is for" -- grep -q -- "--client needs --nvme-tcp ADDR\[:PORT\]: this host's address the client reaches" "$TMP/client.err"
+"$IOTRIAGE" doctor --client a --client-via "ip netns exec b" --nvme-tcp 10.0.0.1 >/dev/null 2>&1
+ok $(($? != 2)) "--client and --client-via together are a usage error"
+"$IOTRIAGE" doctor --nvme-tcp 10.0.0.1 >/dev/null 2>&1
+ok $(($? != 2)) "--nvme-tcp without --client is a usage error"
 check "nothing of doctor's is left at the end" -- test -z "$(ours)"
 
 finish

@@ -6,7 +6,10 @@
 # of the veth the added QD1 latency is 1 ms plus the zero-delay overhead
 # within 15%; destroy refused while exported; Ctrl-C and SIGKILL leave no
 # subsystem, port, controller or record; bad input makes nothing.
-# Latency is on the VM's instruction-counted clock (run_vm.sh).
+# Latency is on the VM's instruction-counted clock (run_vm.sh), at 2 ns an
+# instruction here (500 MIPS; the default 4 ns makes the target stack's CPU
+# cost per I/O, ~47,000 instructions, ~190 us: ten times a real core's,
+# and next to the 200 us that ramdisk wire calls a large loss).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +20,7 @@ vm_ready "wire VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
-VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem" VM_PROGRAMS="ip tc" \
+VM_QEMU_ARGS="-icount shift=1,sleep=off" VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem" VM_PROGRAMS="ip tc" \
 	bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/wire_scenario.sh" "$console" 600 2>"$TMP/vm.err"
 ok $? "the VM booted, ran the whole scenario and powered off"
 diag "VM run took $(($(date +%s) - start)) s"
@@ -62,16 +65,31 @@ j0=$(jsect wire0)
 j5=$(jsect wire500)
 check "wire with no delay exits 0" -- test "$(rc wire0)" = 0
 check "the client found the namespace by NQN and read it" -- \
-	jtest "$j0" '(.ramdisk.remote.device | test("^/dev/nvme[0-9]+n1$")) and .ramdisk.remote.ios > 100 and .ramdisk.local.ios > 100'
+	jtest "$j0" '(.ramdisk.remote.qd1.device | test("^/dev/nvme[0-9]+n1$")) and .ramdisk.remote.qd1.ios > 100 and .ramdisk.local.qd1.ios > 100'
 check "wire with netem 500 us each way exits 0" -- test "$(rc wire500)" = 0
 a0=$(jq -r '.ramdisk.added.mean_ns' "$j0" 2>/dev/null)
 a5=$(jq -r '.ramdisk.added.mean_ns' "$j5" 2>/dev/null)
-diag "added mean: no delay ${a0} ns, 500 us each way ${a5} ns; p50 $(jq -r '.ramdisk.added.p50_ns' "$j5") ns, p99 $(jq -r '.ramdisk.added.p99_ns' "$j5") ns; IOPS fraction $(jq -r '.ramdisk.added.iops_fraction' "$j0") / $(jq -r '.ramdisk.added.iops_fraction' "$j5")"
+for jj in "$j0" "$j5"; do
+	diag "$(jq -r '.ramdisk | "round trip \(.remote.rtt_ns) ns; added mean \(.added.mean_ns) p50 \(.added.p50_ns) p99 \(.added.p99_ns) ns; QD1 local \(.local.qd1.mean_ns) remote \(.remote.qd1.mean_ns) ns; QD32 IOPS local \(.local.qd32.iops) remote \(.remote.qd32.iops) (\(.added.iops_fraction)); 1 MiB local \(.local.seq1m.bw_bytes_per_s) remote \(.remote.seq1m.bw_bytes_per_s) B/s (\(.added.bw_fraction)); \(.judgement.sentence)"' "$jj" 2>&1)"
+done
 check "the added latency is within 15% of 1 ms plus the zero-delay overhead" -- \
 	awk -v a0="$a0" -v a5="$a5" 'BEGIN { want = 1000000 + a0; d = a5 - want; if (d < 0) d = -d; exit !(a0 > 0 && d <= 0.15 * want) }'
-check "the client reached a fraction of local IOPS, smaller with delay" -- \
+check "the client reached a fraction of local IOPS at QD32, smaller with delay" -- \
 	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
 check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
+check "QD32 and 1 MiB figures on both sides, in the document" -- \
+	jtest "$j0" '[.ramdisk.local, .ramdisk.remote] | all(.qd32.iops > 0 and .qd32.ios > 100 and .seq1m.bw_bytes_per_s > 0 and .seq1m.ios > 10)'
+check "and in the table, local and remote" -- \
+	bash -c "awk '/=== BEGIN wire-table/,/=== END wire-table/' '$c' | grep -A2 -E '^(4 KiB random read, QD32|1 MiB sequential read, QD8)' | grep -Ec '^  (local|remote) +/dev/' | grep -qx 4"
+r0=$(jq -r '.ramdisk.remote.rtt_ns' "$j0" 2>/dev/null)
+r5=$(jq -r '.ramdisk.remote.rtt_ns' "$j5" 2>/dev/null)
+check "the client measured the round trip: netem 500 us each way adds 1 ms to it (within 15%)" -- \
+	awk -v r0="$r0" -v r5="$r5" 'BEGIN { d = r5 - r0 - 1000000; if (d < 0) d = -d; exit !(r0 > 0 && d <= 150000) }'
+check "with 1 ms of round trip the judgement names the network, with the round trip" -- \
+	jtest "$j5" '.ramdisk.judgement.large and .ramdisk.judgement.layer == "network" and (.ramdisk.judgement.sentence | test("^the network: every I/O waits for the round trip to the target \\([0-9.]+ us"))'
+check "with no delay no layer is named: the wire costs little, with the figures" -- \
+	jtest "$j0" '(.ramdisk.judgement.large | not) and .ramdisk.judgement.layer == null and (.ramdisk.judgement.sentence | startswith("the network and target stack cost little: "))'
+check "the table's layer line" -- has wire-table "^LAYER: the network: every I/O waits for the round trip"
 check "no controller is left after a wire" -- bash -c "! awk '/=== BEGIN objects-wire(0|500)$/,/=== END/' '$c' | grep -q '^controller'"
 check "the controller existed while the client read" -- has objects-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
 check "Ctrl-C of wire: it exits 130" -- grep -q "^=== INT rc=130" "$c"
@@ -90,7 +108,7 @@ check "allowing that host alone" -- \
 check "another host NQN cannot connect (exit 1)" -- test "$(rc client-intruder)" = 1
 check "and leaves no controller" -- bash -c "! awk '/=== BEGIN objects-intruder/,/=== END objects-intruder/' '$c' | grep -q '^controller'"
 jh=$(jsect wire-host)
-check "the allowed host reads through wire" -- jtest "$jh" '.ramdisk.remote.ios > 10'
+check "the allowed host reads through wire" -- jtest "$jh" '.ramdisk.remote.qd1.ios > 10'
 check "unexport removes the host entry it made too" -- bash -c "[ \"$(rc unexport-host)\" = 0 ] && [ -z \"\$(awk '/=== BEGIN objects-host-after/,/=== END objects-host-after/' '$c' | grep -v '^===')\" ]"
 grep '^=== KILLED' "$c" | while read -r line; do diag "$line"; done
 for d in 0.005 0.01 0.012 0.014 0.016 0.018 0.02 0.04; do
@@ -100,4 +118,24 @@ done
 check "destroy --force after a SIGKILLed export exits 0" -- test "$(rc destroy-after-kill)" = 0
 check "no subsystem, port, controller or record is left" -- none objects-final
 check "and no RAM disk" -- has list-final "No RAM disks exist"
+
+# doctor --client
+check "doctor with a client it cannot reach exits 1" -- test "$(rc doctor-badclient)" = 1
+check "saying the step across the wire failed" -- has doctor-badclient "across the wire to /bin/ip netns exec nosuch: the client step failed"
+check "and leaves no export, controller or RAM disk" -- none objects-doctor-badclient
+jd=$(jsect doctor-wire)
+diag "doctor: $(jq -r '.doctor.verdict.layer + ": " + .doctor.verdict.evidence' "$jd" 2>&1)"
+check "doctor --client with 1 ms of round trip exits 0" -- test "$(rc doctor-wire)" = 0
+check "its verdict is the network layer, the path to the client" -- \
+	jtest "$jd" '.doctor.verdict.layer == "network" and (.doctor.verdict.subject | startswith("the path to /bin/ip netns exec cli (NVMe/TCP to 10.77.0.1)"))'
+check "with the round trip and the figures as evidence" -- \
+	jtest "$jd" '(.doctor.verdict.evidence | test("round trip to the target \\([0-9.]+ us.*added per 4 KiB read at QD1.*local IOPS at QD32.*local bandwidth at 1 MiB")) and .doctor.wire.remote.rtt_ns > 850000 and .doctor.wire.added_mean_ns > 850000'
+check "step 3 explains it" -- jtest "$jd" '.doctor.steps[2].explains and .doctor.steps[2].state == "ran"'
+check "and nothing is left: no export, controller or RAM disk" -- none objects-doctor-wire
+check "the printed verdict names the network layer" -- has doctor-wire-text "^VERDICT: the network layer: the path to"
+check "Ctrl-C of doctor while the client reads: it exits 130" -- grep -q "^=== DOCTOR INT rc=130" "$c"
+diag "doctor interrupted after $(sed -n 's/^=== DOCTOR WAITED //p' "$c") tenths of a second: $(sect doctor-int-log | tail -n 3 | tr '\n' ' ')"
+check "the controller existed then" -- has objects-doctor-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
+check "and after it nothing is left" -- none objects-doctor-int
+check "no RAM disk either" -- has list-doctor-int "No RAM disks exist"
 finish

@@ -7,6 +7,7 @@
  * behaviour (listening, a port in use) is tested in the VM
  * (tests/cli/test_wire_vm.sh). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,19 +91,70 @@ static void test_pure(void)
 	is_str(ctrl, "nvme3", "to the controller's name");
 	is_int(ramdisk_fabrics_parse_answer("cntlid=1\n", ctrl, sizeof(ctrl)), -EINVAL, "no instance: refused");
 
-	struct wire_lat l = { .measured = true, .mean_ns = 1234.5, .p50_ns = 1200, .p99_ns = 3000, .iops = 810.2,
-			      .ios = 4051 };
-	snprintf(l.device, sizeof(l.device), "/dev/nvme1n1");
-	char line[256];
-	ramdisk_wire_format(&l, line, sizeof(line));
-	struct wire_lat lb;
-	char out[512];
-	snprintf(out, sizeof(out), "noise\n%s", line);
-	is_int(ramdisk_wire_parse(out, &lb), 0, "the client's line parses after other output");
-	ok(lb.p50_ns == 1200 && lb.p99_ns == 3000 && lb.ios == 4051 && lb.mean_ns > 1233 && lb.mean_ns < 1236 &&
-		   strcmp(lb.device, "/dev/nvme1n1") == 0,
-	   "with every figure");
-	is_int(ramdisk_wire_parse("wire device=/dev/x mean_ns=1\n", &lb), -EINVAL, "a cut line is refused");
+	struct wire_side sd = { .rtt_ns = 98765 };
+	for (int w = 0; w < WIRE_WORKLOADS; w++) {
+		sd.w[w] = (struct wire_lat){ .measured = true, .mean_ns = 1234.5 + w, .p50_ns = 1200, .p99_ns = 3000,
+					     .iops = 810.2, .bw_bytes_per_s = 3e6 * (w + 1), .ios = 4051 + (uint64_t)w };
+		snprintf(sd.w[w].device, sizeof(sd.w[w].device), "/dev/nvme1n1");
+	}
+	char lines[1024];
+	ramdisk_wire_format(&sd, lines, sizeof(lines));
+	struct wire_side sb;
+	char out[1200];
+	snprintf(out, sizeof(out), "noise\n%s", lines);
+	is_int(ramdisk_wire_parse(out, &sb), 0, "the client's lines parse after other output");
+	const struct wire_lat *seq = &sb.w[WIRE_SEQ];
+	ok(seq->p50_ns == 1200 && seq->p99_ns == 3000 && seq->ios == 4053 && seq->mean_ns > 1235 && seq->mean_ns < 1238 &&
+		   seq->bw_bytes_per_s == 9e6 && sb.w[WIRE_QD1].ios == 4051 && sb.rtt_ns == 98765 &&
+		   strcmp(seq->device, "/dev/nvme1n1") == 0,
+	   "with every figure of every workload and the round trip");
+	is_int(ramdisk_wire_parse("wire workload=qd1 device=/dev/x mean_ns=1\n", &sb), -EINVAL, "a cut line is refused");
+	char *cut = strstr(out, "wire workload=seq1m");
+	*cut = '\0';
+	is_int(ramdisk_wire_parse(out, &sb), -EINVAL, "a missing workload is refused");
+}
+
+/* A side with QD1 mean MEAN_US, QD32 IOPS and 1 MiB MB/s. */
+static struct wire_side side(double mean_us, double iops, double mbps, double rtt_us)
+{
+	struct wire_side s = { .rtt_ns = (uint64_t)(rtt_us * 1e3) };
+	s.w[WIRE_QD1] = (struct wire_lat){ .measured = true, .mean_ns = mean_us * 1e3, .p50_ns = (uint64_t)(mean_us * 1e3),
+					   .p99_ns = (uint64_t)(mean_us * 2e3), .iops = 1e9 / (mean_us * 1e3) };
+	s.w[WIRE_QD32] = (struct wire_lat){ .measured = true, .iops = iops };
+	s.w[WIRE_SEQ] = (struct wire_lat){ .measured = true, .bw_bytes_per_s = mbps * 1e6 };
+	return s;
+}
+
+static void test_judge(void)
+{
+	struct wire_judgement j;
+	struct wire_side local = side(5, 200000, 2000, 0);
+	struct wire_side near = side(45, 120000, 1500, 30);
+	ramdisk_wire_judge(&local, &near, &j);
+	ok(!j.large && !j.layer && strncmp(j.sentence, "the network and target stack cost little: 40.0 us added", 55) == 0,
+	   "40 us added, 60% of IOPS, 75% of bandwidth: the wire costs little");
+	struct wire_side far = side(1105, 28000, 900, 1000);
+	ramdisk_wire_judge(&local, &far, &j);
+	ok(j.large && j.layer && strcmp(j.layer, "network") == 0 && strstr(j.sentence, "1000.0 us") != NULL,
+	   "1.1 ms added with a 1 ms round trip: the network, with the round trip");
+	struct wire_side slow_target = side(605, 28000, 900, 40);
+	ramdisk_wire_judge(&local, &slow_target, &j);
+	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0, "600 us added over a 40 us round trip: the target stack");
+	struct wire_side bw_fair = side(45, 120000, 300, 30);
+	ramdisk_wire_judge(&local, &bw_fair, &j);
+	ok(!j.large && fabs(j.bw_fraction - 0.15) < 1e-9, "15% of local bandwidth is not a large loss");
+	struct wire_side bw_loss = side(45, 120000, 150, 30);
+	ramdisk_wire_judge(&local, &bw_loss, &j);
+	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && fabs(j.bw_fraction - 0.075) < 1e-9,
+	   "7.5% of local bandwidth with little latency added and QD32 far from its round-trip bound: the target stack");
+	struct wire_side fast_local = side(5, 1500000, 2000, 0), rtt_bound = side(150, 120000, 1500, 140);
+	ramdisk_wire_judge(&fast_local, &rtt_bound, &j);
+	ok(j.large && j.layer && strcmp(j.layer, "network") == 0,
+	   "QD32 at 8% of local but near what 32 in flight allow over a 140 us round trip: the network");
+	struct wire_side no_rtt = side(1105, 28000, 900, 0);
+	ramdisk_wire_judge(&local, &no_rtt, &j);
+	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && strstr(j.sentence, "not measured") != NULL,
+	   "no round trip measured: not blamed on the network, and said");
 }
 
 static void test_export(const char *root, const char *state)
@@ -222,6 +274,7 @@ static void test_fabrics_find(const char *sys)
 int main(void)
 {
 	test_pure();
+	test_judge();
 	char tmp[] = "/tmp/iotriage-test-nvmet.XXXXXX";
 	ok(mkdtemp(tmp) != NULL, "temporary tree");
 	char root[256], state[256], sys[256];

@@ -117,3 +117,25 @@ echo "=== KILLED before destroy: $(objects | tr '\n' ' ') $(grep complete= /run/
 run destroy-after-kill $I ramdisk destroy --force -y
 run objects-final objects
 run list-final $I ramdisk list
+
+# doctor --client: step 3 across the wire (netem 500 us each way is still on)
+objects_all() { objects; ls /dev/iotriage-ramdisk* /sys/block 2>/dev/null | grep -E 'iotriage-ramdisk|nullb' | sed 's/^/ramdisk /'; true; }
+run doctor-badclient $I doctor --quick --no-network --client-via "/bin/ip netns exec nosuch" --nvme-tcp 10.77.0.1
+run objects-doctor-badclient objects_all
+runj doctor-wire $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 10.77.0.1 --json
+run objects-doctor-wire objects_all
+run doctor-wire-text $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 10.77.0.1
+# Ctrl-C of doctor while the client reads: export, RAM disk, controller removed
+$I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 10.77.0.1 >/tmp/dint.out 2>&1 &
+dpid=$!
+n=0
+while [ $n -lt 900 ] && ! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme; do sleep 0.1; n=$((n + 1)); done
+echo "=== DOCTOR WAITED $n"
+sleep 1
+run objects-doctor-during objects
+kill -INT $dpid
+wait $dpid
+echo "=== DOCTOR INT rc=$?"
+run doctor-int-log cat /tmp/dint.out
+run objects-doctor-int objects_all
+run list-doctor-int $I ramdisk list
