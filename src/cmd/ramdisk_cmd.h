@@ -37,5 +37,9 @@ extern const struct command_frame ramdisk_sweep_frame;
 extern const struct command_frame ramdisk_export_frame, ramdisk_unexport_frame, ramdisk_wire_frame,
 	ramdisk_client_frame;
 void ramdisk_list_export(FILE *out, struct json *j);
+/* The iSCSI export's JSON "export" member and listing line (cmd_ramdisk_iscsi.c). */
+struct ramdisk_lio_export;
+void iscsi_json(struct json *j, const struct ramdisk_lio_export *e);
+void iscsi_print(FILE *out, const struct ramdisk_lio_export *e);
 
 #endif
