@@ -335,6 +335,11 @@ static int make_target(const char *root, const struct ramdisk_lio_export *e, cha
 		snprintf(why, len, "cannot make the iSCSI target '%s': %s", e->iqn, strerror(-r));
 		return r;
 	}
+	if (cfs_emulated(root)) { /* configfs makes the default group itself */
+		char attrib[PATH_MAX + 16];
+		snprintf(attrib, sizeof(attrib), "%s/attrib", tpg);
+		mkdir_p(attrib, 0755);
+	}
 	if ((r = make_luns(root, tpg, e, why, len)) < 0 || (r = set_access(tpg, e, why, len)) < 0)
 		return r;
 	r = cfs_attr_write(tpg, "enable", "1");
