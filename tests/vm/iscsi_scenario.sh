@@ -32,6 +32,7 @@ objects() { # what LIO and the initiator hold now
 modprobe veth
 modprobe sch_netem
 modprobe iscsi_tcp
+modprobe configfs
 mount -t configfs configfs /sys/kernel/config
 /bin/ip link set lo up
 /bin/ip netns add srv
