@@ -244,9 +244,17 @@ int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdi
 	return 0;
 }
 
-/* An iblock backstore per RAM disk under the tagged HBA. */
+/* An iblock backstore per RAM disk under the tagged HBA (made when absent;
+ * the unexport removes it once it is empty). */
 static int make_backstores(const char *root, const struct ramdisk_lio_export *e, char *why, size_t len)
 {
+	char hba[PATH_MAX];
+	snprintf(hba, sizeof(hba), "%s/core/" RAMDISK_LIO_HBA, root);
+	int h = cfs_group_make(root, hba);
+	if (h < 0 && h != -EEXIST) {
+		snprintf(why, len, "cannot make the LIO HBA '%s': %s", hba, strerror(-h));
+		return h;
+	}
 	for (size_t i = 0; i < e->n; i++) {
 		char name[128], dir[PATH_MAX], control[128];
 		ramdisk_lio_backstore(e, i, name, sizeof(name));

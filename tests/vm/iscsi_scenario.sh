@@ -19,12 +19,12 @@ runj() {
 	echo "=== JSON $n"; "$@" 2>/tmp/err; rc=$?; echo; echo "=== ENDJSON $n rc=$rc"
 	echo "=== BEGIN $n-log"; cat /tmp/err; echo "=== END $n-log rc=$rc"
 }
-objects() { # what LIO and the initiator hold now
-	for d in $T/iscsi/iqn.2014-08.org.iotriage* $T/iscsi/*/tpgt_1/np/* $T/iscsi/*/tpgt_1/acls/* $T/core/iblock_61696/*; do
-		[ -e "$d" ] && echo "lio ${d#$T/}"
+objects() { # what LIO and the initiator hold now (its own variable names: run's $n stays)
+	for o_d in $T/iscsi/iqn.2014-08.org.iotriage* $T/iscsi/*/tpgt_1/np/* $T/iscsi/*/tpgt_1/acls/* $T/core/iblock_61696/*; do
+		[ -e "$o_d" ] && echo "lio ${o_d#$T/}"
 	done
-	for s in /sys/class/iscsi_session/*; do [ -e "$s" ] && echo "session ${s##*/} $(cat $s/targetname)"; done
-	for n in /etc/iscsi/nodes/*; do [ -e "$n" ] && echo "node ${n##*/}"; done
+	for o_s in /sys/class/iscsi_session/*; do [ -e "$o_s" ] && echo "session ${o_s##*/} $(cat $o_s/targetname)"; done
+	for o_n in /etc/iscsi/nodes/*; do [ -e "$o_n" ] && echo "node ${o_n##*/}"; done
 	[ -e /run/iotriage/ramdisk/export-lio ] && echo "record export-lio"
 	true
 }
