@@ -338,7 +338,10 @@ static int make_target(const char *root, const struct ramdisk_lio_export *e, cha
 {
 	char tpg[PATH_MAX], np[PATH_MAX];
 	ramdisk_lio_tpg_path(root, e->iqn, tpg, sizeof(tpg));
-	int r = cfs_group_make(root, tpg);
+	snprintf(np, sizeof(np), "%s/iscsi/%s", root, e->iqn);
+	int r = cfs_group_make(root, np); /* the target, then its TPG: configfs makes one level at a time */
+	if (r == 0)
+		r = cfs_group_make(root, tpg);
 	if (r < 0) {
 		snprintf(why, len, "cannot make the iSCSI target '%s': %s", e->iqn, strerror(-r));
 		return r;
