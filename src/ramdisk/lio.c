@@ -3,6 +3,7 @@
  * are known. See ramdisk/lio.h. */
 #include "ramdisk/lio.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +32,31 @@ int ramdisk_lio_check_name(const char *name, char *why, size_t len)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int ramdisk_lio_port_free(const char *addr, unsigned port, char *why, size_t len)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		snprintf(why, len, "invalid address '%s'", addr);
+		return -EINVAL;
+	}
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(why, len, "cannot make a TCP socket: %s", strerror(errno));
+		return -errno;
+	}
+	int one = 1, r = 0;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)); /* as LIO's own listener */
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = -errno;
+		if (r == -EADDRINUSE)
+			snprintf(why, len, "cannot listen on %s:%u: the TCP port is in use", addr, port);
+		else
+			snprintf(why, len, "cannot listen on %s:%u: %s", addr, port, strerror(-r));
+	}
+	close(fd);
+	return r;
 }
 
 void ramdisk_lio_names(const char *id, struct ramdisk_lio_export *e)
@@ -360,8 +388,9 @@ static int make_target(const char *root, const struct ramdisk_lio_export *e, cha
 	}
 	ramdisk_lio_portal_path(root, e, np, sizeof(np));
 	r = cfs_group_make(root, np);
-	if (r == -EADDRINUSE)
-		snprintf(why, len, "cannot listen on %s:%u: the TCP port is in use", e->traddr, e->port);
+	/* a port taken since the check: the kernel says EINVAL (6.1) or EADDRINUSE */
+	if (r < 0 && ramdisk_lio_port_free(e->traddr, e->port, why, len) == -EADDRINUSE)
+		r = -EADDRINUSE;
 	else if (r < 0)
 		snprintf(why, len, "cannot listen on %s:%u (iSCSI portal of '%s'): %s", e->traddr, e->port, e->iqn,
 			 strerror(-r));

@@ -43,6 +43,9 @@ struct ramdisk_lio_export {
 /* Pure: is NAME a valid iSCSI name (iqn./eui./naa., 223 bytes at most, no
  * '/', space or control character)? 0, or -EINVAL with WHY. */
 int ramdisk_lio_check_name(const char *name, char *why, size_t len);
+/* Can a listener bind ADDR:PORT here (this network namespace)? 0, or
+ * -EADDRINUSE ("the TCP port is in use") or -errno with WHY. */
+int ramdisk_lio_port_free(const char *addr, unsigned port, char *why, size_t len);
 /* Pure: the IQN for an export with ID, and backstore I's name. */
 void ramdisk_lio_names(const char *id, struct ramdisk_lio_export *e);
 void ramdisk_lio_backstore(const struct ramdisk_lio_export *e, size_t i, char *buf, size_t len);

@@ -77,6 +77,8 @@ static int iscsi_check(const struct export_request *req, struct ramdisk_lio_expo
 	if (r == 0)
 		r = ramdisk_nvmet_check_local(e->traddr, reason, len);
 	if (r == 0)
+		r = ramdisk_lio_port_free(e->traddr, e->port, reason, len);
+	if (r == 0)
 		r = ramdisk_export_devices(e->devices, &e->n, reason, len);
 	return r;
 }

@@ -22,7 +22,7 @@ vm_ready "iscsi VM tests" "$missing" || exit 0
 
 console=${KEEP_CONSOLE:-$TMP/console.log}
 start=$(date +%s)
-VM_MODULES="configfs null_blk veth sch_netem sd_mod iscsi_tcp libiscsi libiscsi_tcp scsi_transport_iscsi target_core_mod target_core_iblock iscsi_target_mod" \
+VM_MODULES="configfs null_blk veth sch_netem sd_mod iscsi_tcp libiscsi libiscsi_tcp scsi_transport_iscsi crc32c_generic target_core_mod target_core_iblock iscsi_target_mod" \
 	VM_PROGRAMS="ip tc iscsiadm iscsid" VM_FILES=/etc/iscsi/iscsid.conf \
 	bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/iscsi_scenario.sh" "$console" 900 2>"$TMP/vm.err"
 ok $? "the VM booted, ran the whole scenario and powered off"

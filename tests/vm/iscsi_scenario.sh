@@ -32,6 +32,9 @@ objects() { # what LIO and the initiator hold now (its own variable names: run's
 modprobe veth
 modprobe sch_netem
 modprobe iscsi_tcp
+# the iSCSI target asks the crypto API for crc32c at every login; the
+# kernel would load it on demand, but this VM has no /sbin/modprobe for that
+modprobe crc32c_generic
 modprobe configfs
 mount -t configfs configfs /sys/kernel/config
 /bin/ip link set lo up
