@@ -35,6 +35,7 @@ modprobe iscsi_tcp
 # the iSCSI target asks the crypto API for crc32c at every login; the
 # kernel would load it on demand, but this VM has no /sbin/modprobe for that
 modprobe crc32c_generic
+modprobe sd_mod # the LUN's disk driver, for the same reason
 modprobe configfs
 mount -t configfs configfs /sys/kernel/config
 /bin/ip link set lo up
