@@ -15,6 +15,8 @@
 #   chromium      the HTML report's browser test
 #   dbench qemu-utils   matrix's suite and image targets
 #   prometheus    for promtool only (its daemon is stopped and disabled)
+#   open-iscsi    iscsiadm and iscsid, copied into the iSCSI VM test (its
+#                 daemon is stopped and disabled here: the VM runs its own)
 #   clang         the libFuzzer targets
 #   tmux          the interactive test drives the chooser in a terminal
 #   python3       tests/tools/source_rules.py (meson needs it anyway)
@@ -27,8 +29,14 @@ echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt_install \
 	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod udev \
 	e2fsprogs mount sqlite3 jq strace time iptables \
-	openssh-server iperf3 chromium dbench qemu-utils prometheus clang tmux python3 mandoc
+	openssh-server iperf3 chromium dbench qemu-utils prometheus open-iscsi clang tmux python3 mandoc
 # The packages' daemons are not the tests' business: none is left running.
 stop_daemon iperf3
 stop_daemon prometheus
 stop_daemon prometheus-node-exporter
+stop_daemon iscsid
+stop_daemon open-iscsi
+# iscsid is also socket-activated: a stray iscsiadm here would start it again
+if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+	systemctl disable --now iscsid.socket >/dev/null 2>&1 || true
+fi

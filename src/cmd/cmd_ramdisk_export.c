@@ -17,15 +17,17 @@
 #include "cmd/runctx.h"
 #include "triage/ramdisk_export.h"
 
-enum { OPT_NVME_TCP = OPT_COMMAND_BASE, OPT_HOST_NQN, OPT_ANY_HOST, OPT_NQN, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN };
+enum { OPT_NVME_TCP = OPT_COMMAND_BASE, OPT_HOST_NQN, OPT_ANY_HOST, OPT_NQN, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN,
+       OPT_ISCSI, OPT_INITIATOR, OPT_TARGET };
 
 struct wire_args {
-	const char *addr, *host_nqn, *nqn, *via, *client_bin;
+	const char *addr, *host_nqn, *nqn, *via, *client_bin, *iscsi, *initiator, *target;
 	bool any_host;
 	uint64_t runtime_ns;
 };
 
 #define ROW_ADDR(HELP) { "nvme-tcp", 0, "ADDR[:PORT]", HELP, OPT_NVME_TCP, OPT_V_STRING(struct wire_args, addr) }
+#define ROW_ISCSI(HELP) { "iscsi", 0, "ADDR[:PORT]", HELP, OPT_ISCSI, OPT_V_STRING(struct wire_args, iscsi) }
 #define ROW_RUNTIME(HELP) \
 	{ "runtime", 't', "TIME", HELP, OPT_RUNTIME, OPT_V_DURATION(struct wire_args, runtime_ns, 100000000ULL, 0, "5s") }
 
@@ -33,6 +35,9 @@ static const struct opt_def export_opts[] = {
 	ROW_ADDR("export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)"),
 	{ "host-nqn", 0, "NQN", "the client allowed to connect (its /etc/nvme/hostnqn)", OPT_HOST_NQN,
 	  OPT_V_STRING(struct wire_args, host_nqn) },
+	ROW_ISCSI("or over iSCSI (LIO) on ADDR (port 3260 by default)"),
+	{ "initiator", 0, "IQN", "iSCSI: the initiator allowed (its /etc/iscsi/initiatorname.iscsi)", OPT_INITIATOR,
+	  OPT_V_STRING(struct wire_args, initiator) },
 	{ "allow-any-host", 0, NULL, "let any host that reaches the port connect", OPT_ANY_HOST,
 	  OPT_V_FLAG(struct wire_args, any_host) },
 	OPT_END,
@@ -44,6 +49,8 @@ static const struct opt_def client_opts[] = {
 	  OPT_V_STRING(struct wire_args, nqn) },
 	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN,
 	  OPT_V_STRING(struct wire_args, host_nqn) },
+	ROW_ISCSI("or the server's iSCSI portal (open-iscsi's iscsid running here)"),
+	{ "target", 0, "IQN", "the iSCSI target iotriage exported", OPT_TARGET, OPT_V_STRING(struct wire_args, target) },
 	ROW_RUNTIME("reading time of each workload"),
 	OPT_END,
 };
@@ -80,6 +87,14 @@ static void export_json(struct json *j, const struct ramdisk_export *e)
 void ramdisk_list_export(FILE *out, struct json *j)
 {
 	struct ramdisk_export e;
+	struct ramdisk_lio_export lio;
+	if (ramdisk_lio_current(&lio)) {
+		if (j)
+			iscsi_json(j, &lio);
+		if (out)
+			iscsi_print(out, &lio);
+		return;
+	}
 	if (!ramdisk_export_current(&e)) {
 		if (j)
 			json_null(j, "export");
@@ -109,11 +124,18 @@ static int finish(struct command_call *call, const char *action, int status, con
 	return status;
 }
 
+struct both_exports {
+	struct ramdisk_export nvme;
+	struct ramdisk_lio_export lio;
+};
+
 static void export_body(struct json *j, const void *arg)
 {
-	const struct ramdisk_export *e = arg;
-	if (e->complete)
-		export_json(j, e);
+	const struct both_exports *b = arg;
+	if (b->nvme.complete)
+		export_json(j, &b->nvme);
+	else if (b->lio.complete)
+		iscsi_json(j, &b->lio);
 	else
 		json_null(j, "export");
 }
@@ -121,18 +143,21 @@ static void export_body(struct json *j, const void *arg)
 static int export_check(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	if (!a->addr)
-		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] (an address of this host)");
+	if (!a->addr == !a->iscsi)
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] or --iscsi ADDR[:PORT] (an address of "
+					"this host)");
 	return 0;
 }
 
 static int export_main(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	struct export_request req = { a->addr, a->host_nqn, a->any_host, call->rc->id };
-	struct ramdisk_export e;
+	struct export_request req = { .addr_arg = a->addr ? a->addr : a->iscsi, .host_nqn = a->host_nqn,
+				      .initiator = a->initiator, .allow_any_host = a->any_host, .run_id = call->rc->id };
+	struct both_exports e = { 0 };
 	char reason[600] = "";
-	int r = ramdisk_export_start(&req, &e, reason, sizeof(reason));
+	int r = a->iscsi ? ramdisk_iscsi_export_start(&req, &e.lio, reason, sizeof(reason))
+			 : ramdisk_export_start(&req, &e.nvme, reason, sizeof(reason));
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: nothing exported: %s", reason);
 	else if (!call->rc->json)
@@ -141,9 +166,12 @@ static int export_main(struct command_call *call)
 }
 
 static const struct command_doc export_doc = {
-	"ramdisk export", "ramdisk export --nvme-tcp ADDR[:PORT] (--host-nqn NQN | --allow-any-host)",
+	"ramdisk export",
+	"ramdisk export --nvme-tcp ADDR[:PORT] (--host-nqn NQN | --allow-any-host)\n"
+	"       ramdisk export --iscsi ADDR[:PORT] (--initiator IQN | --allow-any-host)",
 	"Exports iotriage's RAM disks (and nothing else) through the kernel's NVMe/TCP target:\n"
-	"one subsystem " RAMDISK_NVMET_NQN_PREFIX "<run id>, a namespace per RAM disk.\n"
+	"one subsystem " RAMDISK_NVMET_NQN_PREFIX "<run id>, a namespace per RAM disk;\n"
+	"or through LIO over iSCSI: target " RAMDISK_LIO_IQN_PREFIX "<run id>, a LUN per RAM disk.\n"
 	"'ramdisk unexport' removes it; destroy refuses while it exists (--force removes it).",
 	export_opts,
 };
@@ -165,7 +193,7 @@ static int unexport_main(struct command_call *call)
 }
 
 static const struct command_doc unexport_doc = {
-	"ramdisk unexport", "ramdisk unexport", "Removes the NVMe/TCP export of the RAM disks (clients lose them).",
+	"ramdisk unexport", "ramdisk unexport", "Removes the NVMe/TCP or iSCSI export of the RAM disks (clients lose them).",
 	unexport_opts,
 };
 
@@ -174,37 +202,19 @@ const struct command_frame ramdisk_unexport_frame = {
 	.main = unexport_main,
 };
 
-static void side_json(struct json *j, const char *key, const struct wire_side *s)
-{
-	json_begin_object(j, key);
-	for (int w = 0; w < WIRE_WORKLOADS; w++) {
-		const struct wire_lat *l = &s->w[w];
-		json_begin_object(j, wire_workload_names[w]);
-		json_string(j, "device", l->device);
-		json_double(j, "mean_ns", l->mean_ns);
-		json_uint(j, "p50_ns", l->p50_ns);
-		json_uint(j, "p99_ns", l->p99_ns);
-		json_double(j, "iops", l->iops);
-		json_double(j, "bw_bytes_per_s", l->bw_bytes_per_s);
-		json_uint(j, "ios", l->ios);
-		json_end_object(j);
-	}
-	json_uint(j, "rtt_ns", s->rtt_ns);
-	json_end_object(j);
-}
-
 static void client_body(struct json *j, const void *arg)
 {
 	const struct wire_side *s = arg;
 	if (s->w[WIRE_SEQ].measured)
-		side_json(j, "remote", s);
+		ramdisk_wire_side_json(j, "remote", s);
 }
 
 static int client_check(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	if (!a->addr || !a->nqn)
-		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] and --nqn NQN");
+	if ((!a->addr || !a->nqn) && (!a->iscsi || !a->target))
+		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] and --nqn NQN, or --iscsi ADDR[:PORT] "
+					"and --target IQN");
 	return 0;
 }
 
@@ -213,7 +223,8 @@ static int client_main(struct command_call *call)
 	const struct wire_args *a = call->settings;
 	struct wire_side l = { 0 };
 	char reason[600] = "";
-	int r = ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
+	int r = a->iscsi ? ramdisk_iscsi_client(a->iscsi, a->target, a->runtime_ns, &l, reason, sizeof(reason))
+			 : ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
 	} else if (!call->rc->json) {
@@ -225,10 +236,11 @@ static int client_main(struct command_call *call)
 }
 
 static const struct command_doc client_doc = {
-	"ramdisk client", "ramdisk client --nvme-tcp ADDR[:PORT] --nqn NQN [--runtime TIME]",
+	"ramdisk client", "ramdisk client (--nvme-tcp ADDR[:PORT] --nqn NQN | --iscsi ADDR[:PORT] --target IQN) [--runtime TIME]",
 	"The client's half of 'ramdisk wire', run on the client host: connects to the\n"
-	"export, finds namespace 1 by its NQN, reads it (the three workloads of 'ramdisk wire')\n"
-	"and disconnects; first the round trip to the port (TCP connects).",
+	"export, finds namespace 1 by its NQN (or LUN 0 by the target IQN), reads it\n"
+	"(the three workloads of 'ramdisk wire') and disconnects (iSCSI: logs out,\n"
+	"deletes the node record); first the round trip to the port (TCP connects).",
 	client_opts,
 };
 
@@ -244,47 +256,8 @@ struct wire_pair {
 static void wire_body(struct json *j, const void *arg)
 {
 	const struct wire_pair *w = arg;
-	if (!w->remote.w[WIRE_SEQ].measured)
-		return;
-	struct wire_judgement jd;
-	ramdisk_wire_judge(&w->local, &w->remote, &jd);
-	side_json(j, "local", &w->local);
-	side_json(j, "remote", &w->remote);
-	json_begin_object(j, "added");
-	json_double(j, "mean_ns", jd.added_mean_ns);
-	json_double(j, "p50_ns", jd.added_p50_ns);
-	json_double(j, "p99_ns", jd.added_p99_ns);
-	json_double(j, "iops_fraction", jd.iops_fraction);
-	json_double(j, "bw_fraction", jd.bw_fraction);
-	json_end_object(j);
-	json_begin_object(j, "judgement");
-	json_bool(j, "large", jd.large);
-	json_string(j, "layer", jd.layer);
-	json_string(j, "sentence", jd.sentence);
-	json_end_object(j);
-}
-
-static void wire_row(const char *side, const struct wire_lat *l)
-{
-	printf("  %-6s %-20s %8.1f us %8.1f us %8.1f us %9.0f %9.1f MB/s\n", side, l->device, l->mean_ns / 1e3,
-	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops, l->bw_bytes_per_s / 1e6);
-}
-
-static void wire_print(const struct wire_pair *w)
-{
-	struct wire_judgement jd;
-	ramdisk_wire_judge(&w->local, &w->remote, &jd);
-	printf("%-29s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
-	for (int i = 0; i < WIRE_WORKLOADS; i++) {
-		printf("%s\n", wire_workload_titles[i]);
-		wire_row("local", &w->local.w[i]);
-		wire_row("remote", &w->remote.w[i]);
-	}
-	printf("\nadded by the network and the target stack: %.1f us mean, %.1f us p50, %.1f us p99 per I/O at QD1;\n"
-	       "the client reached %.1f%% of local IOPS at QD32 and %.1f%% of local bandwidth at 1 MiB\n",
-	       jd.added_mean_ns / 1e3, jd.added_p50_ns / 1e3, jd.added_p99_ns / 1e3, 100 * jd.iops_fraction,
-	       100 * jd.bw_fraction);
-	printf("%s%s\n", jd.layer ? "LAYER: " : "", jd.sentence);
+	if (w->remote.w[WIRE_SEQ].measured)
+		ramdisk_wire_json(j, &w->local, &w->remote);
 }
 
 static int wire_check(struct command_call *call)
@@ -314,7 +287,7 @@ static int wire_main(struct command_call *call)
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
 	else if (!call->rc->json)
-		wire_print(&w);
+		ramdisk_wire_print(&w.local, &w.remote);
 	return finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, &w);
 }
 

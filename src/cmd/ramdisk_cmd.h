@@ -37,5 +37,16 @@ extern const struct command_frame ramdisk_sweep_frame;
 extern const struct command_frame ramdisk_export_frame, ramdisk_unexport_frame, ramdisk_wire_frame,
 	ramdisk_client_frame;
 void ramdisk_list_export(FILE *out, struct json *j);
+/* The iSCSI export's JSON "export" member and listing line (cmd_ramdisk_iscsi.c). */
+struct ramdisk_lio_export;
+void iscsi_json(struct json *j, const struct ramdisk_lio_export *e);
+void iscsi_print(FILE *out, const struct ramdisk_lio_export *e);
+/* The wire comparison's rendering (ramdisk_wire_render.c): one side's
+ * workloads as the JSON object KEY; local, remote, added and judgement as
+ * members of the open object; the table and sentence on stdout. */
+struct wire_side;
+void ramdisk_wire_side_json(struct json *j, const char *key, const struct wire_side *s);
+void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote);
+void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote);
 
 #endif

@@ -19,8 +19,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
-
-#define CONFIGFS_MAGIC_NUMBER 0x62656570
+#include "ramdisk/cfs.h"
 
 int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why, size_t len)
 {
@@ -176,94 +175,13 @@ static int record_save(const char *state, const struct ramdisk_export *e)
 	return r < 0 ? r : write_file_atomic(path, text, strlen(text), 0644);
 }
 
-/* --- configfs, or a temporary tree standing in for it --- */
-
-static bool emulated(const char *root)
-{
-	struct statfs s;
-	return statfs(root, &s) == 0 && (unsigned long)s.f_type != CONFIGFS_MAGIC_NUMBER;
-}
-
-/* In a stand-in tree: removes everything under DIRFD (configfs does this
- * itself for attributes and default groups). */
-static void clear_tree(int dirfd)
-{
-	DIR *d = fdopendir(dirfd);
-	if (!d) {
-		close(dirfd);
-		return;
-	}
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (de->d_type == DT_DIR) {
-			int sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (sub >= 0)
-				clear_tree(sub);
-			unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
-		} else {
-			unlinkat(dirfd, de->d_name, 0);
-		}
-	}
-	closedir(d);
-}
-
-/* rmdir of a configfs group; 0 when it is gone or was never there. */
-static int group_remove(const char *root, const char *path)
-{
-	if (emulated(root)) {
-		int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			clear_tree(fd);
-	}
-	if (rmdir(path) < 0 && errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-static int group_make(const char *root, const char *path)
-{
-	int r = emulated(root) ? mkdir_p(path, 0755) : (mkdir(path, 0755) < 0 ? -errno : 0);
-	return r;
-}
-
-/* Writes an attribute; in a stand-in tree the file is created. */
-static int attr_write(const char *dir, const char *name, const char *value)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	size_t n = strlen(value);
-	ssize_t w = write(fd, value, n);
-	int r = w == (ssize_t)n ? 0 : (w < 0 ? -errno : -EIO);
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	return r;
-}
-
-/* Removes the links in DIR (a port's subsystems/, a subsystem's allowed_hosts/). */
-static void unlink_all(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	closedir(d);
-}
-
 static int port_remove(const char *root, unsigned port_id)
 {
 	char dir[PATH_MAX], subs[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/ports/%u", root, port_id);
 	snprintf(subs, sizeof(subs), "%s/subsystems", dir);
-	unlink_all(subs);
-	return group_remove(root, dir);
+	cfs_unlink_all(subs);
+	return cfs_group_remove(root, dir);
 }
 
 static int subsystem_remove(const char *root, const char *nqn)
@@ -271,7 +189,7 @@ static int subsystem_remove(const char *root, const char *nqn)
 	char dir[PATH_MAX], sub[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, nqn);
 	snprintf(sub, sizeof(sub), "%s/allowed_hosts", dir);
-	unlink_all(sub);
+	cfs_unlink_all(sub);
 	snprintf(sub, sizeof(sub), "%s/namespaces", dir);
 	DIR *d = opendir(sub);
 	if (d) {
@@ -281,12 +199,12 @@ static int subsystem_remove(const char *root, const char *nqn)
 				continue;
 			char ns[PATH_MAX + 256];
 			snprintf(ns, sizeof(ns), "%s/%s", sub, de->d_name);
-			attr_write(ns, "enable", "0");
-			group_remove(root, ns);
+			cfs_attr_write(ns, "enable", "0");
+			cfs_group_remove(root, ns);
 		}
 		closedir(d);
 	}
-	return group_remove(root, dir);
+	return cfs_group_remove(root, dir);
 }
 
 int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ramdisk_export *e, char *why,
@@ -305,7 +223,7 @@ int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ram
 	if (e->host_made && e->host_nqn[0]) {
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s/hosts/%s", root, e->host_nqn);
-		group_remove(root, dir);
+		cfs_group_remove(root, dir);
 	}
 	char path[PATH_MAX];
 	record_path(state, path, sizeof(path));
@@ -343,10 +261,10 @@ static int allow_host(const char *root, const char *state, struct ramdisk_export
 		e->host_made = true;
 		r = record_save(state, e);
 		if (r == 0)
-			r = group_make(root, host);
+			r = cfs_group_make(root, host);
 	}
 	snprintf(link, sizeof(link), "%s/allowed_hosts/%s", subsys_dir, e->host_nqn);
-	if (r == 0 && emulated(root))
+	if (r == 0 && cfs_emulated(root))
 		r = mkdir_parents(link, 0755);
 	if (r == 0 && symlink(host, link) < 0)
 		r = -errno;
@@ -360,14 +278,14 @@ static int make_subsystem(const char *root, const char *state, struct ramdisk_ex
 {
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, e->nqn);
-	int r = group_make(root, dir);
+	int r = cfs_group_make(root, dir);
 	if (r < 0) {
 		snprintf(why, len, "cannot make nvmet subsystem '%s': %s", e->nqn, strerror(-r));
 		return r;
 	}
-	r = attr_write(dir, "attr_serial", e->serial);
+	r = cfs_attr_write(dir, "attr_serial", e->serial);
 	if (r == 0)
-		r = attr_write(dir, "attr_allow_any_host", e->allow_any_host ? "1" : "0");
+		r = cfs_attr_write(dir, "attr_allow_any_host", e->allow_any_host ? "1" : "0");
 	if (r < 0) {
 		snprintf(why, len, "cannot set the attributes of subsystem '%s': %s", e->nqn, strerror(-r));
 		return r;
@@ -377,11 +295,11 @@ static int make_subsystem(const char *root, const char *state, struct ramdisk_ex
 	for (size_t i = 0; i < e->n; i++) {
 		char ns[PATH_MAX + 32];
 		snprintf(ns, sizeof(ns), "%s/namespaces/%zu", dir, i + 1);
-		r = group_make(root, ns);
+		r = cfs_group_make(root, ns);
 		if (r == 0)
-			r = attr_write(ns, "device_path", e->devices[i]);
+			r = cfs_attr_write(ns, "device_path", e->devices[i]);
 		if (r == 0)
-			r = attr_write(ns, "enable", "1");
+			r = cfs_attr_write(ns, "enable", "1");
 		if (r < 0) {
 			snprintf(why, len, "cannot export '%s' as namespace %zu: %s", e->devices[i], i + 1, strerror(-r));
 			return r;
@@ -396,22 +314,22 @@ static int make_port(const char *root, const struct ramdisk_export *e, char *why
 	char dir[PATH_MAX], v[16], target[PATH_MAX], link[PATH_MAX + 300];
 	snprintf(dir, sizeof(dir), "%s/ports/%u", root, e->port_id);
 	snprintf(v, sizeof(v), "%u", e->trsvcid);
-	int r = group_make(root, dir);
+	int r = cfs_group_make(root, dir);
 	if (r == 0)
-		r = attr_write(dir, "addr_trtype", "tcp");
+		r = cfs_attr_write(dir, "addr_trtype", "tcp");
 	if (r == 0)
-		r = attr_write(dir, "addr_adrfam", "ipv4");
+		r = cfs_attr_write(dir, "addr_adrfam", "ipv4");
 	if (r == 0)
-		r = attr_write(dir, "addr_traddr", e->traddr);
+		r = cfs_attr_write(dir, "addr_traddr", e->traddr);
 	if (r == 0)
-		r = attr_write(dir, "addr_trsvcid", v);
+		r = cfs_attr_write(dir, "addr_trsvcid", v);
 	if (r < 0) {
 		snprintf(why, len, "cannot make nvmet port %u: %s", e->port_id, strerror(-r));
 		return r;
 	}
 	snprintf(target, sizeof(target), "%s/subsystems/%s", root, e->nqn);
 	snprintf(link, sizeof(link), "%s/subsystems/%s", dir, e->nqn);
-	if (emulated(root))
+	if (cfs_emulated(root))
 		mkdir_parents(link, 0755);
 	if (symlink(target, link) < 0) {
 		r = -errno;

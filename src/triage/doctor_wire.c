@@ -37,7 +37,8 @@ static int make_ram_disk(struct doctor *dr, struct ramdisk_dev *dev, char *why, 
 /* The export, the two sides, the judgement. The caller removes the export. */
 static int export_and_compare(struct doctor *dr, char *why, size_t len)
 {
-	struct export_request req = { dr->set.export_addr, dr->set.host_nqn, dr->set.host_nqn == NULL, dr->run_id };
+	struct export_request req = { .addr_arg = dr->set.export_addr, .host_nqn = dr->set.host_nqn,
+				      .allow_any_host = dr->set.host_nqn == NULL, .run_id = dr->run_id };
 	struct ramdisk_export e;
 	int r = ramdisk_export_start(&req, &e, why, len);
 	if (r < 0)

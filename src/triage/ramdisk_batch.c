@@ -19,6 +19,8 @@
 #include "basic/strbuf.h"
 #include "triage/ramdisk_batch.h"
 
+#include "ramdisk/lio.h"
+
 #define MB (1024.0 * 1024.0)
 
 int ramdisk_parse_size_arg(const char *s, uint64_t *ret, char *why, size_t len)
@@ -110,6 +112,12 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 			log_msg(LOG_WARN, "RAMDISK: %s", why);
 		else if (k < 0)
 			log_msg(LOG_ERR, "RAMDISK: cannot remove the export an earlier run left: %s", why);
+		reaped += k > 0;
+		k = ramdisk_lio_reap(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, why, sizeof(why));
+		if (k > 0)
+			log_msg(LOG_WARN, "RAMDISK: %s", why);
+		else if (k < 0)
+			log_msg(LOG_ERR, "RAMDISK: cannot remove the iSCSI export an earlier run left: %s", why);
 		reaped += k > 0;
 	}
 	if (clean_stale && live == 0) {
@@ -342,11 +350,32 @@ size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool f
 	return busy;
 }
 
+/* The iSCSI half of ramdisk_export_destroy_guard(). */
+static const char *lio_destroy_guard(bool force)
+{
+	struct ramdisk_lio_export e;
+	if (ramdisk_lio_load(ramdisk_default_paths.state, &e) < 0 || !e.complete)
+		return NULL;
+	if (!force) {
+		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported over iSCSI as '%s' on %s:%u: nothing destroyed; "
+			"run 'iotriage ramdisk unexport' first, or destroy --force (which removes the export, cutting off "
+			"any client)", e.iqn, e.traddr, e.port);
+		return "exported";
+	}
+	char why[400];
+	log_msg(LOG_WARN, "RAMDISK: --force: removing the iSCSI export '%s' on %s:%u first", e.iqn, e.traddr, e.port);
+	if (ramdisk_lio_unexport(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why)) < 0) {
+		log_msg(LOG_ERR, "RAMDISK: %s; nothing destroyed", why);
+		return "the export could not be removed";
+	}
+	return NULL;
+}
+
 const char *ramdisk_export_destroy_guard(bool force)
 {
 	struct ramdisk_export e;
 	if (ramdisk_export_load(ramdisk_default_paths.state, &e) < 0 || !e.complete)
-		return NULL;
+		return lio_destroy_guard(force);
 	if (!force) {
 		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported over NVMe/TCP as '%s' on %s:%u: nothing destroyed; "
 			"run 'iotriage ramdisk unexport' first, or destroy --force (which removes the export, cutting off "

@@ -44,31 +44,50 @@ int ramdisk_export_current(struct ramdisk_export *ret)
 	return ramdisk_export_load(STATE, ret) == 0 && ret->complete ? 1 : 0;
 }
 
-/* The checks that make nothing: an export already, an address, RAM disks. */
-static int export_check(const struct export_request *req, struct ramdisk_export *e, char *reason, size_t len)
+int ramdisk_export_refuse_second(char *reason, size_t len)
 {
 	struct ramdisk_export old;
+	struct ramdisk_lio_export lio;
 	if (ramdisk_export_current(&old)) {
 		snprintf(reason, len, "the RAM disks are exported already as '%s' on %s:%u; 'iotriage ramdisk unexport' "
 			 "first", old.nqn, old.traddr, old.trsvcid);
 		return -EEXIST;
 	}
-	int r = ramdisk_nvmet_parse_addr(req->addr_arg, e->traddr, sizeof(e->traddr), &e->trsvcid, reason, len);
-	if (r == 0)
-		r = ramdisk_nvmet_check_local(e->traddr, reason, len);
-	if (r < 0)
-		return r;
+	if (ramdisk_lio_current(&lio)) {
+		snprintf(reason, len, "the RAM disks are exported already over iSCSI as '%s' on %s:%u; 'iotriage ramdisk "
+			 "unexport' first", lio.iqn, lio.traddr, lio.port);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int ramdisk_export_devices(char devices[][64], size_t *n, char *reason, size_t len)
+{
 	struct ramdisk_entry *live = NULL;
-	size_t n = 0;
-	ramdisk_scan_live(true, &live, &n);
-	for (size_t i = 0; i < n && i < RAMDISK_MAX_COUNT; i++)
-		snprintf(e->devices[e->n++], sizeof(e->devices[0]), "%s", live[i].dev.path);
+	size_t k = 0;
+	ramdisk_scan_live(true, &live, &k);
+	*n = 0;
+	for (size_t i = 0; i < k && i < RAMDISK_MAX_COUNT; i++)
+		snprintf(devices[(*n)++], 64, "%s", live[i].dev.path);
 	free(live);
-	if (n == 0) {
+	if (k == 0) {
 		snprintf(reason, len, "no RAM disks to export: create them first ('iotriage ramdisk create SIZE')");
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/* The checks that make nothing: an export already, an address, RAM disks. */
+static int export_check(const struct export_request *req, struct ramdisk_export *e, char *reason, size_t len)
+{
+	int r = ramdisk_export_refuse_second(reason, len);
+	if (r == 0)
+		r = ramdisk_nvmet_parse_addr(req->addr_arg, e->traddr, sizeof(e->traddr), &e->trsvcid, reason, len);
+	if (r == 0)
+		r = ramdisk_nvmet_check_local(e->traddr, reason, len);
+	if (r == 0)
+		r = ramdisk_export_devices(e->devices, &e->n, reason, len);
+	return r;
 }
 
 int ramdisk_export_start(const struct export_request *req, struct ramdisk_export *ret, char *reason, size_t len)
@@ -100,18 +119,43 @@ int ramdisk_export_start(const struct export_request *req, struct ramdisk_export
 	return 0;
 }
 
+/* Removes the iSCSI export: 1 when there was one, 0 when none. */
+static int lio_stop(char *reason, size_t len)
+{
+	struct ramdisk_lio_export e;
+	int r = ramdisk_lio_load(STATE, &e);
+	if (r == -ENOENT || (r == 0 && !e.complete)) {
+		r = ramdisk_lio_reap(RAMDISK_LIO_ROOT, STATE, reason, len);
+		if (r > 0)
+			log_msg(LOG_WARN, "RAMDISK: %s", reason);
+		return r < 0 ? r : 0;
+	}
+	if (r < 0) {
+		snprintf(reason, len, "cannot read the iSCSI export record in '%s': %s", STATE, strerror(-r));
+		return r;
+	}
+	r = ramdisk_lio_unexport(RAMDISK_LIO_ROOT, STATE, &e, reason, len);
+	if (r < 0)
+		return r;
+	log_msg(LOG_INFO, "RAMDISK: removed the iSCSI export '%s' (%s:%u)", e.iqn, e.traddr, e.port);
+	return 1;
+}
+
 int ramdisk_export_stop(char *reason, size_t len)
 {
 	struct ramdisk_export e;
 	int r = ramdisk_registry_claim(&ramdisk_default_paths, RAMDISK_CLAIM_WAIT_MS, reason, len);
 	if (r < 0)
 		return r;
+	int lio = lio_stop(reason, len);
+	if (lio < 0)
+		return lio;
 	r = ramdisk_export_load(STATE, &e);
 	if (r == -ENOENT) {
 		r = ramdisk_nvmet_reap(RAMDISK_NVMET_ROOT, STATE, reason, len);
 		if (r > 0)
 			log_msg(LOG_WARN, "RAMDISK: %s", reason);
-		return r < 0 ? r : 0;
+		return r < 0 ? r : lio;
 	}
 	if (r < 0) {
 		snprintf(reason, len, "cannot read the export record in '%s': %s", STATE, strerror(-r));

@@ -15,11 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ramdisk/lio.h"
 #include "ramdisk/ramdisk.h"
 
 struct export_request {
 	const char *addr_arg;    /* "ADDR[:PORT]" */
-	const char *host_nqn;    /* the one client allowed, or NULL */
+	const char *host_nqn;    /* NVMe/TCP: the one client allowed, or NULL */
+	const char *initiator;   /* iSCSI: the one initiator (IQN) allowed, or NULL */
 	bool allow_any_host;     /* explicit: any host that reaches the port */
 	const char *run_id;
 };
@@ -29,7 +31,20 @@ struct export_request {
  * exists. 0 with *RET, or -errno with REASON for the user. */
 int ramdisk_export_start(const struct export_request *req, struct ramdisk_export *ret, char *reason, size_t len);
 
-/* Removes the export. 1 when there was one, 0 when none, -errno (REASON). */
+/* Refuses (-EEXIST with REASON naming it) while an export of either kind
+ * exists; the RAM disks to export into DEVICES (-ENOENT when none). */
+int ramdisk_export_refuse_second(char *reason, size_t len);
+int ramdisk_export_devices(char devices[][64], size_t *n, char *reason, size_t len);
+
+/* iSCSI (triage/ramdisk_iscsi.c): the same refusals, then LIO loaded
+ * (-ENODEV with REASON when the kernel has no LIO; nothing made), one
+ * target for REQ->initiator or any initiator. 0 with *RET or -errno. */
+int ramdisk_iscsi_export_start(const struct export_request *req, struct ramdisk_lio_export *ret, char *reason,
+			       size_t len);
+/* The complete iSCSI export now: 1 with *RET, 0 when none. */
+int ramdisk_lio_current(struct ramdisk_lio_export *ret);
+
+/* Removes the export (either kind). 1 when there was one, 0 when none, -errno (REASON). */
 int ramdisk_export_stop(char *reason, size_t len);
 
 /* The complete export now: 1 with *RET, 0 when none. */
@@ -75,6 +90,20 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
  * workload and "wire rtt_ns=N") and their parse. */
 void ramdisk_wire_format(const struct wire_side *s, char *buf, size_t len);
 int ramdisk_wire_parse(const char *text, struct wire_side *s);
+
+/* The round trip to ADDR:PORT, the fastest of 5 TCP connects to the
+ * target's own port (nvmet and LIO accept and drop them); 0, logged, when
+ * it cannot be measured. */
+uint64_t ramdisk_wire_rtt(const char *addr, unsigned port);
+
+/* The iSCSI client step, on this host (open-iscsi, iscsid running): the
+ * round trip to the portal, discovery at ADDR_ARG (port 3260 by default),
+ * login to IQN alone, LUN 0's device found by the session's target name,
+ * measure, logout and delete the node record (also on a signal, and what
+ * a killed run left first). 0 or -errno with WHY; no session or node
+ * record of IQN is left. */
+int ramdisk_iscsi_client(const char *addr_arg, const char *iqn, uint64_t runtime_ns, struct wire_side *ret,
+			 char *why, size_t len);
 
 /* The comparison: local on the server's first RAM disk, then the client
  * step run through VIA (an argv prefix: {"ssh","HOST"} or

@@ -161,6 +161,19 @@ static void disconnect_all(const char *nqn)
 	}
 }
 
+uint64_t ramdisk_wire_rtt(const char *addr, unsigned port)
+{
+	uint64_t rtt = 0;
+	char why[200];
+	if (tcp_connect_rtt(addr, port, 5, 2000, &rtt, why, sizeof(why)) < 0) {
+		log_msg(LOG_WARN, "RAMDISK: the round trip to %s:%u is not measured: %s", addr, port, why);
+		return 0;
+	}
+	log_msg(LOG_INFO, "RAMDISK: round trip to %s:%u: %.1f us (fastest of 5 TCP connects)", addr, port,
+		(double)rtt / 1e3);
+	return rtt;
+}
+
 int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
 			uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len)
 {
@@ -178,13 +191,7 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 	disconnect_all(nqn);
 	/* The round trip first, on an idle path: a few TCP connects to the
 	 * target's own port (nvmet accepts and drops them). */
-	uint64_t rtt = 0;
-	char rtt_why[200];
-	if (tcp_connect_rtt(addr, port, 5, 2000, &rtt, rtt_why, sizeof(rtt_why)) < 0)
-		log_msg(LOG_WARN, "RAMDISK: the round trip to %s:%u is not measured: %s", addr, port, rtt_why);
-	else
-		log_msg(LOG_INFO, "RAMDISK: round trip to %s:%u: %.1f us (fastest of 5 TCP connects)", addr, port,
-			(double)rtt / 1e3);
+	uint64_t rtt = ramdisk_wire_rtt(addr, port);
 	r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
 	if (r < 0)
 		return r;
@@ -208,32 +215,57 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 	return r;
 }
 
+/* The client's command line after VIA: SELF ramdisk client, the transport
+ * the export uses, its address and name. ARGV has room for 16 more. */
+static size_t client_argv(const char **argv, size_t n, const char *self, const char *ms, char *addr, size_t alen,
+			  const struct ramdisk_export *nv, const struct ramdisk_lio_export *lio)
+{
+	const char *head[] = { self, "ramdisk", "client", "--runtime", ms };
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		argv[n++] = head[i];
+	if (lio) {
+		snprintf(addr, alen, "%s:%u", lio->traddr, lio->port);
+		argv[n++] = "--iscsi";
+		argv[n++] = addr;
+		argv[n++] = "--target";
+		argv[n++] = lio->iqn;
+		return n;
+	}
+	snprintf(addr, alen, "%s:%u", nv->traddr, nv->trsvcid);
+	argv[n++] = "--nvme-tcp";
+	argv[n++] = addr;
+	argv[n++] = "--nqn";
+	argv[n++] = nv->nqn;
+	if (!nv->allow_any_host) {
+		argv[n++] = "--host-nqn";
+		argv[n++] = nv->host_nqn;
+	}
+	return n;
+}
+
 int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
 			 struct wire_side *local, struct wire_side *remote, char *why, size_t len)
 {
 	struct ramdisk_export e;
-	if (!ramdisk_export_current(&e)) {
-		snprintf(why, len, "nothing is exported: 'iotriage ramdisk export --nvme-tcp ADDR' first");
+	struct ramdisk_lio_export lio;
+	bool nvme = ramdisk_export_current(&e), iscsi = !nvme && ramdisk_lio_current(&lio);
+	if (!nvme && !iscsi) {
+		snprintf(why, len, "nothing is exported: 'iotriage ramdisk export --nvme-tcp ADDR' (or --iscsi ADDR) first");
 		return -ENOENT;
 	}
-	int r = ramdisk_wire_measure(e.devices[0], true, runtime_ns, local, why, len);
+	const char *disk = nvme ? e.devices[0] : lio.devices[0];
+	int r = ramdisk_wire_measure(disk, true, runtime_ns, local, why, len);
 	if (r < 0)
 		return r;
 	char addr[96], ms[32];
-	snprintf(addr, sizeof(addr), "%s:%u", e.traddr, e.trsvcid);
 	snprintf(ms, sizeof(ms), "%" PRIu64 "ms", runtime_ns / 1000000);
 	const char **argv = xcalloc(via_n + 16, sizeof(*argv));
 	size_t n = 0;
 	for (size_t i = 0; i < via_n; i++)
 		argv[n++] = via[i];
-	const char *tail[] = { self, "ramdisk", "client", "--nvme-tcp", addr, "--nqn", e.nqn, "--runtime", ms };
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
-		argv[n++] = tail[i];
-	if (!e.allow_any_host) {
-		argv[n++] = "--host-nqn";
-		argv[n++] = e.host_nqn;
-	}
-	struct spawn_opts o = { .timeout_ms = WIRE_WORKLOADS * (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1, .interruptible = true };
+	client_argv(argv, n, self, ms, addr, sizeof(addr), nvme ? &e : NULL, iscsi ? &lio : NULL);
+	struct spawn_opts o = { .timeout_ms = WIRE_WORKLOADS * (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1,
+				.interruptible = true };
 	struct spawn_result res;
 	r = spawn_run_opts(argv, &o, &res);
 	free(argv);

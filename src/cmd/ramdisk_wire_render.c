@@ -1,0 +1,69 @@
+/* The wire comparison's rendering (ramdisk client and wire): each side's
+ * three workloads as JSON, the judged pair as JSON and as the table and
+ * sentence on the terminal. */
+#include <stdio.h>
+
+#include "cmd/ramdisk_cmd.h"
+#include "triage/ramdisk_export.h"
+
+void ramdisk_wire_side_json(struct json *j, const char *key, const struct wire_side *s)
+{
+	json_begin_object(j, key);
+	for (int w = 0; w < WIRE_WORKLOADS; w++) {
+		const struct wire_lat *l = &s->w[w];
+		json_begin_object(j, wire_workload_names[w]);
+		json_string(j, "device", l->device);
+		json_double(j, "mean_ns", l->mean_ns);
+		json_uint(j, "p50_ns", l->p50_ns);
+		json_uint(j, "p99_ns", l->p99_ns);
+		json_double(j, "iops", l->iops);
+		json_double(j, "bw_bytes_per_s", l->bw_bytes_per_s);
+		json_uint(j, "ios", l->ios);
+		json_end_object(j);
+	}
+	json_uint(j, "rtt_ns", s->rtt_ns);
+	json_end_object(j);
+}
+
+static void wire_row(const char *side, const struct wire_lat *l)
+{
+	printf("  %-6s %-20s %8.1f us %8.1f us %8.1f us %9.0f %9.1f MB/s\n", side, l->device, l->mean_ns / 1e3,
+	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops, l->bw_bytes_per_s / 1e6);
+}
+
+void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote)
+{
+	struct wire_judgement jd;
+	ramdisk_wire_judge(local, remote, &jd);
+	ramdisk_wire_side_json(j, "local", local);
+	ramdisk_wire_side_json(j, "remote", remote);
+	json_begin_object(j, "added");
+	json_double(j, "mean_ns", jd.added_mean_ns);
+	json_double(j, "p50_ns", jd.added_p50_ns);
+	json_double(j, "p99_ns", jd.added_p99_ns);
+	json_double(j, "iops_fraction", jd.iops_fraction);
+	json_double(j, "bw_fraction", jd.bw_fraction);
+	json_end_object(j);
+	json_begin_object(j, "judgement");
+	json_bool(j, "large", jd.large);
+	json_string(j, "layer", jd.layer);
+	json_string(j, "sentence", jd.sentence);
+	json_end_object(j);
+}
+
+void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote)
+{
+	struct wire_judgement jd;
+	ramdisk_wire_judge(local, remote, &jd);
+	printf("%-29s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
+	for (int i = 0; i < WIRE_WORKLOADS; i++) {
+		printf("%s\n", wire_workload_titles[i]);
+		wire_row("local", &local->w[i]);
+		wire_row("remote", &remote->w[i]);
+	}
+	printf("\nadded by the network and the target stack: %.1f us mean, %.1f us p50, %.1f us p99 per I/O at QD1;\n"
+	       "the client reached %.1f%% of local IOPS at QD32 and %.1f%% of local bandwidth at 1 MiB\n",
+	       jd.added_mean_ns / 1e3, jd.added_p50_ns / 1e3, jd.added_p99_ns / 1e3, 100 * jd.iops_fraction,
+	       100 * jd.bw_fraction);
+	printf("%s%s\n", jd.layer ? "LAYER: " : "", jd.sentence);
+}
