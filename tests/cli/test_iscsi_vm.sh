@@ -70,14 +70,19 @@ j0=$(jsect wire0)
 j5=$(jsect wire500)
 check "wire with no delay exits 0" -- test "$(rc wire0)" = 0
 check "the client found LUN 0 by the target name and read it" -- \
-	jtest "$j0" '(.ramdisk.remote.device | test("^/dev/sd[a-z]+$")) and .ramdisk.remote.ios > 100 and .ramdisk.local.ios > 100'
+	jtest "$j0" '[.ramdisk.remote[] | objects | (.device | test("^/dev/sd[a-z]+$")) and .ios > 100] + [.ramdisk.local[] | objects | .ios > 100] | length == 6 and all'
 check "wire with netem 500 us each way exits 0" -- test "$(rc wire500)" = 0
 a0=$(jq -r '.ramdisk.added.mean_ns' "$j0" 2>/dev/null)
 a5=$(jq -r '.ramdisk.added.mean_ns' "$j5" 2>/dev/null)
-diag "local mean $(jq -r '.ramdisk.local.mean_ns' "$j0") ns; remote mean: no delay $(jq -r '.ramdisk.remote.mean_ns' "$j0") ns, 500 us each way $(jq -r '.ramdisk.remote.mean_ns' "$j5") ns"
+diag "local mean $(jq -r '.ramdisk.local.qd1.mean_ns' "$j0") ns; remote mean: no delay $(jq -r '.ramdisk.remote.qd1.mean_ns' "$j0") ns, 500 us each way $(jq -r '.ramdisk.remote.qd1.mean_ns' "$j5") ns"
 diag "added mean: no delay ${a0} ns, 500 us each way ${a5} ns (expected 1000000 + ${a0}); p50 $(jq -r '.ramdisk.added.p50_ns' "$j5") ns, p99 $(jq -r '.ramdisk.added.p99_ns' "$j5") ns; IOPS fraction $(jq -r '.ramdisk.added.iops_fraction' "$j0") / $(jq -r '.ramdisk.added.iops_fraction' "$j5")"
 check "the added latency is within 15% of 1 ms plus the zero-delay overhead" -- \
 	awk -v a0="$a0" -v a5="$a5" 'BEGIN { want = 1000000 + a0; d = a5 - want; if (d < 0) d = -d; exit !(a0 > 0 && d <= 0.15 * want) }'
+r0=$(jq -r '.ramdisk.remote.rtt_ns' "$j0" 2>/dev/null)
+r5=$(jq -r '.ramdisk.remote.rtt_ns' "$j5" 2>/dev/null)
+diag "round trip to the portal: no delay ${r0} ns, 500 us each way ${r5} ns"
+check "the client measured its round trip to the portal: 1 ms more with 500 us each way (within 15%)" -- \
+	awk -v a="$r0" -v b="$r5" 'BEGIN { d = b - a; exit !(a > 0 && d > 850000 && d < 1150000) }'
 check "the client reached a fraction of local IOPS, smaller with delay" -- \
 	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
 check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
@@ -104,7 +109,7 @@ check "with an ACL for that initiator alone" -- has objects-other "^lio iscsi/$I
 check "this initiator is refused (exit 1)" -- test "$(rc client-refused)" = 1
 check "and leaves no session or node record" -- bash -c "! awk '/=== BEGIN objects-refused-client/,/=== END objects-refused-client/' '$c' | grep -Eq '^(session|node)'"
 jh=$(jsect wire-init)
-check "an export for this initiator: wire reads through it" -- jtest "$jh" '.ramdisk.remote.ios > 10'
+check "an export for this initiator: wire reads through it" -- jtest "$jh" '.ramdisk.remote.qd1.ios > 10'
 check "unexport removes the ACL with the target" -- \
 	bash -c "[ \"$(rc unexport-init)\" = 0 ] && [ -z \"\$(awk '/=== BEGIN objects-init-after/,/=== END objects-init-after/' '$c' | grep -v '^===')\" ]"
 
