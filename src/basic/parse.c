@@ -96,3 +96,23 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	*ret = v;
 	return 0;
 }
+
+int parse_key_values(const char *text, void (*each)(const char *key, const char *value, void *arg), void *arg)
+{
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[512];
+		if (n >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		line = nl ? nl + 1 : NULL;
+		char *eq = strchr(buf, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		each(buf, eq + 1, arg);
+	}
+	return 0;
+}

@@ -17,4 +17,9 @@ int parse_duration_ns(const char *s, uint64_t *ret);
 /* Decimal unsigned integer in [min, max]; -ERANGE outside. */
 int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 
+/* The "key=value" lines of TEXT (our small state records), each given to
+ * EACH(key, value, ARG) in order; a line without '=' is passed over.
+ * Returns 0, or -EINVAL when a line is 512 bytes or longer. */
+int parse_key_values(const char *text, void (*each)(const char *key, const char *value, void *arg), void *arg);
+
 #endif

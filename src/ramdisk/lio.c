@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/parse.h"
 #include "ramdisk/cfs.h"
 
 int ramdisk_lio_check_name(const char *name, char *why, size_t len)
@@ -94,8 +95,9 @@ void ramdisk_lio_format(const struct ramdisk_lio_export *e, char *buf, size_t le
 		k += snprintf(buf + k, len - (size_t)k, "device=%s\n", e->devices[i]);
 }
 
-static void lio_set(struct ramdisk_lio_export *e, const char *k, const char *v)
+static void lio_set(const char *k, const char *v, void *arg)
 {
+	struct ramdisk_lio_export *e = arg;
 	if (strcmp(k, "id") == 0)
 		snprintf(e->id, sizeof(e->id), "%s", v);
 	else if (strcmp(k, "iqn") == 0)
@@ -119,21 +121,8 @@ static void lio_set(struct ramdisk_lio_export *e, const char *k, const char *v)
 int ramdisk_lio_parse(const char *text, struct ramdisk_lio_export *e)
 {
 	memset(e, 0, sizeof(*e));
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[512];
-		if (n >= sizeof(buf))
-			return -EINVAL;
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		line = nl ? nl + 1 : NULL;
-		char *eq = strchr(buf, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		lio_set(e, buf, eq + 1);
-	}
+	if (parse_key_values(text, lio_set, e) < 0)
+		return -EINVAL;
 	/* the names the record gives are used as paths: only our own */
 	char want[sizeof(e->iqn)];
 	snprintf(want, sizeof(want), RAMDISK_LIO_IQN_PREFIX "%s", e->id);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/parse.h"
 #include "ramdisk/cfs.h"
 
 int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why, size_t len)
@@ -102,8 +103,9 @@ void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len
 		k += snprintf(buf + k, len - (size_t)k, "device=%s\n", e->devices[i]);
 }
 
-static void export_set(struct ramdisk_export *e, const char *k, const char *v)
+static void export_set(const char *k, const char *v, void *arg)
 {
+	struct ramdisk_export *e = arg;
 	if (strcmp(k, "nqn") == 0)
 		snprintf(e->nqn, sizeof(e->nqn), "%s", v);
 	else if (strcmp(k, "serial") == 0)
@@ -131,21 +133,8 @@ static void export_set(struct ramdisk_export *e, const char *k, const char *v)
 int ramdisk_export_parse(const char *text, struct ramdisk_export *e)
 {
 	memset(e, 0, sizeof(*e));
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[512];
-		if (n >= sizeof(buf))
-			return -EINVAL;
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		line = nl ? nl + 1 : NULL;
-		char *eq = strchr(buf, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		export_set(e, buf, eq + 1);
-	}
+	if (parse_key_values(text, export_set, e) < 0)
+		return -EINVAL;
 	return ramdisk_nvmet_nqn_ours(e->nqn) && !strchr(e->nqn, '/') && ramdisk_nvmet_port_ours(e->port_id)
 		       ? 0
 		       : -EINVAL;

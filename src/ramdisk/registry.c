@@ -18,6 +18,7 @@
 
 #include "basic/fsutil.h"
 #include "basic/interrupt.h"
+#include "basic/parse.h"
 #include "basic/strbuf.h"
 
 void ramdisk_record_format(const struct ramdisk_dev *d, char *buf, size_t len)
@@ -30,55 +31,54 @@ void ramdisk_record_format(const struct ramdisk_dev *d, char *buf, size_t len)
 		 d->ndelay_ns, d->by_id, d->by_id_ours, d->configfs, d->module_loaded, d->run_id);
 }
 
+/* A record being read: the device and whether the keys it needs came. */
+struct record_read {
+	struct ramdisk_dev *d;
+	bool have_index, have_kname;
+};
+
+static void record_set(const char *k, const char *v, void *arg)
+{
+	struct record_read *r = arg;
+	struct ramdisk_dev *d = r->d;
+	unsigned maj, min;
+	if (strcmp(k, "index") == 0) {
+		d->index = (unsigned)strtoul(v, NULL, 10);
+		r->have_index = true;
+	} else if (strcmp(k, "backend") == 0)
+		snprintf(d->backend, sizeof(d->backend), "%s", v);
+	else if (strcmp(k, "kname") == 0) {
+		snprintf(d->kname, sizeof(d->kname), "%s", v);
+		r->have_kname = *v && !strchr(v, '/');
+	} else if (strcmp(k, "dev") == 0 && sscanf(v, "%u:%u", &maj, &min) == 2)
+		d->rdev = makedev(maj, min);
+	else if (strcmp(k, "diskseq") == 0)
+		d->diskseq = strtoull(v, NULL, 10);
+	else if (strcmp(k, "size") == 0)
+		d->size = strtoull(v, NULL, 10);
+	else if (strcmp(k, "sector_size") == 0)
+		d->sector_size = (unsigned)strtoul(v, NULL, 10);
+	else if (strcmp(k, "ndelay_ns") == 0)
+		d->ndelay_ns = strtoull(v, NULL, 10);
+	else if (strcmp(k, "by_id") == 0)
+		snprintf(d->by_id, sizeof(d->by_id), "%s", v);
+	else if (strcmp(k, "by_id_ours") == 0)
+		d->by_id_ours = strcmp(v, "1") == 0;
+	else if (strcmp(k, "configfs") == 0)
+		snprintf(d->configfs, sizeof(d->configfs), "%s", v);
+	else if (strcmp(k, "module_loaded") == 0)
+		d->module_loaded = strcmp(v, "1") == 0;
+	else if (strcmp(k, "run_id") == 0)
+		snprintf(d->run_id, sizeof(d->run_id), "%s", v);
+}
+
 int ramdisk_record_parse(const char *text, struct ramdisk_dev *d)
 {
 	memset(d, 0, sizeof(*d));
-	bool have_index = false, have_kname = false;
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[512];
-		if (n >= sizeof(buf))
-			return -EINVAL;
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		line = nl ? nl + 1 : NULL;
-		char *eq = strchr(buf, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		const char *k = buf, *v = eq + 1;
-		unsigned maj, min;
-		if (strcmp(k, "index") == 0) {
-			d->index = (unsigned)strtoul(v, NULL, 10);
-			have_index = true;
-		} else if (strcmp(k, "backend") == 0)
-			snprintf(d->backend, sizeof(d->backend), "%s", v);
-		else if (strcmp(k, "kname") == 0) {
-			snprintf(d->kname, sizeof(d->kname), "%s", v);
-			have_kname = *v && !strchr(v, '/');
-		} else if (strcmp(k, "dev") == 0 && sscanf(v, "%u:%u", &maj, &min) == 2)
-			d->rdev = makedev(maj, min);
-		else if (strcmp(k, "diskseq") == 0)
-			d->diskseq = strtoull(v, NULL, 10);
-		else if (strcmp(k, "size") == 0)
-			d->size = strtoull(v, NULL, 10);
-		else if (strcmp(k, "sector_size") == 0)
-			d->sector_size = (unsigned)strtoul(v, NULL, 10);
-		else if (strcmp(k, "ndelay_ns") == 0)
-			d->ndelay_ns = strtoull(v, NULL, 10);
-		else if (strcmp(k, "by_id") == 0)
-			snprintf(d->by_id, sizeof(d->by_id), "%s", v);
-		else if (strcmp(k, "by_id_ours") == 0)
-			d->by_id_ours = strcmp(v, "1") == 0;
-		else if (strcmp(k, "configfs") == 0)
-			snprintf(d->configfs, sizeof(d->configfs), "%s", v);
-		else if (strcmp(k, "module_loaded") == 0)
-			d->module_loaded = strcmp(v, "1") == 0;
-		else if (strcmp(k, "run_id") == 0)
-			snprintf(d->run_id, sizeof(d->run_id), "%s", v);
-	}
-	return have_index && have_kname && d->backend[0] ? 0 : -EINVAL;
+	struct record_read r = { .d = d };
+	if (parse_key_values(text, record_set, &r) < 0)
+		return -EINVAL;
+	return r.have_index && r.have_kname && d->backend[0] ? 0 : -EINVAL;
 }
 
 static void record_path(const struct ramdisk_paths *p, unsigned index, char *buf, size_t len)

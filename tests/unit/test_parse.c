@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "basic/parse.h"
 #include "tap.h"
@@ -176,8 +177,34 @@ static void test_uint(void)
 	uint_err("5k", 0, 100000, -EINVAL); /* no suffixes */
 }
 
+/* Collects "key:value;" for each pair parse_key_values gives. */
+static void collect(const char *key, const char *value, void *arg)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+	snprintf(out + n, 256 - n, "%s:%s;", key, value);
+}
+
+static void test_key_values(void)
+{
+	char got[256] = "";
+	is_int(parse_key_values("a=1\nno equals sign\nb=x=y\n\nc=", collect, got), 0, "key=value lines: 0");
+	is_str(got, "a:1;b:x=y;c:;", "every pair in order, the value up to the line's end, lines without '=' passed over");
+	got[0] = '\0';
+	is_int(parse_key_values("last=no newline", collect, got), 0, "a last line without a newline: 0");
+	is_str(got, "last:no newline;", "and it is read");
+	char long_line[600];
+	memset(long_line, 'k', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\0';
+	long_line[10] = '=';
+	got[0] = '\0';
+	is_int(parse_key_values(long_line, collect, got), -EINVAL, "a line of 512 bytes or more: -EINVAL");
+	is_int(parse_key_values("", collect, got), 0, "an empty text: 0, nothing given");
+}
+
 int main(void)
 {
+	test_key_values();
 	test_size();
 	test_duration();
 	test_uint();
