@@ -43,7 +43,7 @@ static int get_size(struct parse_state *ps, const char *key, const char *val, ui
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
-	uint64_t v;
+	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	if (parse_size(val, &v) < 0 || v < min)
 		return fail(ps, "%s=%s: expected a size such as 4k or 64m%s", key, val,
 			    min ? " (not 0)" : "");
@@ -98,7 +98,7 @@ static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 {
-	uint64_t v;
+	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	if (val && strchr(val, ','))
 		return fail(ps, "%s=%s: separate read and write block sizes are not supported", key, val);
 	if (get_size(ps, key, val, 1, &v) < 0)
@@ -111,7 +111,7 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 {
-	uint64_t v;
+	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	int r = get_uint(ps, key, val, 1, 4096, &v);
 	ps->cur->iodepth = (unsigned)v;
 	return r;
@@ -119,7 +119,7 @@ static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_numjobs(struct parse_state *ps, const char *key, const char *val)
 {
-	uint64_t v;
+	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	int r = get_uint(ps, key, val, 1, 256, &v);
 	ps->cur->numjobs = (unsigned)v;
 	return r;
@@ -127,7 +127,7 @@ static int opt_numjobs(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_rwmix(struct parse_state *ps, const char *key, const char *val)
 {
-	uint64_t v;
+	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	int r = get_uint(ps, key, val, 0, 100, &v);
 	ps->cur->rwmixread = strcmp(key, "rwmixwrite") == 0 ? 100 - (unsigned)v : (unsigned)v;
 	return r;

@@ -19,7 +19,7 @@ fi
 
 meson setup "$TMP/static" "$src" --buildtype=release -Dstatic=true -Dunit_tests=false >"$TMP/setup.log" 2>&1 &&
 	ninja -C "$TMP/static" iotriage >"$TMP/build.log" 2>&1
-ok $? "meson setup -Dstatic=true and ninja build the binary" || { tail -20 "$TMP/setup.log" "$TMP/build.log"; finish; exit 1; }
+ok $? "meson setup -Dstatic=true and ninja build the binary" || { tail -n 20 "$TMP/setup.log" "$TMP/build.log" | sed "s/^/# /"; finish; exit 1; }
 bin=$TMP/static/iotriage
 check "the binary is statically linked" -- bash -c "file '$bin' | grep -q 'statically linked'"
 check "ldd finds no library to load" -- bash -c "! ldd '$bin' 2>&1 | grep -q '=>'"
