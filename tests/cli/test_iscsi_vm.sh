@@ -83,8 +83,10 @@ r5=$(jq -r '.ramdisk.remote.rtt_ns' "$j5" 2>/dev/null)
 diag "round trip to the portal: no delay ${r0} ns, 500 us each way ${r5} ns"
 check "the client measured its round trip to the portal: 1 ms more with 500 us each way (within 15%)" -- \
 	awk -v a="$r0" -v b="$r5" 'BEGIN { d = b - a; exit !(a > 0 && d > 850000 && d < 1150000) }'
-check "the client reached a fraction of local IOPS, smaller with delay" -- \
-	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
+# QD32's share of local IOPS is set by the VM's one CPU (target and
+# initiator share it) as much as by the delay: only QD1's rate must fall.
+check "the client reached a fraction of local IOPS at QD32, and fewer QD1 reads a second with delay" -- \
+	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson q \$(jq '.ramdisk.remote.qd1.iops' '$j0') '.ramdisk.remote.qd1.iops < \$q / 2' '$j5' >/dev/null"
 check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
 check "no session or node record is left after a wire" -- \
 	bash -c "! awk '/=== BEGIN objects-wire(0|500)$/,/=== END/' '$c' | grep -Eq '^(session|node)'"

@@ -74,8 +74,10 @@ for jj in "$j0" "$j5"; do
 done
 check "the added latency is within 15% of 1 ms plus the zero-delay overhead" -- \
 	awk -v a0="$a0" -v a5="$a5" 'BEGIN { want = 1000000 + a0; d = a5 - want; if (d < 0) d = -d; exit !(a0 > 0 && d <= 0.15 * want) }'
-check "the client reached a fraction of local IOPS at QD32, smaller with delay" -- \
-	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson f0 \$(jq '.ramdisk.added.iops_fraction' '$j0') '.ramdisk.added.iops_fraction < \$f0' '$j5' >/dev/null"
+# QD32's share of local IOPS is set by the VM's one CPU (target and
+# initiator share it) as much as by the delay: only QD1's rate must fall.
+check "the client reached a fraction of local IOPS at QD32, and fewer QD1 reads a second with delay" -- \
+	bash -c "jq -e '.ramdisk.added.iops_fraction > 0 and .ramdisk.added.iops_fraction < 1' '$j0' >/dev/null && jq -e --argjson q \$(jq '.ramdisk.remote.qd1.iops' '$j0') '.ramdisk.remote.qd1.iops < \$q / 2' '$j5' >/dev/null"
 check "the table says what the network and target stack added" -- has wire-table "added by the network and the target stack: .* us mean"
 check "QD32 and 1 MiB figures on both sides, in the document" -- \
 	jtest "$j0" '[.ramdisk.local, .ramdisk.remote] | all(.qd32.iops > 0 and .qd32.ios > 100 and .seq1m.bw_bytes_per_s > 0 and .seq1m.ios > 10)'
