@@ -30,7 +30,7 @@ count() { # count NAME LOGFILE EXIT_STATUS
 }
 
 # What a command test may leave on the machine: pools, loop devices, pool
-# mounts, network namespaces. Each test removes its own; one that does not is
+# mounts, network namespaces, blkio cgroups. Each test removes its own; one that does not is
 # named here and its leftovers are removed, so that a later test (rwpools
 # and runall go over every pool) is not failed by another test's leak.
 machine_state() {
@@ -39,6 +39,7 @@ machine_state() {
 		findmnt -rn -t btrfs,xfs,ext4,fuse -o TARGET 2>/dev/null | grep -v '^/$' | sed 's/^/mount /'
 		losetup -n -O NAME 2>/dev/null | sed 's/^/loop /'
 		ip netns list 2>/dev/null | awk '{print "netns " $1}'
+		find /sys/fs/cgroup/blkio -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sed 's/^/cgroup /'
 	} | sort
 }
 
@@ -50,14 +51,15 @@ remove_leftovers() { # remove_leftovers NAME: what NAME left, named in its log
 	left=$(comm -13 <(echo "$before") <(machine_state))
 	[ -n "$left" ] || return 0
 	echo "$left" | sed "s/^/    # left behind by $name (removed now): /"
-	# pools first (their mounts go with them), loop devices last
-	for kind in pool mount netns loop; do
+	# pools first (their mounts go with them), then loop devices and cgroups
+	for kind in pool mount netns loop cgroup; do
 		echo "$left" | awk -v k=$kind '$1 == k {print $2}' | while read -r what; do
 			case $kind in
 			pool) for i in 1 2 3 4 5; do zpool destroy -f "$what" 2>/dev/null && break; sleep 1; done ;;
 			mount) umount -l "$what" 2>/dev/null ;;
 			netns) ip netns del "$what" 2>/dev/null ;;
 			loop) losetup -d "$what" 2>/dev/null ;;
+			cgroup) rmdir "$what" 2>/dev/null ;;
 			esac
 		done
 	done

@@ -145,7 +145,7 @@ fleetlab_pool() {
 # fleetlab_cgroup NAME POOL_DEV DISK_DEV DISK_BPS: the host's blkio cgroup. Prints it.
 fleetlab_cgroup() {
 	local dir=/sys/fs/cgroup/blkio/$FLEET-$1 pool
-	mkdir "$dir" && undo "rmdir $dir" || return 1
+	mkdir "$dir" && undo "remove_cgroup $dir" || return 1
 	pool=$(lsblk -dno MAJ:MIN "$2" | tr -d ' ')
 	echo "$pool 2097152" >"$dir/blkio.throttle.read_bps_device" &&
 	echo "$pool 2097152" >"$dir/blkio.throttle.write_bps_device" || return 1

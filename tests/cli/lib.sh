@@ -75,11 +75,25 @@ make_zram() {
 	echo "/dev/zram$id"
 }
 
+# remove_cgroup DIR: kills what is still in the cgroup and removes it. A
+# process killed a moment ago can stay a member until it is reaped, and a
+# plain rmdir then fails (EBUSY) and leaves the group: retry for 10 s.
+remove_cgroup() {
+	local i pid
+	for i in $(seq 100); do
+		[ -d "$1" ] || return 0
+		for pid in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+		rmdir "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # make_cgroup RULE: a blkio cgroup with a read_bps rule "MAJ:MIN BPS". Prints its dir.
 make_cgroup() {
 	local dir=/sys/fs/cgroup/blkio/iotriage-test-$$-$RANDOM
 	mkdir "$dir" || return 1
-	undo "rmdir $dir"
+	undo "remove_cgroup $dir"
 	echo "$1" >"$dir/blkio.throttle.read_bps_device" || return 1
 	echo "$dir"
 }

@@ -43,7 +43,7 @@ mkdir "$bmnt" && mount "$b" "$bmnt"
 ok $? "a 200 MiB btrfs mounted"
 undo "umount $bmnt"
 cg=/sys/fs/cgroup/blkio/iotriage-test-full-$$
-mkdir "$cg" && undo "rmdir $cg"
+mkdir "$cg" && undo "remove_cgroup $cg"
 echo "$(stat -c '%Hr:%Lr' "$b") 10485760" >"$cg/blkio.throttle.write_bps_device"
 ok $? "iotriage's writes to it slowed to 10 MB/s"
 
