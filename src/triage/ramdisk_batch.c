@@ -350,41 +350,28 @@ size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool f
 	return busy;
 }
 
-/* The iSCSI half of ramdisk_export_destroy_guard(). */
-static const char *lio_destroy_guard(bool force)
-{
-	struct ramdisk_lio_export e;
-	if (ramdisk_lio_load(ramdisk_default_paths.state, &e) < 0 || !e.complete)
-		return NULL;
-	if (!force) {
-		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported over iSCSI as '%s' on %s:%u: nothing destroyed; "
-			"run 'iotriage ramdisk unexport' first, or destroy --force (which removes the export, cutting off "
-			"any client)", e.iqn, e.traddr, e.port);
-		return "exported";
-	}
-	char why[400];
-	log_msg(LOG_WARN, "RAMDISK: --force: removing the iSCSI export '%s' on %s:%u first", e.iqn, e.traddr, e.port);
-	if (ramdisk_lio_unexport(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why)) < 0) {
-		log_msg(LOG_ERR, "RAMDISK: %s; nothing destroyed", why);
-		return "the export could not be removed";
-	}
-	return NULL;
-}
-
 const char *ramdisk_export_destroy_guard(bool force)
 {
 	struct ramdisk_export e;
-	if (ramdisk_export_load(ramdisk_default_paths.state, &e) < 0 || !e.complete)
-		return lio_destroy_guard(force);
+	struct ramdisk_lio_export lio;
+	bool nvme = ramdisk_export_load(ramdisk_default_paths.state, &e) == 0 && e.complete;
+	bool iscsi = !nvme && ramdisk_lio_load(ramdisk_default_paths.state, &lio) == 0 && lio.complete;
+	if (!nvme && !iscsi)
+		return NULL;
+	char name[400], why[400];
+	if (nvme)
+		snprintf(name, sizeof(name), "over NVMe/TCP as '%s' on %s:%u", e.nqn, e.traddr, e.trsvcid);
+	else
+		snprintf(name, sizeof(name), "over iSCSI as '%s' on %s:%u", lio.iqn, lio.traddr, lio.port);
 	if (!force) {
-		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported over NVMe/TCP as '%s' on %s:%u: nothing destroyed; "
-			"run 'iotriage ramdisk unexport' first, or destroy --force (which removes the export, cutting off "
-			"any client)", e.nqn, e.traddr, e.trsvcid);
+		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported %s: nothing destroyed; run 'iotriage ramdisk "
+			"unexport' first, or destroy --force (which removes the export, cutting off any client)", name);
 		return "exported";
 	}
-	char why[400];
-	log_msg(LOG_WARN, "RAMDISK: --force: removing the export '%s' on %s:%u first", e.nqn, e.traddr, e.trsvcid);
-	if (ramdisk_nvmet_unexport(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why)) < 0) {
+	log_msg(LOG_WARN, "RAMDISK: --force: removing the export %s first", name);
+	int r = nvme ? ramdisk_nvmet_unexport(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why))
+		     : ramdisk_lio_unexport(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, &lio, why, sizeof(why));
+	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s; nothing destroyed", why);
 		return "the export could not be removed";
 	}

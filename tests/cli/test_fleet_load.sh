@@ -76,19 +76,27 @@ fleet --fio c1 -- --rw=read job.fio >"$TMP/job.out" 2>"$TMP/job.err"
 ok $(($? != 3)) "a job file operand: refused"
 check "saying how to give the options" -- grep -q "give fio's options as --key=value" "$TMP/job.out"
 
+# start_load NAME: a minute of fleet --fio on c1-c4 in the background
+# (its pid in $pid, its document in $TMP/NAME.json); 0 once a server and
+# its job process run on every client, 1 after 20 s without.
+start_load() {
+	local k h running
+	fleetlab_config
+	ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --fio --json c1,c2,c3,c4 -- \
+		--rw=read --bs=64k --filename=$DISK --runtime=60 --time_based=1 >"$TMP/$1.json" 2>"$TMP/$1.err" &
+	pid=$!
+	for k in $(seq 100); do
+		running=0
+		for h in c1 c2 c3 c4; do [ "$(fio_pids $h | wc -l)" -ge 2 ] || running=1; done
+		[ $running = 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # --- SIGINT during the load: every fio server stopped ---
-fleetlab_config
-ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --fio --json c1,c2,c3,c4 -- \
-	--rw=read --bs=64k --filename=$DISK --runtime=60 --time_based=1 >"$TMP/int.json" 2>"$TMP/int.err" &
-pid=$!
-running=1
-for k in $(seq 100); do
-	running=0
-	for h in c1 c2 c3 c4; do [ "$(fio_pids $h | wc -l)" -ge 2 ] || running=1; done
-	[ $running = 0 ] && break
-	sleep 0.2
-done
-ok $running "the job runs on four clients (a server and its job process on each)"
+start_load int
+ok $? "the job runs on four clients (a server and its job process on each)"
 sleep 1
 kill -INT $pid
 wait $pid
@@ -100,17 +108,8 @@ check "the document says interrupted" -- jtest "$TMP/int.json" '.exit_status == 
 # --- a dropped connection during the load: every ssh here killed (the
 # sessions and the master connections); each client stops its fio server
 # and the jobs it forked by itself ---
-ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --fio --json c1,c2,c3,c4 -- \
-	--rw=read --bs=64k --filename=$DISK --runtime=60 --time_based=1 >"$TMP/drop.json" 2>"$TMP/drop.err" &
-pid=$!
-running=1
-for k in $(seq 100); do
-	running=0
-	for h in c1 c2 c3 c4; do [ "$(fio_pids $h | wc -l)" -ge 2 ] || running=1; done
-	[ $running = 0 ] && break
-	sleep 0.2
-done
-ok $running "the job runs on four clients again"
+start_load drop
+ok $? "the job runs on four clients again"
 sleep 1
 ssh_here=$(for p in $(ip netns pids "$FLEET_NS_C"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = ssh ] && echo $p; done)
 check "ssh sessions found here" -- test "$(echo $ssh_here | wc -w)" -ge 4

@@ -30,8 +30,6 @@ diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
 
-has() { sect "$1" | grep -q -- "$2"; }
-none() { test -z "$(sect "$1")"; }
 IQN='iqn.2014-08.org.iotriage:ramdisk-'
 
 check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"

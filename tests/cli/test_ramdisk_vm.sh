@@ -29,7 +29,6 @@ c=$TMP/c
 check "no qemu of ours is left" -- bash -c 'for p in $(pgrep -x qemu-system-x86_64); do [ "$(readlink /proc/$p/fd/1)" = "$1" ] && exit 1; done; exit 0' _ "$console"
 check "no VM temp dir is left" -- bash -c "! ls -d /tmp/iotriage-vm.* /tmp/iotriage-initramfs.* 2>/dev/null"
 
-has() { sect "$1" | grep -q -- "$2"; } # has SECTION PATTERN
 
 check "the VM booted Debian's kernel" -- grep -q "=== VM UP kernel [0-9][^ ]*-amd64" "$c"
 check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"

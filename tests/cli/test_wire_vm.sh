@@ -27,8 +27,6 @@ diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
 c=$TMP/c
 
-has() { sect "$1" | grep -q -- "$2"; }
-none() { test -z "$(sect "$1")"; }
 
 check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
 check "the client namespace reaches the server over the veth" -- test "$(rc ping)" = 0

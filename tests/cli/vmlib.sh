@@ -35,4 +35,6 @@ vm_ready() {
 sect() { awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on' "$c"; }
 rc() { sed -n "s/^=== END $1 rc=\([0-9]*\)$/\1/p; s/^=== ENDJSON $1 rc=\([0-9]*\)$/\1/p" "$c" | head -n 1; }
 jsect() { awk -v n="$1" '$0 == "=== JSON " n { on = 1; next } on && index($0, "=== ENDJSON " n " rc=") == 1 { exit } on' "$c" >"$TMP/$1.json"; echo "$TMP/$1.json"; }
+has() { sect "$1" | grep -q -- "$2"; }   # has SECTION PATTERN: a line of the section matches
+none() { test -z "$(sect "$1")"; }       # none SECTION: the section is empty
 elapsed() { awk -v n="$1" '$1 == "===" && $2 == "TIME" && $3 == n { printf "%.1f", $5 - $4 }' "$c"; }
