@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
-#include "basic/parse.h"
 #include "ramdisk/cfs.h"
+#include "ramdisk/export_record.h"
 
 int ramdisk_lio_check_name(const char *name, char *why, size_t len)
 {
@@ -86,42 +86,38 @@ bool ramdisk_lio_iqn_ours(const char *name)
 	return strncmp(name, RAMDISK_LIO_IQN_PREFIX, strlen(RAMDISK_LIO_IQN_PREFIX)) == 0;
 }
 
-void ramdisk_lio_format(const struct ramdisk_lio_export *e, char *buf, size_t len)
+static const struct keyrecord_field lio_fields[] = {
+	KEYRECORD_FIELD(struct ramdisk_lio_export, id, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, iqn, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, traddr, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, port, KEYRECORD_UINT),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, initiator, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, allow_any_host, KEYRECORD_BOOL),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, pid, KEYRECORD_LONG),
+	KEYRECORD_FIELD(struct ramdisk_lio_export, complete, KEYRECORD_BOOL),
+};
+
+static struct export_record lio_record(const struct ramdisk_lio_export *e)
 {
-	int k = snprintf(buf, len,
-			 "id=%s\niqn=%s\ntraddr=%s\nport=%u\ninitiator=%s\nallow_any_host=%d\npid=%ld\ncomplete=%d\n",
-			 e->id, e->iqn, e->traddr, e->port, e->initiator, e->allow_any_host, e->pid, e->complete);
-	for (size_t i = 0; i < e->n && k > 0 && (size_t)k < len; i++)
-		k += snprintf(buf + k, len - (size_t)k, "device=%s\n", e->devices[i]);
+	struct ramdisk_lio_export *m = (struct ramdisk_lio_export *)e; /* written only by parse */
+	return (struct export_record){ .fields = lio_fields,
+				       .nfields = sizeof(lio_fields) / sizeof(lio_fields[0]),
+				       .obj = m,
+				       .ndevices = &m->n,
+				       .devices = m->devices };
 }
 
-static void lio_set(const char *k, const char *v, void *arg)
+void ramdisk_lio_format(const struct ramdisk_lio_export *e, char *buf, size_t len)
 {
-	struct ramdisk_lio_export *e = arg;
-	if (strcmp(k, "id") == 0)
-		snprintf(e->id, sizeof(e->id), "%s", v);
-	else if (strcmp(k, "iqn") == 0)
-		snprintf(e->iqn, sizeof(e->iqn), "%s", v);
-	else if (strcmp(k, "traddr") == 0)
-		snprintf(e->traddr, sizeof(e->traddr), "%s", v);
-	else if (strcmp(k, "port") == 0)
-		e->port = (unsigned)strtoul(v, NULL, 10);
-	else if (strcmp(k, "initiator") == 0)
-		snprintf(e->initiator, sizeof(e->initiator), "%s", v);
-	else if (strcmp(k, "allow_any_host") == 0)
-		e->allow_any_host = strcmp(v, "1") == 0;
-	else if (strcmp(k, "pid") == 0)
-		e->pid = strtol(v, NULL, 10);
-	else if (strcmp(k, "complete") == 0)
-		e->complete = strcmp(v, "1") == 0;
-	else if (strcmp(k, "device") == 0 && e->n < RAMDISK_MAX_COUNT)
-		snprintf(e->devices[e->n++], sizeof(e->devices[0]), "%s", v);
+	struct export_record rec = lio_record(e);
+	export_record_format(&rec, buf, len);
 }
 
 int ramdisk_lio_parse(const char *text, struct ramdisk_lio_export *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (parse_key_values(text, lio_set, e) < 0)
+	struct export_record rec = lio_record(e);
+	if (export_record_parse(text, &rec) < 0)
 		return -EINVAL;
 	/* the names the record gives are used as paths: only our own */
 	char want[sizeof(e->iqn)];
@@ -130,28 +126,17 @@ int ramdisk_lio_parse(const char *text, struct ramdisk_lio_export *e)
 														: -EINVAL;
 }
 
-static void record_path(const char *state, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/" RAMDISK_LIO_FILE, state);
-}
-
 int ramdisk_lio_load(const char *state, struct ramdisk_lio_export *e)
 {
-	char path[PATH_MAX], text[8192];
-	record_path(state, path, sizeof(path));
-	int r = read_small_file(path, text, sizeof(text));
-	if (r < 0)
-		return r;
-	return ramdisk_lio_parse(text, e);
+	char text[8192];
+	int r = export_record_read(state, RAMDISK_LIO_FILE, text, sizeof(text));
+	return r < 0 ? r : ramdisk_lio_parse(text, e);
 }
 
 static int record_save(const char *state, const struct ramdisk_lio_export *e)
 {
-	char path[PATH_MAX], text[8192];
-	record_path(state, path, sizeof(path));
-	ramdisk_lio_format(e, text, sizeof(text));
-	int r = mkdir_p(state, 0755);
-	return r < 0 ? r : write_file_atomic(path, text, strlen(text), 0644);
+	struct export_record rec = lio_record(e);
+	return export_record_write(state, RAMDISK_LIO_FILE, &rec);
 }
 
 /* Calls FN(root, DIR/entry) for each entry of DIR not starting with '.'. */
@@ -252,13 +237,7 @@ int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdi
 		snprintf(why, len, "cannot remove the LIO backstores '%s*': %s", prefix, strerror(-r));
 		return r;
 	}
-	char path[PATH_MAX];
-	record_path(state, path, sizeof(path));
-	if (unlink(path) < 0 && errno != ENOENT) {
-		snprintf(why, len, "cannot remove the export record '%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	return export_record_remove(state, RAMDISK_LIO_FILE, why, len);
 }
 
 /* An iblock backstore per RAM disk under the tagged HBA (made when absent;

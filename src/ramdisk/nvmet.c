@@ -21,6 +21,7 @@
 #include "basic/fsutil.h"
 #include "basic/parse.h"
 #include "ramdisk/cfs.h"
+#include "ramdisk/export_record.h"
 
 int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why, size_t len)
 {
@@ -92,76 +93,57 @@ bool ramdisk_nvmet_port_ours(unsigned id)
 	return id >= RAMDISK_NVMET_PORT_BASE && id < RAMDISK_NVMET_PORT_BASE + RAMDISK_NVMET_PORT_SPAN;
 }
 
-void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len)
+static const struct keyrecord_field nvmet_fields[] = {
+	KEYRECORD_FIELD(struct ramdisk_export, nqn, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_export, serial, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_export, port_id, KEYRECORD_UINT),
+	KEYRECORD_FIELD(struct ramdisk_export, traddr, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_export, trsvcid, KEYRECORD_UINT),
+	KEYRECORD_FIELD(struct ramdisk_export, host_nqn, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct ramdisk_export, allow_any_host, KEYRECORD_BOOL),
+	KEYRECORD_FIELD(struct ramdisk_export, host_made, KEYRECORD_BOOL),
+	KEYRECORD_FIELD(struct ramdisk_export, pid, KEYRECORD_LONG),
+	KEYRECORD_FIELD(struct ramdisk_export, complete, KEYRECORD_BOOL),
+};
+
+static struct export_record nvmet_record(const struct ramdisk_export *e)
 {
-	int k = snprintf(buf, len,
-			 "nqn=%s\nserial=%s\nport_id=%u\ntraddr=%s\ntrsvcid=%u\nhost_nqn=%s\nallow_any_host=%d\n"
-			 "host_made=%d\npid=%ld\ncomplete=%d\n",
-			 e->nqn, e->serial, e->port_id, e->traddr, e->trsvcid, e->host_nqn, e->allow_any_host,
-			 e->host_made, e->pid, e->complete);
-	for (size_t i = 0; i < e->n && k > 0 && (size_t)k < len; i++)
-		k += snprintf(buf + k, len - (size_t)k, "device=%s\n", e->devices[i]);
+	struct ramdisk_export *m = (struct ramdisk_export *)e; /* written only by parse */
+	return (struct export_record){ .fields = nvmet_fields,
+				       .nfields = sizeof(nvmet_fields) / sizeof(nvmet_fields[0]),
+				       .obj = m,
+				       .ndevices = &m->n,
+				       .devices = m->devices };
 }
 
-static void export_set(const char *k, const char *v, void *arg)
+void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len)
 {
-	struct ramdisk_export *e = arg;
-	if (strcmp(k, "nqn") == 0)
-		snprintf(e->nqn, sizeof(e->nqn), "%s", v);
-	else if (strcmp(k, "serial") == 0)
-		snprintf(e->serial, sizeof(e->serial), "%s", v);
-	else if (strcmp(k, "port_id") == 0)
-		e->port_id = (unsigned)strtoul(v, NULL, 10);
-	else if (strcmp(k, "traddr") == 0)
-		snprintf(e->traddr, sizeof(e->traddr), "%s", v);
-	else if (strcmp(k, "trsvcid") == 0)
-		e->trsvcid = (unsigned)strtoul(v, NULL, 10);
-	else if (strcmp(k, "host_nqn") == 0)
-		snprintf(e->host_nqn, sizeof(e->host_nqn), "%s", v);
-	else if (strcmp(k, "allow_any_host") == 0)
-		e->allow_any_host = strcmp(v, "1") == 0;
-	else if (strcmp(k, "host_made") == 0)
-		e->host_made = strcmp(v, "1") == 0;
-	else if (strcmp(k, "pid") == 0)
-		e->pid = strtol(v, NULL, 10);
-	else if (strcmp(k, "complete") == 0)
-		e->complete = strcmp(v, "1") == 0;
-	else if (strcmp(k, "device") == 0 && e->n < RAMDISK_MAX_COUNT)
-		snprintf(e->devices[e->n++], sizeof(e->devices[0]), "%s", v);
+	struct export_record rec = nvmet_record(e);
+	export_record_format(&rec, buf, len);
 }
 
 int ramdisk_export_parse(const char *text, struct ramdisk_export *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (parse_key_values(text, export_set, e) < 0)
+	struct export_record rec = nvmet_record(e);
+	if (export_record_parse(text, &rec) < 0)
 		return -EINVAL;
 	return ramdisk_nvmet_nqn_ours(e->nqn) && !strchr(e->nqn, '/') && ramdisk_nvmet_port_ours(e->port_id)
 		       ? 0
 		       : -EINVAL;
 }
 
-static void record_path(const char *state, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/" RAMDISK_EXPORT_FILE, state);
-}
-
 int ramdisk_export_load(const char *state, struct ramdisk_export *e)
 {
-	char path[PATH_MAX], text[8192];
-	record_path(state, path, sizeof(path));
-	int r = read_small_file(path, text, sizeof(text));
-	if (r < 0)
-		return r;
-	return ramdisk_export_parse(text, e);
+	char text[8192];
+	int r = export_record_read(state, RAMDISK_EXPORT_FILE, text, sizeof(text));
+	return r < 0 ? r : ramdisk_export_parse(text, e);
 }
 
 static int record_save(const char *state, const struct ramdisk_export *e)
 {
-	char path[PATH_MAX], text[8192];
-	record_path(state, path, sizeof(path));
-	ramdisk_export_format(e, text, sizeof(text));
-	int r = mkdir_p(state, 0755);
-	return r < 0 ? r : write_file_atomic(path, text, strlen(text), 0644);
+	struct export_record rec = nvmet_record(e);
+	return export_record_write(state, RAMDISK_EXPORT_FILE, &rec);
 }
 
 static int port_remove(const char *root, unsigned port_id)
@@ -214,13 +196,7 @@ int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ram
 		snprintf(dir, sizeof(dir), "%s/hosts/%s", root, e->host_nqn);
 		cfs_group_remove(root, dir);
 	}
-	char path[PATH_MAX];
-	record_path(state, path, sizeof(path));
-	if (unlink(path) < 0 && errno != ENOENT) {
-		snprintf(why, len, "cannot remove the export record '%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	return export_record_remove(state, RAMDISK_EXPORT_FILE, why, len);
 }
 
 /* The first port number in the tagged range with no directory. */

@@ -4,10 +4,12 @@
 #endif
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/keyrecord.h"
 #include "basic/parse.h"
 #include "tap.h"
 
@@ -202,8 +204,45 @@ static void test_key_values(void)
 	is_int(parse_key_values("", collect, got), 0, "an empty text: 0, nothing given");
 }
 
+struct sample {
+	char name[8];
+	unsigned port;
+	long pid;
+	bool on;
+};
+
+static const struct keyrecord_field sample_fields[] = {
+	KEYRECORD_FIELD(struct sample, name, KEYRECORD_STR),
+	KEYRECORD_FIELD(struct sample, port, KEYRECORD_UINT),
+	KEYRECORD_FIELD(struct sample, pid, KEYRECORD_LONG),
+	KEYRECORD_FIELD(struct sample, on, KEYRECORD_BOOL),
+};
+
+static void test_keyrecord(void)
+{
+	const size_t n = sizeof(sample_fields) / sizeof(sample_fields[0]);
+	struct sample a = { .name = "tgt", .port = 4420, .pid = -7, .on = true }, b = { 0 };
+	char text[128];
+	size_t len = keyrecord_format(sample_fields, n, &a, text, sizeof(text));
+	is_str(text, "name=tgt\nport=4420\npid=-7\non=1\n", "a record: a line per field, in the table's order");
+	is_int((int)len, (int)strlen(text), "its length returned");
+	ok(keyrecord_set(sample_fields, n, &b, "name", "tgt") && keyrecord_set(sample_fields, n, &b, "port", "4420") &&
+		   keyrecord_set(sample_fields, n, &b, "pid", "-7") && keyrecord_set(sample_fields, n, &b, "on", "1"),
+	   "each field is set by its key");
+	ok(strcmp(a.name, b.name) == 0 && a.port == b.port && a.pid == b.pid && a.on == b.on,
+	   "and the record reads back as it was written");
+	ok(!keyrecord_set(sample_fields, n, &b, "device", "/dev/x"), "a key of no field: false (the caller's own lines)");
+	keyrecord_set(sample_fields, n, &b, "name", "a-name-too-long");
+	is_str(b.name, "a-name-", "a string longer than its field is cut to fit");
+	keyrecord_set(sample_fields, n, &b, "on", "yes");
+	ok(!b.on, "a bool is true only for \"1\"");
+	len = keyrecord_format(sample_fields, n, &a, text, 12);
+	ok(len == 11 && strlen(text) == 11, "a short buffer: cut, terminated, and the length written said");
+}
+
 int main(void)
 {
+	test_keyrecord();
 	test_key_values();
 	test_size();
 	test_duration();
