@@ -84,7 +84,8 @@ struct disk_read {
 	char pool[128];         /* readdisks --group-by vdev: the pool it belongs to, "" if none */
 	char vdev[64];          /* the pool's device group for this member, "" if none */
 
-	/* Its baseline (readdisks --save-baseline on an earlier run). */
+	/* Its baseline (readdisks --save-baseline on an earlier run): bytes/s,
+	 * or IOPS in the IOPS pass (from the IOPS baselines). */
 	bool has_baseline;
 	double baseline_bw;
 	int64_t baseline_at;

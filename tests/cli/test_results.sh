@@ -160,8 +160,8 @@ PRAGMA user_version = 1;"
 "$IOTRIAGE" --db "$old" history --json >"$TMP/old.json"
 ok $? "history on a schema-1 database"
 check "it lists the old run" -- jtest "$TMP/old.json" '.runs[0].run_id == "00000000000000aa"'
-check "and the file was migrated forward (user_version 3: baselines table, runs.host)" -- \
-	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 3 ] && sqlite3 '$old' .tables | grep -q baselines && sqlite3 '$old' 'SELECT host FROM runs' >/dev/null"
+check "and the file was migrated forward (user_version 4: baselines and iops_baselines tables, runs.host)" -- \
+	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 4 ] && sqlite3 '$old' .tables | grep -qw baselines && sqlite3 '$old' .tables | grep -qw iops_baselines && sqlite3 '$old' 'SELECT host FROM runs' >/dev/null"
 
 # A newer schema than this build knows: refused, untouched, by readers and writers.
 newer=$TMP/newer.db
