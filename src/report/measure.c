@@ -342,6 +342,8 @@ static void from_figures(struct run_doc *d, const struct jv *list, const char *t
 				.value = num_or_nan(jv_get(f, "bw_bytes_per_s")),
 			};
 			add(d, &s);
+			/* benchpool's built-in engine times each I/O; rwpool and the tools do not. */
+			add_latencies(d, &s, jv_get(f, "lat_ns"), true);
 			strbuf_release(&params);
 		}
 	}
@@ -361,8 +363,65 @@ static void from_volumes(struct run_doc *d)
 			.value = num_or_nan(jv_get(v, "bw_bytes_per_s")),
 		};
 		add(d, &s);
+		add_latencies(d, &s, jv_get(v, "lat_ns"), true);
 	}
 	strbuf_release(&params);
+}
+
+/* The lowest and highest of a document's array of numbers, into S's noise. */
+static void noise_range(const struct jv *list, struct mspec *s)
+{
+	s->noise_min = s->noise_max = NAN;
+	for (size_t i = 0; list && i < list->count; i++) {
+		double v = jv_number(jv_at(list, i), NAN);
+		if (isfinite(v) && !(v >= s->noise_min))
+			s->noise_min = v;
+		if (isfinite(v) && !(v <= s->noise_max))
+			s->noise_max = v;
+	}
+}
+
+/* presets NAME TARGET: per test of the set, the mean IOPS and bandwidth of
+ * its loops (their spread as the noise) and the latency of all its loops. */
+static void from_presets(struct run_doc *d)
+{
+	const struct jv *preset = jv_get(d->doc, "preset"), *tests = jv_get(preset, "tests");
+	const char *name = jv_string(jv_get(preset, "name"), "?");
+	for (size_t i = 0; tests && i < tests->count; i++) {
+		const struct jv *t = jv_at(tests, i);
+		char test[160], bs[32];
+		snprintf(test, sizeof(test), "preset %s: %s", name, jv_string(jv_get(t, "name"), "?"));
+		bs_text(jv_number(jv_get(t, "bs_bytes"), 0), bs, sizeof(bs));
+		struct strbuf params = STRBUF_INIT;
+		strbuf_addf(&params, "rw=%s, bs=%s, iodepth=%.0f, numjobs=%.0f, engine=%s, loops=%.0f, ramp_seconds=%g, "
+			    "runtime_seconds=%g", jv_string(jv_get(t, "rw"), "?"), bs, jv_number(jv_get(t, "iodepth"), 1),
+			    jv_number(jv_get(t, "numjobs"), 1), jv_string(jv_get(t, "engine"), "?"),
+			    jv_number(jv_get(t, "loops"), 0), jv_number(jv_get(preset, "ramp_seconds"), 0),
+			    jv_number(jv_get(preset, "runtime_seconds"), 0));
+		unsigned loops = count_of(jv_get(t, "loops"));
+		struct mspec s = {
+			.test = test, .metric = "IOPS", .unit = MU_IOPS, .higher_is_better = true,
+			.target = jv_string(jv_get(preset, "target"), "?"),
+			.status = loops ? "ok" : jv_string(jv_get(d->doc, "status"), "error"),
+			.reason = loops ? NULL : jv_string(jv_get(d->doc, "reason"), NULL),
+			.params = params.buf,
+			.value = num_or_nan(jv_get(t, "iops_mean")),
+			.noise_sd = jv_number(jv_get(t, "iops_stdev"), NAN),
+			.noise_n = loops,
+			.noise_basis = "preset loops",
+		};
+		noise_range(jv_get(t, "iops"), &s);
+		add(d, &s);
+		struct mspec bw = s;
+		bw.metric = "bandwidth";
+		bw.unit = MU_BYTES_PER_S;
+		bw.value = num_or_nan(jv_get(t, "bw_mean_bytes_per_s"));
+		bw.noise_sd = jv_number(jv_get(t, "bw_stdev_bytes_per_s"), NAN);
+		noise_range(jv_get(t, "bw_bytes_per_s"), &bw);
+		add(d, &bw);
+		add_latencies(d, &s, jv_get(t, "lat_ns"), true);
+		strbuf_release(&params);
+	}
 }
 
 static void add_rate(struct run_doc *d, const char *test, const char *target, const char *status,
@@ -458,6 +517,8 @@ int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, s
 		from_figures(ret, jv_get(doc, "pools"), "pool", "rwpool", NULL);
 	else if (strcmp(c, "volumes") == 0)
 		from_volumes(ret);
+	else if (strcmp(c, "presets") == 0)
+		from_presets(ret);
 	else if (strcmp(c, "fleet") == 0 && jv_get(doc, "clients"))
 		from_fleet_load(ret);
 	else if (strcmp(c, "netcheck") == 0)

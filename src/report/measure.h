@@ -5,7 +5,7 @@
  * "rs8k-comp-off" at 212 MB/s, higher is better, with the run's own noise
  * (the standard deviation of its per-interval samples) when it has one.
  * Documents of run, readdisk(s)/demo/readpooldisks, matrix, benchpool,
- * rwpool(s)/runall, volumes, fleet --fio (each client's rate under its host,
+ * rwpool(s)/runall, volumes, presets (IOPS and bandwidth per test), fleet --fio (each client's rate under its host,
  * and the aggregate) and netcheck --peer (TCP throughput per port and peer)
  * give measurements; others give none.
  * Library code: no printing, -errno.
@@ -30,7 +30,8 @@ struct measure {
 	double noise_sd;         /* standard deviation of the samples; NAN when unknown */
 	unsigned noise_n;        /* how many samples */
 	double noise_min, noise_max; /* the lowest and highest sample; NAN when unknown */
-	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", "repeat runs", or NULL */
+	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", "repeat runs",
+				  * "preset loops", or NULL */
 	bool between_runs;       /* the noise is the spread between repeat runs (measure_combine_repeats) */
 	char *status;            /* "ok", "error", "skipped", ... */
 	char *reason;            /* NULL or why */
