@@ -166,6 +166,29 @@ static void bs_text(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)b);
 }
 
+const char *const lat_curve_names[LAT_CURVE_POINTS] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+/* LAT (with I/Os counted in it) as one of D's latency curves, labelled
+ * with the test and target of BASE. */
+static void add_curve(struct run_doc *d, const struct mspec *base, const struct jv *lat)
+{
+	if (!lat || lat->type != JV_OBJECT || jv_number(jv_get(lat, "count"), 0) <= 0)
+		return;
+	if (d->ncurves == d->curves_cap) {
+		d->curves_cap = d->curves_cap ? 2 * d->curves_cap : 8;
+		d->curves = realloc(d->curves, d->curves_cap * sizeof(*d->curves));
+		if (!d->curves)
+			abort();
+	}
+	struct lat_curve *c = &d->curves[d->ncurves++];
+	struct strbuf label = STRBUF_INIT;
+	strbuf_addf(&label, "%s on %s", base->test ? base->test : "?", base->target ? base->target : "?");
+	c->label = strbuf_detach(&label);
+	for (size_t i = 0; i < LAT_CURVE_POINTS; i++)
+		c->ns[i] = num_or_nan(jv_get(lat, lat_curve_names[i]));
+	c->max_ns = num_or_nan(jv_get(lat, "max"));
+}
+
 /* The latency percentiles of a result's "lat_ns" object, each a measurement
  * (lower is better, no noise of its own). LAT absent: each as not measured,
  * with BASE's status (a run that failed); when OPTIONAL, nothing instead. */
@@ -176,6 +199,7 @@ static void add_latencies(struct run_doc *d, const struct mspec *base, const str
 	} pcts[] = { { "p50", "p50 latency" }, { "p99", "p99 latency" }, { "p99.9", "p99.9 latency" } };
 	if (optional && (!lat || lat->type != JV_OBJECT))
 		return;
+	add_curve(d, base, lat);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		struct mspec l = *base;
 		l.metric = pcts[i].metric;
@@ -538,6 +562,9 @@ void run_doc_release(struct run_doc *d)
 		free(d->m[i].params);
 	}
 	free(d->m);
+	for (size_t i = 0; i < d->ncurves; i++)
+		free(d->curves[i].label);
+	free(d->curves);
 	free(d->id);
 	free(d->command);
 	free(d->host);

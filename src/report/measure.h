@@ -40,12 +40,26 @@ struct measure {
 	bool per_disk;           /* from a read test of disks: drawn as a per-disk chart */
 };
 
+/* The percentiles a latency curve is drawn through, in order. */
+#define LAT_CURVE_POINTS 5
+extern const char *const lat_curve_names[LAT_CURVE_POINTS]; /* "p50", "p90", "p99", "p99.9", "p99.99" */
+
+/* One latency distribution of a run (a result's "lat_ns" with I/Os in it):
+ * its percentiles in ns, NAN where the document has none. */
+struct lat_curve {
+	char *label;             /* "run randread 4K qd1 x1 on /dev/loop3" */
+	double ns[LAT_CURVE_POINTS];
+	double max_ns;
+};
+
 struct run_doc {
 	struct jv *doc;
 	char *id, *command, *host, *started_at, *argv;
 	int exit_status;
 	struct measure *m;
 	size_t n, cap;
+	struct lat_curve *curves; /* every latency the document carries, in its order */
+	size_t ncurves, curves_cap;
 };
 
 /* Parses TEXT (a stored document) and extracts its measurements. Returns 0,

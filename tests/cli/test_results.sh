@@ -136,6 +136,39 @@ check "the Prometheus file has each run's bandwidth" -- \
 	test "$(grep -c '^iotriage_bandwidth_bytes_per_second{' "$TMP/r.prom")" -eq 3
 check "the HTML report's change table judges C worse and B not significant" -- \
 	bash -c "grep -q 'class=\"worse\">worse' '$TMP/r.html' && grep -q 'class=\"not-significant\">not significant' '$TMP/r.html'"
+# The latency percentile curve: one per run, through its document's p50..p99.99.
+check "HTML: a latency percentile curve per run" -- test "$(grep -c '<svg class="curve"' "$TMP/r.html")" -eq 3
+check "HTML: run A's curve goes through its document's p50, p90, p99, p99.9 and p99.99, in order" -- \
+	python3 - "$TMP/r.html" "$TMP/a.json" "${a:0:8}" <<'PY'
+import json, re, sys
+html, doc, run = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
+sec = re.search(r'<section class="latency-curves" id="latency-%s">(.*?)</section>' % run, html, re.S).group(1)
+got = [(p, float(v)) for p, v in re.findall(r'<circle class="point"[^>]* data-percentile="([^"]+)" data-value="([^"]+)"', sec)]
+lat = doc["result"]["read"]["lat_ns"]
+want = [(k, float(lat[k])) for k in ("p50", "p90", "p99", "p99.9", "p99.99")]
+ys = [float(y) for y in re.findall(r'<circle class="point" cx="[^"]+" cy="([^"]+)"', sec)]
+ok = len(got) == 5 and all(g[0] == w[0] and abs(g[1] - w[1]) <= 1e-5 * w[1] for g, w in zip(got, want))
+ok = ok and len(sec.split('<polyline class="curve-line"')) == 2 and all(a >= b for a, b in zip(ys, ys[1:]))
+sys.exit(not ok)
+PY
+chromium=$(command -v chromium || true)
+if [ -n "$chromium" ]; then
+	profile=$(mktemp -d /tmp/iotriage-chromium.XXXXXX)
+	undo "rm -rf $profile"
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 --dump-dom "file://$TMP/r.html" \
+		>"$TMP/r-dom.html" 2>"$TMP/r-chrome.err"
+	ok $? "chromium renders the report (--dump-dom)"
+	check "chromium: three curves with 5 points each, and no console message" -- \
+		python3 -c "
+import re,sys
+dom=open('$TMP/r-dom.html').read()
+svgs=re.findall(r'<svg class=\"curve\".*?</svg>', dom, re.S)
+sys.exit(not (len(svgs)==3 and all(len(re.findall(r'<circle class=\"point\"', c))==5 for c in svgs) and 'CONSOLE' not in open('$TMP/r-chrome.err').read()))"
+else
+	skip "chromium" "chromium is not installed (scripts/install-test-deps.sh installs it)"
+fi
 "$IOTRIAGE" report "$a" --prom "$TMP/r.csv/x.prom" 2>"$TMP/prom-bad.err"
 ok $((! $?)) "a report file that cannot be written fails"
 check "and says why" -- grep -q "cannot write '$TMP/r.csv/x.prom'" "$TMP/prom-bad.err"
