@@ -159,8 +159,9 @@ static const char *const stmt_sql[STMT_COUNT] = {
 		"   AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
 		"  (SELECT ru.started_at FROM results r JOIN runs ru ON ru.id = r.run_id WHERE r.device_id = d.id "
 		"   AND r.status = 'ok' AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
-		"  b.bw_bytes_per_s, b.saved_at "
-		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id ORDER BY d.kname",
+		"  b.bw_bytes_per_s, b.saved_at, ib.iops, ib.saved_at, ib.bs_bytes, ib.iodepth "
+		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id "
+		"LEFT JOIN iops_baselines ib ON ib.device_id = d.id ORDER BY d.kname",
 	/* NULL parameters switch their filter off. json_tree is SQLite's JSON1
 	 * (built in since 3.38); a document that is not JSON matches no pool. */
 	[STMT_LIST_RUNS] =
@@ -713,6 +714,13 @@ int store_list_disks(struct store *s, store_disk_fn fn, void *arg)
 			.has_baseline = sqlite3_column_type(st, 7) != SQLITE_NULL,
 			.baseline_bw_bytes_per_s = sqlite3_column_double(st, 7),
 			.baseline_at = sqlite3_column_int64(st, 8),
+			.has_iops_baseline = sqlite3_column_type(st, 9) != SQLITE_NULL,
+			.iops_baseline = {
+				.iops = sqlite3_column_double(st, 9),
+				.saved_at = sqlite3_column_int64(st, 10),
+				.bs_bytes = (uint32_t)sqlite3_column_int64(st, 11),
+				.iodepth = (unsigned)sqlite3_column_int64(st, 12),
+			},
 		};
 		fn(&row, arg);
 	}

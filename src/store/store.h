@@ -125,6 +125,8 @@ struct store_disk_row {
 	bool has_baseline;
 	double baseline_bw_bytes_per_s;
 	int64_t baseline_at;
+	bool has_iops_baseline;      /* readdisks --rw randread --save-baseline */
+	struct store_iops_baseline iops_baseline;
 };
 typedef void (*store_disk_fn)(const struct store_disk_row *row, void *arg);
 int store_list_disks(struct store *s, store_disk_fn fn, void *arg);

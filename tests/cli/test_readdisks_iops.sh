@@ -37,6 +37,9 @@ done
 check "kept apart from the bandwidth baselines (none saved)" -- test "$(sqlite3 "$db" 'select count(*) from baselines')" = 0
 check "each save is logged in IOPS" -- grep -q "READ-DISK ($a): IOPS baseline saved: [0-9]* IOPS (4096 bytes, queue depth 4)" "$IOTRIAGE_STATE_DIR/iotriage.log"
 check "the saving pass had no baseline yet" -- jtest "$TMP/base.json" '[.devices[] | has("baseline")] | any | not'
+"$IOTRIAGE" disks --json >"$TMP/disks.json" 2>/dev/null
+check "disks --json lists each disk's IOPS baseline (and no bandwidth one)" -- \
+	jq_quiet --slurpfile base "$TMP/base.json" '[.disks[] | select(.kname | test("^loop")) | . as $k | ($base[0].devices[] | select(.kname == $k.kname) | .iops) as $saved | ($k.baseline_iops - $saved | fabs) < $saved * 1e-6 and $k.baseline_iops_bs_bytes == 4096 and $k.baseline_iops_iodepth == 4 and ($k | has("baseline_bw_bytes_per_s") | not)] | length == 4 and all' "$TMP/disks.json"
 
 mm=$(lsblk -dno MAJ:MIN "$c" | tr -d ' ')
 cg=$(make_cgroup "$mm 0")
