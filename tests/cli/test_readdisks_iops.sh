@@ -45,11 +45,12 @@ mm=$(lsblk -dno MAJ:MIN "$c" | tr -d ' ')
 cg=$(make_cgroup "$mm 0")
 echo "$mm 150" >"$cg/blkio.throttle.read_iops_device"
 
-# --regression 60: a loop device's IOPS on this shared machine swing
-# between runs (a sibling read 10.2k IOPS under ASan against a baseline
-# over 12.7k, 3 of 3 reads: below the default 20%); the throttled disk is at
-# about 1% of its baseline either way.
-run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --rw randread --runtime 2s --iodepth 4 --regression 60 --json \
+# --regression 90: these loop devices read their backing files with direct
+# I/O on this shared VM's disk, and their IOPS swing up to 3x between passes
+# (4.7k to 13.6k IOPS among siblings in one ASan pass; a sibling read 10.2k
+# against a baseline over 12.7k, 3 of 3 reads below the default 20%); the
+# throttled disk, held to 150 IOPS, is at 1-3% of its baseline either way.
+run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --rw randread --runtime 2s --iodepth 4 --regression 90 --json \
 	>"$TMP/iops.json" 2>"$TMP/iops.log"
 ok $? "readdisks --rw randread exits 0"
 for x in "$a" "$b" "$c" "$d"; do
@@ -66,7 +67,7 @@ check "it is named slow, confirmed by its re-reads" -- \
 check "its siblings are ok" -- \
 	jtest "$TMP/iops.json" "[.devices[] | select(.path != \"$c\") | .verdict] == [\"ok\", \"ok\", \"ok\"]"
 check "the throttled disk is far below its IOPS baseline, in all 3 reads" -- \
-	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .baseline.iops > 300 and .baseline.percent_of_baseline < 40 and .baseline.regression_limit_percent == 60 and .baseline.reads_below == 3 and (.baseline | has(\"bw_bytes_per_s\") | not)"
+	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .baseline.iops > 300 and .baseline.percent_of_baseline < 10 and .baseline.regression_limit_percent == 90 and .baseline.reads_below == 3 and (.baseline | has(\"bw_bytes_per_s\") | not)"
 check "its sentence gives the share of its baseline in IOPS" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .sentence | test(\"; [0-9]+% of its baseline of [0-9]+ IOPS from [0-9-]{10} \\\\(3 of 3 reads below it\\\\)\")"
 check "every disk is compared with its own baseline" -- \
