@@ -19,17 +19,28 @@ static void draw_now(struct progress *p)
 	p->draw(p, false);
 }
 
-void progress_start(struct progress *p, uint64_t total, bool bytes)
+static void start(struct progress *p, uint64_t total, bool bytes, bool millis)
 {
 	if (!p || !p->draw)
 		return;
 	p->what[0] = '\0';
 	p->total = total;
 	p->bytes = bytes;
+	p->millis = millis;
 	p->done = p->base = 0;
 	p->start_ns = now_ns();
 	p->started = true;
 	draw_now(p);
+}
+
+void progress_start(struct progress *p, uint64_t total, bool bytes)
+{
+	start(p, total, bytes, false);
+}
+
+void progress_start_time(struct progress *p, uint64_t total_ms)
+{
+	start(p, total_ms, false, true);
 }
 
 void progress_what(struct progress *p, const char *fmt, ...)

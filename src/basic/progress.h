@@ -22,6 +22,7 @@ struct progress {
 	const char *task;        /* the command: "readdisks" */
 	char what[160];          /* what is running now: "reading /dev/sdb (disk 2 of 5)" */
 	bool bytes;              /* units are bytes */
+	bool millis;             /* units are milliseconds of planned run time (a time-based pass) */
 	uint64_t total, done;    /* units of work planned and done */
 	uint64_t base;           /* units of the parts finished before the running one */
 	uint64_t start_ns, drawn_ns;
@@ -31,6 +32,9 @@ struct progress {
 /* Starts P's clock with TOTAL units (bytes when BYTES) and draws it; the
  * task (the command's name) stays as the command set it. */
 void progress_start(struct progress *p, uint64_t total, bool bytes);
+/* The same for work planned in time (a time-based pass): TOTAL_MS
+ * milliseconds, its units; its percent and ETA follow the clock. */
+void progress_start_time(struct progress *p, uint64_t total_ms);
 /* What is running now (printf format); drawn at once. */
 void progress_what(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* DONE units of the total are done; drawn at most about four times a second. */

@@ -62,6 +62,12 @@ static void add_row(const struct store_disk_row *row, void *arg)
 		json_double(j, "baseline_bw_bytes_per_s", row->baseline_bw_bytes_per_s);
 		json_int(j, "baseline_saved_at", row->baseline_at);
 	}
+	if (row->has_iops_baseline) {
+		json_double(j, "baseline_iops", row->iops_baseline.iops);
+		json_int(j, "baseline_iops_saved_at", row->iops_baseline.saved_at);
+		json_uint(j, "baseline_iops_bs_bytes", row->iops_baseline.bs_bytes);
+		json_uint(j, "baseline_iops_iodepth", row->iops_baseline.iodepth);
+	}
 	json_end_object(j);
 }
 

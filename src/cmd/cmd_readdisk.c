@@ -145,9 +145,6 @@ static int check_readdisks(struct command_call *call)
 					call->operands[0]);
 	struct readdisks_settings *s = call->settings;
 	if (strcmp(s->rw, "randread") == 0) {
-		if (s->read.batch.save_baseline)
-			return opts_usage_error("readdisks", "--save-baseline keeps bandwidth baselines; the IOPS pass "
-							     "(--rw randread) cannot save one");
 		s->read.batch.opts.random = true;
 		if (s->read.bs_stored < 2)
 			s->read.batch.opts.bs = 4096;

@@ -65,8 +65,9 @@ enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
 
 /* Baseline options for readdisk, readdisks and readpooldisks. */
 #define BASELINE_OPT_DEFS(STRUCT)                                                                  \
-	{ "save-baseline", 0, NULL, "store each disk's rate as its baseline, keyed by WWN, serial or "   \
-				    "by-id path (never the kernel name)", OPT_SAVE_BASELINE,            \
+	{ "save-baseline", 0, NULL, "store each disk's rate (IOPS in the IOPS pass) as its baseline, "   \
+				    "keyed by WWN, serial or by-id path (never the kernel name)",       \
+	  OPT_SAVE_BASELINE,                                                                           \
 	  OPT_V_FLAG(STRUCT, read.batch.save_baseline) },                                             \
 	{ "regression", 0, "PCT", "flag a disk this many percent below its baseline", OPT_REGRESSION,   \
 	  { .type = OPT_TYPE_UINT, .offset = offsetof(STRUCT, read.regression_pct),                      \

@@ -110,14 +110,29 @@ struct shared_read {
 
 enum wait_end { WAIT_DONE, WAIT_NO_RESPONSE, WAIT_INTERRUPTED };
 
+/* Tells D's progress (LIVE, and live_bytes) how far it is: BYTES, or in a
+ * time-based read planned for PLANNED_MS the milliseconds since STARTED. */
+static void tell_progress(struct disk_read *d, struct progress *live, uint64_t bytes, uint64_t planned_ms,
+			  uint64_t started, uint64_t now)
+{
+	uint64_t units = bytes;
+	if (planned_ms) {
+		units = (now - started) / 1000000;
+		units = units < planned_ms ? units : planned_ms;
+	}
+	__atomic_store_n(&d->live_bytes, units, __ATOMIC_RELAXED);
+	progress_part(live, units);
+}
+
 /* Waits for the reader child PID: done, no byte completed for TIMEOUT_NS,
- * or a second after an interrupt. Sets *LAST_NS to when bytes last moved. */
+ * or a second after an interrupt. Sets *LAST_NS to when bytes last moved.
+ * PLANNED_MS: the read is time-based, its progress in milliseconds. */
 static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t timeout_ns, uint64_t *last_ns,
-				 struct disk_read *d, struct progress *live)
+				 struct disk_read *d, struct progress *live, uint64_t planned_ms)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	uint64_t last_bytes = 0, interrupted_at = 0;
-	*last_ns = now_ns();
+	uint64_t started = *last_ns = now_ns();
 	for (;;) {
 		int status;
 		pid_t got = waitpid(pid, &status, WNOHANG);
@@ -128,9 +143,8 @@ static enum wait_end wait_reader(pid_t pid, struct shared_read *sh, uint64_t tim
 		if (bytes != last_bytes) {
 			last_bytes = bytes;
 			*last_ns = now;
-			__atomic_store_n(&d->live_bytes, bytes, __ATOMIC_RELAXED);
-			progress_part(live, bytes);
 		}
+		tell_progress(d, live, bytes, planned_ms, started, now);
 		if (interrupt_requested() && !interrupted_at) {
 			interrupted_at = now;
 			kill(pid, SIGTERM); /* a signal sent to us alone reaches the reader too */
@@ -184,6 +198,7 @@ struct readtest_reader {
 	struct shared_read *sh;
 	pid_t pid;
 	uint64_t start_ns, timeout_ns, asked;
+	uint64_t planned_ms;  /* the IOPS pass: its runtime, its progress units */
 	bool released;
 	struct progress *live;
 };
@@ -234,7 +249,7 @@ static int wait_for_reader(struct readtest_reader *rd)
 	struct disk_read *d = rd->d;
 	struct shared_read *sh = rd->sh;
 	uint64_t last = rd->start_ns;
-	enum wait_end end = wait_reader(rd->pid, sh, rd->timeout_ns, &last, d, rd->live);
+	enum wait_end end = wait_reader(rd->pid, sh, rd->timeout_ns, &last, d, rd->live, rd->planned_ms);
 	int r = 0;
 	if (end == WAIT_DONE && __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
 		r = sh->rc;
@@ -321,7 +336,7 @@ static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *op
 	if (opts->random) {
 		spec->random = true;
 		spec->time_based = true;
-		spec->runtime_ns = opts->runtime_ns ? opts->runtime_ns : READTEST_DEFAULT_RANDOM_RUNTIME_S * 1000000000ULL;
+		spec->runtime_ns = readtest_planned_ms(opts) * 1000000ULL;
 	}
 	if (spec->bs > size)
 		spec->bs = (uint32_t)size;
@@ -339,6 +354,7 @@ static bool plan_read(struct readtest_reader *rd, const struct readtest_opts *op
 		return false;
 	}
 	rd->live = opts->live;
+	rd->planned_ms = readtest_planned_ms(opts);
 	rd->timeout_ns = opts->io_timeout_ns ? opts->io_timeout_ns : READTEST_DEFAULT_IO_TIMEOUT_S * 1000000000ULL;
 	return true;
 }
@@ -460,4 +476,11 @@ void disk_read_release(struct disk_read *d)
 {
 	free(d->res);
 	d->res = NULL;
+}
+
+uint64_t readtest_planned_ms(const struct readtest_opts *opts)
+{
+	if (!opts->random)
+		return 0;
+	return (opts->runtime_ns ? opts->runtime_ns : READTEST_DEFAULT_RANDOM_RUNTIME_S * 1000000000ULL) / 1000000;
 }

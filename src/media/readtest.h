@@ -51,7 +51,8 @@ struct readtest_opts {
 	 * time-based, judged on IOPS instead of bandwidth. */
 	bool random;
 	/* The batch's progress, told the bytes of this read as they complete
-	 * (progress_part); NULL for none. Only for a read waited for on the
+	 * (progress_part), or in the time-based IOPS pass the milliseconds it
+	 * has run (readtest_planned_ms); NULL for none. Only for a read waited for on the
 	 * thread that draws it. */
 	struct progress *live;
 };
@@ -72,7 +73,8 @@ struct disk_read {
 	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
 	double pct_of_median;   /* 0 when not ranked */
 	bool by_iops;           /* read by the IOPS pass: its figure is IOPS (disk_read_figure) */
-	uint64_t live_bytes;    /* bytes read so far while the read runs (atomic; the parallel batch's progress) */
+	uint64_t live_bytes;    /* bytes read so far while the read runs, or in the IOPS pass its milliseconds
+				 * (atomic; the parallel batch's progress) */
 
 	/* The verdict against its peers (read_batch_judge in triage/). */
 	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
@@ -84,7 +86,8 @@ struct disk_read {
 	char pool[128];         /* readdisks --group-by vdev: the pool it belongs to, "" if none */
 	char vdev[64];          /* the pool's device group for this member, "" if none */
 
-	/* Its baseline (readdisks --save-baseline on an earlier run). */
+	/* Its baseline (readdisks --save-baseline on an earlier run): bytes/s,
+	 * or IOPS in the IOPS pass (from the IOPS baselines). */
 	bool has_baseline;
 	double baseline_bw;
 	int64_t baseline_at;
@@ -130,5 +133,9 @@ const char *readtest_status_name(enum readtest_status s);
  * second (0 when it has no result). */
 double disk_read_figure(const struct disk_read *d);
 void disk_read_release(struct disk_read *d);
+
+/* The IOPS pass's length per disk, in milliseconds (its progress units);
+ * 0 for a sequential read, which is planned in bytes. */
+uint64_t readtest_planned_ms(const struct readtest_opts *opts);
 
 #endif

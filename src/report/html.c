@@ -238,6 +238,25 @@ static void test_section(const struct run_doc *runs, size_t n, const struct meas
 	free(ms);
 }
 
+/* A run's latency percentile curves, one line per latency its document
+ * carries (none: no section). */
+static void curves_section(const struct run_doc *run, struct strbuf *out)
+{
+	if (!run->ncurves)
+		return;
+	char id[16];
+	short_id(run->id, id, sizeof(id));
+	strbuf_addf(out, "<section class=\"latency-curves\" id=\"latency-%s\">\n<h2>Latency percentiles: run %s (",
+		    id, id);
+	esc(out, run->command);
+	strbuf_adds(out, ")</h2>\n");
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "Latency percentiles of run %s", id);
+	svg_curve_chart(out, title.buf, run->curves, run->ncurves);
+	strbuf_release(&title);
+	strbuf_adds(out, "</section>\n");
+}
+
 void report_html(const struct run_doc *runs, size_t n, const char *generated_at, struct strbuf *out)
 {
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -251,6 +270,8 @@ void report_html(const struct run_doc *runs, size_t n, const char *generated_at,
 	for (size_t r = 0; r < n; r++)
 		if (run_doc_is_fleet(&runs[r]))
 			hosts_section(&runs[r], out);
+	for (size_t r = 0; r < n; r++)
+		curves_section(&runs[r], out);
 	struct report_group *g = NULL;
 	size_t ng = report_groups(runs, n, &g);
 	if (ng == 0)

@@ -166,6 +166,29 @@ static void bs_text(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)b);
 }
 
+const char *const lat_curve_names[LAT_CURVE_POINTS] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+/* LAT (with I/Os counted in it) as one of D's latency curves, labelled
+ * with the test and target of BASE. */
+static void add_curve(struct run_doc *d, const struct mspec *base, const struct jv *lat)
+{
+	if (!lat || lat->type != JV_OBJECT || jv_number(jv_get(lat, "count"), 0) <= 0)
+		return;
+	if (d->ncurves == d->curves_cap) {
+		d->curves_cap = d->curves_cap ? 2 * d->curves_cap : 8;
+		d->curves = realloc(d->curves, d->curves_cap * sizeof(*d->curves));
+		if (!d->curves)
+			abort();
+	}
+	struct lat_curve *c = &d->curves[d->ncurves++];
+	struct strbuf label = STRBUF_INIT;
+	strbuf_addf(&label, "%s on %s", base->test ? base->test : "?", base->target ? base->target : "?");
+	c->label = strbuf_detach(&label);
+	for (size_t i = 0; i < LAT_CURVE_POINTS; i++)
+		c->ns[i] = num_or_nan(jv_get(lat, lat_curve_names[i]));
+	c->max_ns = num_or_nan(jv_get(lat, "max"));
+}
+
 /* The latency percentiles of a result's "lat_ns" object, each a measurement
  * (lower is better, no noise of its own). LAT absent: each as not measured,
  * with BASE's status (a run that failed); when OPTIONAL, nothing instead. */
@@ -176,6 +199,7 @@ static void add_latencies(struct run_doc *d, const struct mspec *base, const str
 	} pcts[] = { { "p50", "p50 latency" }, { "p99", "p99 latency" }, { "p99.9", "p99.9 latency" } };
 	if (optional && (!lat || lat->type != JV_OBJECT))
 		return;
+	add_curve(d, base, lat);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		struct mspec l = *base;
 		l.metric = pcts[i].metric;
@@ -342,6 +366,8 @@ static void from_figures(struct run_doc *d, const struct jv *list, const char *t
 				.value = num_or_nan(jv_get(f, "bw_bytes_per_s")),
 			};
 			add(d, &s);
+			/* benchpool's built-in engine times each I/O; rwpool and the tools do not. */
+			add_latencies(d, &s, jv_get(f, "lat_ns"), true);
 			strbuf_release(&params);
 		}
 	}
@@ -361,8 +387,65 @@ static void from_volumes(struct run_doc *d)
 			.value = num_or_nan(jv_get(v, "bw_bytes_per_s")),
 		};
 		add(d, &s);
+		add_latencies(d, &s, jv_get(v, "lat_ns"), true);
 	}
 	strbuf_release(&params);
+}
+
+/* The lowest and highest of a document's array of numbers, into S's noise. */
+static void noise_range(const struct jv *list, struct mspec *s)
+{
+	s->noise_min = s->noise_max = NAN;
+	for (size_t i = 0; list && i < list->count; i++) {
+		double v = jv_number(jv_at(list, i), NAN);
+		if (isfinite(v) && !(v >= s->noise_min))
+			s->noise_min = v;
+		if (isfinite(v) && !(v <= s->noise_max))
+			s->noise_max = v;
+	}
+}
+
+/* presets NAME TARGET: per test of the set, the mean IOPS and bandwidth of
+ * its loops (their spread as the noise) and the latency of all its loops. */
+static void from_presets(struct run_doc *d)
+{
+	const struct jv *preset = jv_get(d->doc, "preset"), *tests = jv_get(preset, "tests");
+	const char *name = jv_string(jv_get(preset, "name"), "?");
+	for (size_t i = 0; tests && i < tests->count; i++) {
+		const struct jv *t = jv_at(tests, i);
+		char test[160], bs[32];
+		snprintf(test, sizeof(test), "preset %s: %s", name, jv_string(jv_get(t, "name"), "?"));
+		bs_text(jv_number(jv_get(t, "bs_bytes"), 0), bs, sizeof(bs));
+		struct strbuf params = STRBUF_INIT;
+		strbuf_addf(&params, "rw=%s, bs=%s, iodepth=%.0f, numjobs=%.0f, engine=%s, loops=%.0f, ramp_seconds=%g, "
+			    "runtime_seconds=%g", jv_string(jv_get(t, "rw"), "?"), bs, jv_number(jv_get(t, "iodepth"), 1),
+			    jv_number(jv_get(t, "numjobs"), 1), jv_string(jv_get(t, "engine"), "?"),
+			    jv_number(jv_get(t, "loops"), 0), jv_number(jv_get(preset, "ramp_seconds"), 0),
+			    jv_number(jv_get(preset, "runtime_seconds"), 0));
+		unsigned loops = count_of(jv_get(t, "loops"));
+		struct mspec s = {
+			.test = test, .metric = "IOPS", .unit = MU_IOPS, .higher_is_better = true,
+			.target = jv_string(jv_get(preset, "target"), "?"),
+			.status = loops ? "ok" : jv_string(jv_get(d->doc, "status"), "error"),
+			.reason = loops ? NULL : jv_string(jv_get(d->doc, "reason"), NULL),
+			.params = params.buf,
+			.value = num_or_nan(jv_get(t, "iops_mean")),
+			.noise_sd = jv_number(jv_get(t, "iops_stdev"), NAN),
+			.noise_n = loops,
+			.noise_basis = "preset loops",
+		};
+		noise_range(jv_get(t, "iops"), &s);
+		add(d, &s);
+		struct mspec bw = s;
+		bw.metric = "bandwidth";
+		bw.unit = MU_BYTES_PER_S;
+		bw.value = num_or_nan(jv_get(t, "bw_mean_bytes_per_s"));
+		bw.noise_sd = jv_number(jv_get(t, "bw_stdev_bytes_per_s"), NAN);
+		noise_range(jv_get(t, "bw_bytes_per_s"), &bw);
+		add(d, &bw);
+		add_latencies(d, &s, jv_get(t, "lat_ns"), true);
+		strbuf_release(&params);
+	}
 }
 
 static void add_rate(struct run_doc *d, const char *test, const char *target, const char *status,
@@ -458,6 +541,8 @@ int run_doc_load(const char *text, size_t len, struct run_doc *ret, char *err, s
 		from_figures(ret, jv_get(doc, "pools"), "pool", "rwpool", NULL);
 	else if (strcmp(c, "volumes") == 0)
 		from_volumes(ret);
+	else if (strcmp(c, "presets") == 0)
+		from_presets(ret);
 	else if (strcmp(c, "fleet") == 0 && jv_get(doc, "clients"))
 		from_fleet_load(ret);
 	else if (strcmp(c, "netcheck") == 0)
@@ -477,6 +562,9 @@ void run_doc_release(struct run_doc *d)
 		free(d->m[i].params);
 	}
 	free(d->m);
+	for (size_t i = 0; i < d->ncurves; i++)
+		free(d->curves[i].label);
+	free(d->curves);
 	free(d->id);
 	free(d->command);
 	free(d->host);

@@ -5,7 +5,7 @@
  * "rs8k-comp-off" at 212 MB/s, higher is better, with the run's own noise
  * (the standard deviation of its per-interval samples) when it has one.
  * Documents of run, readdisk(s)/demo/readpooldisks, matrix, benchpool,
- * rwpool(s)/runall, volumes, fleet --fio (each client's rate under its host,
+ * rwpool(s)/runall, volumes, presets (IOPS and bandwidth per test), fleet --fio (each client's rate under its host,
  * and the aggregate) and netcheck --peer (TCP throughput per port and peer)
  * give measurements; others give none.
  * Library code: no printing, -errno.
@@ -30,7 +30,8 @@ struct measure {
 	double noise_sd;         /* standard deviation of the samples; NAN when unknown */
 	unsigned noise_n;        /* how many samples */
 	double noise_min, noise_max; /* the lowest and highest sample; NAN when unknown */
-	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", "repeat runs", or NULL */
+	const char *noise_basis; /* "per-interval samples", "fio bandwidth samples", "repeat runs",
+				  * "preset loops", or NULL */
 	bool between_runs;       /* the noise is the spread between repeat runs (measure_combine_repeats) */
 	char *status;            /* "ok", "error", "skipped", ... */
 	char *reason;            /* NULL or why */
@@ -39,12 +40,26 @@ struct measure {
 	bool per_disk;           /* from a read test of disks: drawn as a per-disk chart */
 };
 
+/* The percentiles a latency curve is drawn through, in order. */
+#define LAT_CURVE_POINTS 5
+extern const char *const lat_curve_names[LAT_CURVE_POINTS]; /* "p50", "p90", "p99", "p99.9", "p99.99" */
+
+/* One latency distribution of a run (a result's "lat_ns" with I/Os in it):
+ * its percentiles in ns, NAN where the document has none. */
+struct lat_curve {
+	char *label;             /* "run randread 4K qd1 x1 on /dev/loop3" */
+	double ns[LAT_CURVE_POINTS];
+	double max_ns;
+};
+
 struct run_doc {
 	struct jv *doc;
 	char *id, *command, *host, *started_at, *argv;
 	int exit_status;
 	struct measure *m;
 	size_t n, cap;
+	struct lat_curve *curves; /* every latency the document carries, in its order */
+	size_t ncurves, curves_cap;
 };
 
 /* Parses TEXT (a stored document) and extracts its measurements. Returns 0,

@@ -42,6 +42,7 @@ struct family {
 
 static const struct family families[] = {
 	{ "iotriage_bandwidth_bytes_per_second", "Bandwidth measured by an iotriage test.", "bandwidth", 1 },
+	{ "iotriage_iops", "I/O operations per second measured by an iotriage test.", "IOPS", 1 },
 	{ "iotriage_latency_p50_seconds", "Median I/O latency of an iotriage test.", "p50 latency", 1e9 },
 	{ "iotriage_latency_p99_seconds", "99th percentile I/O latency of an iotriage test.", "p99 latency", 1e9 },
 	{ "iotriage_latency_p99_9_seconds", "99.9th percentile I/O latency of an iotriage test.", "p99.9 latency", 1e9 },

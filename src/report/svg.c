@@ -80,3 +80,106 @@ void svg_bar_chart(struct strbuf *out, const char *title, bool higher_is_better,
 	}
 	strbuf_adds(out, "</svg>\n");
 }
+
+#define CURVE_X0 80
+#define CURVE_X1 520
+#define CURVE_PLOT_H 220
+#define LEGEND_X 550
+#define LEGEND_ROW 16
+
+/* The decades that hold every positive value of CURVES: [*LO, *HI]. False
+ * when there is none. */
+static bool curve_range(const struct lat_curve *curves, size_t n, double *lo, double *hi)
+{
+	double min = INFINITY, max = 0;
+	for (size_t c = 0; c < n; c++)
+		for (size_t i = 0; i < LAT_CURVE_POINTS; i++)
+			if (isfinite(curves[c].ns[i]) && curves[c].ns[i] > 0) {
+				min = fmin(min, curves[c].ns[i]);
+				max = fmax(max, curves[c].ns[i]);
+			}
+	if (!(max > 0))
+		return false;
+	*lo = pow(10, floor(log10(min)));
+	*hi = pow(10, ceil(log10(max)));
+	if (*hi <= *lo)
+		*hi = *lo * 10;
+	return true;
+}
+
+static double curve_y(double v, double lo, double hi)
+{
+	return TOP + CURVE_PLOT_H * (1 - (log10(v) - log10(lo)) / (log10(hi) - log10(lo)));
+}
+
+static void curve_axes(struct strbuf *out, double lo, double hi)
+{
+	for (double v = lo; v <= hi * 1.0001; v *= 10) {
+		char t[48];
+		measure_format(MU_NS, v, t, sizeof(t));
+		double y = curve_y(v, lo, hi);
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+				 "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
+			    CURVE_X0, y, CURVE_X1, y, CURVE_X0 - 6, y + 4, t);
+	}
+	for (size_t i = 0; i < LAT_CURVE_POINTS; i++) {
+		double x = CURVE_X0 + (CURVE_X1 - CURVE_X0) * (double)i / (LAT_CURVE_POINTS - 1);
+		strbuf_addf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
+			    x, TOP + CURVE_PLOT_H + 16, lat_curve_names[i]);
+	}
+}
+
+static void curve_line(struct strbuf *out, const struct lat_curve *c, size_t k, double lo, double hi)
+{
+	const char *colour = palette[k % (sizeof(palette) / sizeof(palette[0]))];
+	struct strbuf pts = STRBUF_INIT, dots = STRBUF_INIT;
+	for (size_t i = 0; i < LAT_CURVE_POINTS; i++) {
+		if (!isfinite(c->ns[i]) || c->ns[i] <= 0)
+			continue;
+		double x = CURVE_X0 + (CURVE_X1 - CURVE_X0) * (double)i / (LAT_CURVE_POINTS - 1);
+		double y = curve_y(c->ns[i], lo, hi);
+		char t[48];
+		measure_format(MU_NS, c->ns[i], t, sizeof(t));
+		strbuf_addf(&pts, "%s%.1f,%.1f", pts.len ? " " : "", x, y);
+		strbuf_addf(&dots, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
+				   "data-percentile=\"%s\" data-value=\"%.6g\"><title>", x, y, colour, lat_curve_names[i], c->ns[i]);
+		xml_escape(&dots, c->label);
+		strbuf_addf(&dots, ": %s %s</title></circle>\n", lat_curve_names[i], t);
+	}
+	strbuf_addf(out, "<polyline class=\"curve-line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\">"
+			 "<title>", colour, pts.buf ? pts.buf : "");
+	xml_escape(out, c->label);
+	strbuf_adds(out, "</title></polyline>\n");
+	strbuf_adds(out, dots.buf ? dots.buf : "");
+	unsigned ly = TOP + (unsigned)k * LEGEND_ROW;
+	strbuf_addf(out, "<rect class=\"swatch\" x=\"%d\" y=\"%u\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			 "<text class=\"legend\" x=\"%d\" y=\"%u\" font-size=\"11\">", LEGEND_X, ly, colour, LEGEND_X + 14, ly + 9);
+	xml_escape(out, c->label);
+	strbuf_adds(out, "</text>\n");
+	strbuf_release(&pts);
+	strbuf_release(&dots);
+}
+
+void svg_curve_chart(struct strbuf *out, const char *title, const struct lat_curve *curves, size_t n)
+{
+	size_t shown = n < SVG_CURVES_MAX ? n : SVG_CURVES_MAX;
+	double lo = 1, hi = 10;
+	bool any = curve_range(curves, shown, &lo, &hi);
+	unsigned width = LABEL_W + BAR_W + VALUE_W, height = TOP + CURVE_PLOT_H + 40;
+	strbuf_addf(out, "<svg class=\"curve\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+			 "viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", width, height, width, height);
+	xml_escape(out, title);
+	strbuf_adds(out, "\">\n<text class=\"title\" x=\"4\" y=\"16\" font-weight=\"bold\">");
+	xml_escape(out, title);
+	strbuf_addf(out, "</text>\n<text class=\"direction\" x=\"4\" y=\"34\" font-size=\"12\">&lt; Lower is better "
+			 "(ns, log scale)</text>\n");
+	if (any) {
+		curve_axes(out, lo, hi);
+		for (size_t k = 0; k < shown; k++)
+			curve_line(out, &curves[k], k, lo, hi);
+	}
+	if (n > shown)
+		strbuf_addf(out, "<text class=\"more\" x=\"%d\" y=\"%u\" font-size=\"11\">and %zu more (CSV)</text>\n",
+			    LEGEND_X, TOP + (unsigned)shown * LEGEND_ROW + 9, n - shown);
+	strbuf_adds(out, "</svg>\n");
+}

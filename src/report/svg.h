@@ -28,4 +28,12 @@ void xml_escape(struct strbuf *out, const char *s);
 void svg_bar_chart(struct strbuf *out, const char *title, bool higher_is_better, enum measure_unit unit,
 		   const struct svg_bar *bars, size_t n);
 
+/* A latency percentile curve: <svg class="curve">, the percentiles
+ * p50..p99.99 across (evenly), latency up on a log scale (decades), one
+ * <polyline class="curve-line"> per curve through a <circle class="point">
+ * per percentile it has (data-value in ns), and a legend. At most
+ * SVG_CURVES_MAX curves; the rest are counted in a note. */
+#define SVG_CURVES_MAX 12
+void svg_curve_chart(struct strbuf *out, const char *title, const struct lat_curve *curves, size_t n);
+
 #endif

@@ -87,6 +87,18 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN host_machine_id TEXT;"
 	"ALTER TABLE runs ADD COLUMN fleet_run_id TEXT;"
 	"CREATE INDEX runs_fleet_run_id ON runs(fleet_run_id);",
+	/* 3 -> 4: per-disk IOPS baselines (readdisks --rw randread
+	 * --save-baseline), apart from the bandwidth ones: a disk may have both.
+	 * The block size and queue depth are kept because IOPS mean nothing
+	 * without them. */
+	"CREATE TABLE iops_baselines ("
+	"  device_id INTEGER PRIMARY KEY NOT NULL REFERENCES devices(id),"
+	"  run_id TEXT NOT NULL REFERENCES runs(id),"
+	"  iops REAL NOT NULL,"
+	"  bs_bytes INTEGER NOT NULL,"
+	"  iodepth INTEGER NOT NULL,"
+	"  saved_at INTEGER NOT NULL"
+	");",
 };
 
 enum store_stmt_id {
@@ -96,6 +108,8 @@ enum store_stmt_id {
 	STMT_ADD_RESULT,
 	STMT_SET_BASELINE,
 	STMT_GET_BASELINE,
+	STMT_SET_IOPS_BASELINE,
+	STMT_GET_IOPS_BASELINE,
 	STMT_LIST_DISKS,
 	STMT_LIST_RUNS,
 	STMT_GET_RUN,
@@ -131,14 +145,23 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_GET_BASELINE] =
 		"SELECT b.bw_bytes_per_s, b.saved_at, b.bs_bytes FROM baselines b "
 		"JOIN devices d ON d.id = b.device_id WHERE d.identity_key = ?1",
+	[STMT_SET_IOPS_BASELINE] =
+		"INSERT INTO iops_baselines (device_id, run_id, iops, bs_bytes, iodepth, saved_at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(device_id) DO UPDATE SET "
+		"run_id = excluded.run_id, iops = excluded.iops, bs_bytes = excluded.bs_bytes, "
+		"iodepth = excluded.iodepth, saved_at = excluded.saved_at",
+	[STMT_GET_IOPS_BASELINE] =
+		"SELECT b.iops, b.saved_at, b.bs_bytes, b.iodepth FROM iops_baselines b "
+		"JOIN devices d ON d.id = b.device_id WHERE d.identity_key = ?1",
 	[STMT_LIST_DISKS] =
 		"SELECT d.identity_key, d.kname, d.model, d.serial, d.size_bytes, "
 		"  (SELECT r.bw_bytes_per_s FROM results r WHERE r.device_id = d.id AND r.status = 'ok' "
 		"   AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
 		"  (SELECT ru.started_at FROM results r JOIN runs ru ON ru.id = r.run_id WHERE r.device_id = d.id "
 		"   AND r.status = 'ok' AND r.test = 'readdisk' ORDER BY r.id DESC LIMIT 1), "
-		"  b.bw_bytes_per_s, b.saved_at "
-		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id ORDER BY d.kname",
+		"  b.bw_bytes_per_s, b.saved_at, ib.iops, ib.saved_at, ib.bs_bytes, ib.iodepth "
+		"FROM devices d LEFT JOIN baselines b ON b.device_id = d.id "
+		"LEFT JOIN iops_baselines ib ON ib.device_id = d.id ORDER BY d.kname",
 	/* NULL parameters switch their filter off. json_tree is SQLite's JSON1
 	 * (built in since 3.38); a document that is not JSON matches no pool. */
 	[STMT_LIST_RUNS] =
@@ -626,6 +649,46 @@ int store_get_baseline(struct store *s, const char *identity_key, struct store_b
 	return 0;
 }
 
+int store_set_iops_baseline(struct store *s, int64_t device_id, const char *run_id,
+			    const struct store_iops_baseline *base)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_SET_IOPS_BASELINE, &st);
+	if (r < 0)
+		return r;
+	int rc;
+	if ((rc = sqlite3_bind_int64(st, 1, device_id)) != SQLITE_OK ||
+	    (rc = bind_text(st, 2, run_id, false)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_double(st, 3, base->iops)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 4, base->bs_bytes)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 5, base->iodepth)) != SQLITE_OK ||
+	    (rc = sqlite3_bind_int64(st, 6, base->saved_at)) != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(st);
+	return rc == SQLITE_DONE ? 0 : store_errno(s->db, rc);
+}
+
+int store_get_iops_baseline(struct store *s, const char *identity_key, struct store_iops_baseline *ret)
+{
+	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
+	int r = store_stmt(s, STMT_GET_IOPS_BASELINE, &st);
+	if (r < 0)
+		return r;
+	int rc = bind_text(st, 1, identity_key, false);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return -ENOENT;
+	if (rc != SQLITE_ROW)
+		return store_errno(s->db, rc);
+	ret->iops = sqlite3_column_double(st, 0);
+	ret->saved_at = sqlite3_column_int64(st, 1);
+	ret->bs_bytes = (uint32_t)sqlite3_column_int64(st, 2);
+	ret->iodepth = (unsigned)sqlite3_column_int64(st, 3);
+	return 0;
+}
+
 static const char *column_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -651,6 +714,13 @@ int store_list_disks(struct store *s, store_disk_fn fn, void *arg)
 			.has_baseline = sqlite3_column_type(st, 7) != SQLITE_NULL,
 			.baseline_bw_bytes_per_s = sqlite3_column_double(st, 7),
 			.baseline_at = sqlite3_column_int64(st, 8),
+			.has_iops_baseline = sqlite3_column_type(st, 9) != SQLITE_NULL,
+			.iops_baseline = {
+				.iops = sqlite3_column_double(st, 9),
+				.saved_at = sqlite3_column_int64(st, 10),
+				.bs_bytes = (uint32_t)sqlite3_column_int64(st, 11),
+				.iodepth = (unsigned)sqlite3_column_int64(st, 12),
+			},
 		};
 		fn(&row, arg);
 	}

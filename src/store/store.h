@@ -13,6 +13,8 @@
  *             bs_bytes, saved_at)                                   (version 2)
  *   runs + (host TEXT, host_hostname TEXT, host_machine_id TEXT,
  *           fleet_run_id TEXT): runs collected from other hosts   (version 3)
+ *   iops_baselines(device_id PRIMARY KEY REFERENCES devices(id), run_id, iops,
+ *                  bs_bytes, iodepth, saved_at)                     (version 4)
  *   results(id INTEGER PRIMARY KEY, run_id TEXT REFERENCES runs(id),
  *           device_id INTEGER REFERENCES devices(id) NULL, test TEXT, path TEXT,
  *           status TEXT, reason TEXT, bytes INTEGER, seconds REAL,
@@ -98,6 +100,20 @@ int store_set_baseline(struct store *s, int64_t device_id, const char *run_id, d
 /* -ENOENT when the device has no baseline. */
 int store_get_baseline(struct store *s, const char *identity_key, struct store_baseline *ret);
 
+/* IOPS baselines (readdisks --rw randread --save-baseline): one per device,
+ * kept apart from the bandwidth baseline, with the block size and queue
+ * depth they were read at. */
+struct store_iops_baseline {
+	double iops;
+	int64_t saved_at;
+	uint32_t bs_bytes;
+	unsigned iodepth;
+};
+int store_set_iops_baseline(struct store *s, int64_t device_id, const char *run_id,
+			    const struct store_iops_baseline *base);
+/* -ENOENT when the device has no IOPS baseline. */
+int store_get_iops_baseline(struct store *s, const char *identity_key, struct store_iops_baseline *ret);
+
 /* Every known device with its last ok read and its baseline (an appliance's
  * "Read Seq" and "Last Performance Test" columns). Strings live only for
  * the callback. */
@@ -109,6 +125,8 @@ struct store_disk_row {
 	bool has_baseline;
 	double baseline_bw_bytes_per_s;
 	int64_t baseline_at;
+	bool has_iops_baseline;      /* readdisks --rw randread --save-baseline */
+	struct store_iops_baseline iops_baseline;
 };
 typedef void (*store_disk_fn)(const struct store_disk_row *row, void *arg);
 int store_list_disks(struct store *s, store_disk_fn fn, void *arg);

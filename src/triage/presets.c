@@ -186,6 +186,7 @@ void preset_json(struct json *j, const struct preset_outcome *o, const char *pat
 	json_begin_object(j, "preset");
 	json_string(j, "name", o->preset->name);
 	json_string(j, "summary", o->preset->summary);
+	json_string(j, "target", path);
 	json_uint(j, "loops", o->loops);
 	json_double(j, "ramp_seconds", (double)o->ramp_ns / 1e9);
 	json_double(j, "runtime_seconds", (double)o->runtime_ns / 1e9);

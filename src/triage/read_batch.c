@@ -78,8 +78,17 @@ static uint64_t planned_bytes(const struct disk_read *d, const struct readtest_o
 	return d->info.size_bytes && d->info.size_bytes < opts->size ? d->info.size_bytes : opts->size;
 }
 
-/* Starts B's progress over the disks still to read; returns their number. */
-static size_t start_progress(struct read_batch *b)
+/* Its progress units: bytes, or the IOPS pass's milliseconds (time-based:
+ * planned in bytes, its percent and ETA would mean nothing). */
+static uint64_t planned_units(const struct disk_read *d, const struct readtest_opts *opts)
+{
+	return opts->random ? readtest_planned_ms(opts) : planned_bytes(d, opts);
+}
+
+/* Starts B's progress over the disks still to read, AT_ONCE or one after
+ * another; returns their number. The IOPS pass read at once takes one
+ * runtime, whatever the number of disks. */
+static size_t start_progress(struct read_batch *b, bool at_once)
 {
 	size_t disks = 0;
 	uint64_t total = 0;
@@ -87,14 +96,18 @@ static size_t start_progress(struct read_batch *b)
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
 		disks++;
-		total += planned_bytes(&b->reads[i], &b->opts);
+		total += planned_units(&b->reads[i], &b->opts);
 	}
-	progress_start(b->progress, total, true);
+	if (b->opts.random)
+		progress_start_time(b->progress, at_once && disks ? total / disks : total);
+	else
+		progress_start(b->progress, total, true);
 	return disks;
 }
 
 /* Waits for the reader threads STARTED, telling the progress the bytes
- * read by all of them about every 100 ms. */
+ * read by all of them about every 100 ms (in the IOPS pass, the time the
+ * longest-running one has run). */
 static void wait_all(struct read_batch *b, pthread_t *threads, bool *started)
 {
 	const struct timespec tick = { 0, 100 * 1000 * 1000 };
@@ -105,7 +118,11 @@ static void wait_all(struct read_batch *b, pthread_t *threads, bool *started)
 			if (started[i] && pthread_tryjoin_np(threads[i], NULL) == 0)
 				started[i] = false;
 			running += started[i];
-			bytes += __atomic_load_n(&b->reads[i].live_bytes, __ATOMIC_RELAXED);
+			uint64_t done = __atomic_load_n(&b->reads[i].live_bytes, __ATOMIC_RELAXED);
+			if (b->opts.random)
+				bytes = done > bytes ? done : bytes;
+			else
+				bytes += done;
 		}
 		progress_set(b->progress, bytes);
 		if (!running)
@@ -130,7 +147,7 @@ static void read_all_at_once(struct read_batch *b)
 	pthread_t *threads = xcalloc(b->count, sizeof(*threads));
 	struct readtest_reader **readers = xcalloc(b->count, sizeof(*readers));
 	bool *started = xcalloc(b->count, sizeof(*started));
-	size_t disks = start_progress(b);
+	size_t disks = start_progress(b, true);
 	for (size_t i = 0; i < b->count; i++) {
 		if (b->reads[i].status == READTEST_SKIPPED)
 			continue;
@@ -161,7 +178,7 @@ static void read_one_by_one(struct read_batch *b)
 {
 	struct readtest_opts opts = b->opts;
 	opts.live = b->progress;
-	size_t disks = start_progress(b), n = 0;
+	size_t disks = start_progress(b, false), n = 0;
 	for (size_t i = 0; i < b->count; i++) {
 		struct disk_read *d = &b->reads[i];
 		if (d->status != READTEST_SKIPPED && interrupt_requested()) {
@@ -172,7 +189,7 @@ static void read_one_by_one(struct read_batch *b)
 			log_starting(d, &b->opts);
 			progress_what(b->progress, "reading %s (disk %zu of %zu)", d->info.dev_path, ++n, disks);
 			readtest_run(d, &opts);
-			progress_part_end(b->progress, planned_bytes(d, &b->opts));
+			progress_part_end(b->progress, planned_units(d, &b->opts));
 		}
 		log_outcome(d);
 	}

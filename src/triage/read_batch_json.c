@@ -93,12 +93,12 @@ static void json_figures(struct json *j, const struct disk_read *d)
 static void json_baseline(struct json *j, const struct disk_read *d, double regression_pct)
 {
 	json_begin_object(j, "baseline");
-	json_double(j, "bw_bytes_per_s", d->baseline_bw);
+	json_double(j, d->by_iops ? "iops" : "bw_bytes_per_s", d->baseline_bw);
 	char when[32];
 	time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
 	json_string(j, "saved_at", when);
 	if (d->res)
-		json_double(j, "percent_of_baseline", 100.0 * job_bw_bytes_per_s(d->res) / d->baseline_bw);
+		json_double(j, "percent_of_baseline", 100.0 * disk_read_figure(d) / d->baseline_bw);
 	json_double(j, "regression_limit_percent", regression_pct);
 	json_uint(j, "reads_below", d->baseline_flagged);
 	json_end_object(j);
@@ -176,6 +176,35 @@ void read_batch_document(const struct read_batch *b, struct json *j)
 	read_groups_release(&groups);
 }
 
+/* Saves D's figure as its baseline: bandwidth, or IOPS (with the block size
+ * and queue depth) in the IOPS pass; not for a disk without a stable identity. */
+static int save_baseline(struct store *s, const char *run_id, time_t started, int64_t device_id,
+			 const struct read_batch *b, const struct disk_read *d)
+{
+	if (!disk_has_stable_identity(&d->info)) {
+		log_msg(LOG_WARN, "READ-DISK (%s): no baseline saved: no WWN, serial or by-id path "
+				  "identifies it across reboots", d->info.dev_path);
+		return 0;
+	}
+	int r;
+	if (b->opts.random) {
+		struct store_iops_baseline base = {
+			.iops = job_iops(d->res), .saved_at = started,
+			.bs_bytes = b->opts.bs, .iodepth = b->opts.iodepth,
+		};
+		r = store_set_iops_baseline(s, device_id, run_id, &base);
+		if (r == 0)
+			log_msg(LOG_INFO, "READ-DISK (%s): IOPS baseline saved: %.0f IOPS (%u bytes, queue depth %u)",
+				d->info.dev_path, base.iops, base.bs_bytes, base.iodepth);
+		return r;
+	}
+	r = store_set_baseline(s, device_id, run_id, job_bw_bytes_per_s(d->res), b->opts.bs, started);
+	if (r == 0)
+		log_msg(LOG_INFO, "READ-DISK (%s): baseline saved: %.1f MB/s", d->info.dev_path,
+			job_bw_bytes_per_s(d->res) / 1e6);
+	return r;
+}
+
 int read_batch_store(struct store *s, const char *run_id, time_t started, const struct read_batch *b)
 {
 	for (size_t i = 0; i < b->count; i++) {
@@ -215,18 +244,10 @@ int read_batch_store(struct store *s, const char *run_id, time_t started, const 
 		r = store_add_result(s, &res);
 		if (r < 0)
 			return r;
-		if (b->save_baseline && !b->opts.random && d->status == READTEST_OK) {
-			if (!disk_has_stable_identity(&d->info)) {
-				log_msg(LOG_WARN, "READ-DISK (%s): no baseline saved: no WWN, serial or by-id path "
-						  "identifies it across reboots", d->info.dev_path);
-				continue;
-			}
-			r = store_set_baseline(s, device_id, run_id, job_bw_bytes_per_s(d->res), b->opts.bs,
-					       started);
+		if (b->save_baseline && d->status == READTEST_OK) {
+			r = save_baseline(s, run_id, started, device_id, b, d);
 			if (r < 0)
 				return r;
-			log_msg(LOG_INFO, "READ-DISK (%s): baseline saved: %.1f MB/s", d->info.dev_path,
-				job_bw_bytes_per_s(d->res) / 1e6);
 		}
 	}
 	return 0;

@@ -36,8 +36,10 @@ void read_verdict_describe(struct disk_read *d, double bw)
 		char when[32];
 		time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
 		bool out = d->baseline_flagged > 0;
-		strbuf_addf(&sb, "; %.0f%% of its baseline of %.1f MB/s from %.10s (%u of %u reads %s)",
-			    100.0 * bw / d->baseline_bw, d->baseline_bw / 1e6, when,
+		bool iops = d->by_iops;
+		strbuf_addf(&sb, "; %.0f%% of its baseline of %.*f %s from %.10s (%u of %u reads %s)",
+			    100.0 * bw / d->baseline_bw, iops ? 0 : 1, iops ? d->baseline_bw : d->baseline_bw / 1e6,
+			    iops ? "IOPS" : "MB/s", when,
 			    out ? d->baseline_flagged : d->reads_total, d->reads_total,
 			    out ? "below it" : "within it");
 	}
@@ -170,12 +172,30 @@ bool disk_has_stable_identity(const struct disk_info *info)
 	return strncmp(key, "name:", 5) != 0;
 }
 
+/* The IOPS pass's baseline of D: only one read at the same block size and
+ * queue depth, since IOPS change with both (a mismatch is logged, not
+ * compared). */
+static void load_iops_baseline(struct store *s, const char *key, struct disk_read *d,
+			       const struct readtest_opts *opts)
+{
+	struct store_iops_baseline base;
+	if (store_get_iops_baseline(s, key, &base) < 0 || base.iops <= 0)
+		return;
+	if (base.bs_bytes != opts->bs || base.iodepth != opts->iodepth) {
+		log_msg(LOG_INFO, "READ-DISK (%s): its IOPS baseline was read at %u bytes, queue depth %u; "
+				  "this pass reads %u bytes at %u: not compared", d->info.dev_path, base.bs_bytes,
+			base.iodepth, opts->bs, opts->iodepth);
+		return;
+	}
+	d->has_baseline = true;
+	d->baseline_bw = base.iops;
+	d->baseline_at = base.saved_at;
+}
+
 int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 {
 	if (access(db_path, F_OK) < 0)
 		return 0; /* no database yet: no baselines */
-	if (b->opts.random)
-		return 0; /* baselines are bandwidth; the IOPS pass has none */
 	struct store *s = NULL;
 	int r = store_open(db_path, &s);
 	if (r < 0) {
@@ -189,6 +209,10 @@ int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 			continue;
 		char key[700];
 		disk_identity_key(&d->info, key, sizeof(key));
+		if (b->opts.random) {
+			load_iops_baseline(s, key, d, &b->opts);
+			continue;
+		}
 		struct store_baseline base;
 		if (store_get_baseline(s, key, &base) == 0 && base.bw_bytes_per_s > 0) {
 			d->has_baseline = true;

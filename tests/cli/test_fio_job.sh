@@ -104,7 +104,9 @@ check "compare pairs every job's bandwidth and three latencies (12 rows)" -- \
 ok $? "report --csv --html of the fio-job run"
 check "CSV: a p99.9 row per job with iotriage's own figure" -- bash -c \
 	"v=\$(grep '^$id1,.*fio-job rr: .*,p99.9 latency,ns,false,' '$TMP/r.csv' | awk -F, '{print \$10}'); test -n \"\$v\" && test \"\$v\" = \"\$(jq '.fio_job.jobs[0].result.read.lat_ns[\"p99.9\"]' '$TMP/io.json')\""
-check "HTML: the latency charts, lower is better" -- test "$(grep -c 'Lower is better' "$TMP/r.html")" -eq 9
+check "HTML: the latency charts, lower is better" -- test "$(grep -c 'Lower is better (ns)<' "$TMP/r.html")" -eq 9
+check "HTML: the run's latency percentile curve, a line per job" -- \
+	bash -c "[ \$(grep -c '<svg class=\"curve\"' '$TMP/r.html') -eq 1 ] && [ \$(grep -c '<polyline class=\"curve-line\"' '$TMP/r.html') -eq 3 ] && grep -q '<title>fio-job mix: ' '$TMP/r.html'"
 
 # Ctrl-C during a job: it stops, the jobs after it do not run, exit 130.
 printf '[long]\nrw=randread\nruntime=20s\ntime_based\nsize=8m\n[after]\nrw=read\nsize=8m\n' >"$TMP/int.fio"

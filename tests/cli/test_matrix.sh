@@ -94,7 +94,9 @@ dom=open('$TMP/dom.html').read()
 charts=re.findall(r'<svg class=\"chart\".*?</svg>', dom, re.S)
 sys.exit(not (len(charts)==$ntests + 3 * $nlat_tests and all(len(re.findall(r'<rect class=\"bar', c))==4 for c in charts)))"
 check "each bandwidth chart is marked higher is better" -- test "$(grep -c 'Higher is better' "$TMP/dom.html")" -eq "$ntests"
-check "each latency chart lower is better" -- test "$(grep -c 'Lower is better' "$TMP/dom.html")" -eq $((3 * nlat_tests))
+check "each latency chart lower is better" -- test "$(grep -c 'Lower is better (ns)<' "$TMP/dom.html")" -eq $((3 * nlat_tests))
+check "the run's latency percentile curve: a line per result with latency (at most 12)" -- \
+	test "$(grep -c '<svg class="curve"' "$TMP/dom.html")/$(grep -c '<polyline class="curve-line"' "$TMP/dom.html")" = "1/$((nlat < 12 ? nlat : 12))"
 check "no console messages from the page" -- bash -c "! grep -q 'CONSOLE' '$TMP/chrome-dom.err'"
 chrome --screenshot="$TMP/shot.png" --window-size=1200,2400 "file://$TMP/mx.html" >/dev/null 2>"$TMP/chrome-shot.err"
 ok $? "chromium takes a screenshot"

@@ -50,6 +50,28 @@ progress_lines "$TMP/par.tty" >"$TMP/par.lines"
 check "parallel: one line for all the disks, with percent, bytes and ETA" -- \
 	grep -Eq "^readdisks: reading 3 disks at once, [0-9]+%, [0-9.]+ [KMG]?i?B of 144 MiB, ETA [0-9]+ s$" "$TMP/par.lines"
 
+# The IOPS pass is time-based: planned in seconds (2 s a disk), so its
+# percent and ETA follow the clock, not bytes it never aims at.
+on_tty "$TMP/iops.tty" "$IOTRIAGE" readdisks "${match[@]}" --rw randread --runtime 2s
+ok $? "readdisks --rw randread on a terminal exits 0" || diag_file "$TMP/iops.tty"
+progress_lines "$TMP/iops.tty" >"$TMP/iops.lines"
+check "IOPS pass: the line gives seconds of the 6 planned, not bytes" -- \
+	grep -Eq "^readdisks: reading /dev/loop[0-9]+ \(disk [123] of 3\), [0-9]+%, [0-9]+ s of 6 s, ETA [0-9]+ s$" "$TMP/iops.lines"
+check "IOPS pass: the percent is the share of the time (within the 17 points of a whole second), and climbs past half" -- \
+	bash -c "sed -nE 's/.*, ([0-9]+)%, ([0-9]+) s of 6 s,.*/\\1 \\2/p' '$TMP/iops.lines' |
+		awk '{ d = \$1 - 100 * \$2 / 6; if (d < -17 || d > 17) bad = 1; if (\$1 >= 50 && \$1 < 100) half = 1 }
+		     END { exit !(NR > 3 && half && !bad) }'"
+check "IOPS pass: the ETA is the time left (the fork of each reader aside)" -- \
+	bash -c "sed -nE 's/.*, ([0-9]+) s of 6 s, ETA ([0-9]+) s$/\\1 \\2/p' '$TMP/iops.lines' |
+		awk '\$1 >= 1 { n++; left = 6 - \$1; d = \$2 - left; if (d < -1.5 || d > 1.5 + 0.5 * left) bad = 1 }
+		     END { exit !(n > 2 && !bad) }'"
+diag "IOPS pass lines: $(sed -nE 's/.*, ([0-9]+%, [0-9]+ s of 6 s, ETA [0-9]+ s)$/\1/p' "$TMP/iops.lines" | sort -u | head -n 12 | tr '\n' '|')"
+on_tty "$TMP/iopspar.tty" "$IOTRIAGE" readdisks "${match[@]}" --rw randread --runtime 2s --parallel
+ok $? "readdisks --rw randread --parallel on a terminal exits 0" || diag_file "$TMP/iopspar.tty"
+progress_lines "$TMP/iopspar.tty" >"$TMP/iopspar.lines"
+check "IOPS pass at once: one runtime for all the disks" -- \
+	grep -Eq "^readdisks: reading 3 disks at once, [0-9]+%, [0-9]+ s of 2 s, ETA [0-9]+ s$" "$TMP/iopspar.lines"
+
 # Not a terminal, or --json: no line.
 run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --size 16M >"$TMP/pipe.out" 2>"$TMP/pipe.err"
 ok $? "readdisks piped exits 0"

@@ -136,6 +136,39 @@ check "the Prometheus file has each run's bandwidth" -- \
 	test "$(grep -c '^iotriage_bandwidth_bytes_per_second{' "$TMP/r.prom")" -eq 3
 check "the HTML report's change table judges C worse and B not significant" -- \
 	bash -c "grep -q 'class=\"worse\">worse' '$TMP/r.html' && grep -q 'class=\"not-significant\">not significant' '$TMP/r.html'"
+# The latency percentile curve: one per run, through its document's p50..p99.99.
+check "HTML: a latency percentile curve per run" -- test "$(grep -c '<svg class="curve"' "$TMP/r.html")" -eq 3
+check "HTML: run A's curve goes through its document's p50, p90, p99, p99.9 and p99.99, in order" -- \
+	python3 - "$TMP/r.html" "$TMP/a.json" "${a:0:8}" <<'PY'
+import json, re, sys
+html, doc, run = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
+sec = re.search(r'<section class="latency-curves" id="latency-%s">(.*?)</section>' % run, html, re.S).group(1)
+got = [(p, float(v)) for p, v in re.findall(r'<circle class="point"[^>]* data-percentile="([^"]+)" data-value="([^"]+)"', sec)]
+lat = doc["result"]["read"]["lat_ns"]
+want = [(k, float(lat[k])) for k in ("p50", "p90", "p99", "p99.9", "p99.99")]
+ys = [float(y) for y in re.findall(r'<circle class="point" cx="[^"]+" cy="([^"]+)"', sec)]
+ok = len(got) == 5 and all(g[0] == w[0] and abs(g[1] - w[1]) <= 1e-5 * w[1] for g, w in zip(got, want))
+ok = ok and len(sec.split('<polyline class="curve-line"')) == 2 and all(a >= b for a, b in zip(ys, ys[1:]))
+sys.exit(not ok)
+PY
+chromium=$(command -v chromium || true)
+if [ -n "$chromium" ]; then
+	profile=$(mktemp -d /tmp/iotriage-chromium.XXXXXX)
+	undo "rm -rf $profile"
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 --dump-dom "file://$TMP/r.html" \
+		>"$TMP/r-dom.html" 2>"$TMP/r-chrome.err"
+	ok $? "chromium renders the report (--dump-dom)"
+	check "chromium: three curves with 5 points each, and no console message" -- \
+		python3 -c "
+import re,sys
+dom=open('$TMP/r-dom.html').read()
+svgs=re.findall(r'<svg class=\"curve\".*?</svg>', dom, re.S)
+sys.exit(not (len(svgs)==3 and all(len(re.findall(r'<circle class=\"point\"', c))==5 for c in svgs) and 'CONSOLE' not in open('$TMP/r-chrome.err').read()))"
+else
+	skip "chromium" "chromium is not installed (scripts/install-test-deps.sh installs it)"
+fi
 "$IOTRIAGE" report "$a" --prom "$TMP/r.csv/x.prom" 2>"$TMP/prom-bad.err"
 ok $((! $?)) "a report file that cannot be written fails"
 check "and says why" -- grep -q "cannot write '$TMP/r.csv/x.prom'" "$TMP/prom-bad.err"
@@ -146,6 +179,63 @@ ok $? "demo (4 loop devices, one throttled)"
 "$IOTRIAGE" report "$(json "$TMP/demo.json" .run_id)" --html "$TMP/demo.html" 2>/dev/null
 check "four per-disk charts (bandwidth, p50, p99, p99.9), four bars each, the same disk the outlier in each" -- \
 	bash -c "[ \$(grep -c '<rect class=\"bar' '$TMP/demo.html') -eq 16 ] && [ \$(grep -c '<rect class=\"bar outlier\"' '$TMP/demo.html') -eq 4 ]"
+
+# ---- latency rows of presets, benchpool's built-in engine and volumes ----
+# Real runs on a file and on an ext4 file system on a loop device: each
+# carries lat_ns in its document, and show, compare and report give it as
+# p50, p99 and p99.9 rows (dd's figures, which have none, get none).
+"$IOTRIAGE" presets cdm "$TMP/preset.bin" --size 8M --runtime 200ms --loops 3 --json >"$TMP/pre.json" 2>/dev/null
+ok $? "presets cdm on a file, 3 loops"
+pre=$(json "$TMP/pre.json" .run_id)
+e=$(make_loop 128M)
+lm=$TMP/latfs
+mkfs.ext4 -q -F "$e" >/dev/null 2>&1 && mkdir "$lm" && mount "$e" "$lm"
+ok $? "ext4 on a loop device, mounted"
+undo "umount '$lm'"
+"$IOTRIAGE" benchpool "$lm" 16M --tests dd,builtin --runtime 2 --json >"$TMP/bp.json" 2>/dev/null
+ok $? "benchpool --tests dd,builtin on the ext4 directory"
+"$IOTRIAGE" volumes --match "$lm" --size 8M --runtime 2s --json >"$TMP/vol.json" 2>/dev/null
+ok $? "volumes on the ext4 mount"
+bp=$(json "$TMP/bp.json" .run_id) vol=$(json "$TMP/vol.json" .run_id)
+"$IOTRIAGE" report "$pre" "$bp" "$vol" --csv "$TMP/lat.csv" --prom "$TMP/lat.prom" --html "$TMP/lat.html" 2>/dev/null
+ok $? "report --csv --prom --html of the three"
+# csv_value TEST METRIC TARGET: the value column of that row.
+csv_value() {
+	python3 -c 'import csv,sys; print("\n".join(r[9] for r in csv.reader(open(sys.argv[1])) if r[4:6] == sys.argv[2:4] and r[8] == sys.argv[4]))' \
+		"$TMP/lat.csv" "$@"
+}
+t=$(json "$TMP/pre.json" '.preset.tests[] | select(.name == "RND4K Q32T1 read") | .name')
+check "presets: a test's IOPS row is the mean of its loops, on its target" -- \
+	awk -v c="$(csv_value "preset cdm: $t" IOPS "$TMP/preset.bin")" \
+	-v d="$(json "$TMP/pre.json" '.preset.tests[] | select(.name == "RND4K Q32T1 read") | .iops_mean')" \
+	'BEGIN { exit !(d > 0 && c - d < d * 1e-9 && d - c < d * 1e-9) }'
+check "presets: its p50 and p99.9 rows are its document's" -- \
+	test "$(csv_value "preset cdm: $t" "p50 latency" "$TMP/preset.bin") $(csv_value "preset cdm: $t" "p99.9 latency" "$TMP/preset.bin")" = \
+	"$(json "$TMP/pre.json" '.preset.tests[] | select(.name == "RND4K Q32T1 read") | "\(.lat_ns.p50) \(.lat_ns["p99.9"])"')"
+check "presets: 8 tests x (IOPS, bandwidth, p50, p99, p99.9)" -- test "$(grep -c "^$pre," "$TMP/lat.csv")" -eq 40
+bt=$(json "$TMP/bp.json" '.results[] | select(.test == "builtin") | .figures[0].pass')
+check "benchpool: the built-in engine's p99 row is its document's" -- \
+	test "$(csv_value "benchpool builtin $bt" "p99 latency" "$lm")" = "$(json "$TMP/bp.json" ".results[] | select(.test == \"builtin\") | .figures[0].lat_ns.p99")"
+check "benchpool: every built-in figure has its 3 latency rows, dd's none (no latency is invented)" -- \
+	test "$(grep -c "^$bp,.*,benchpool builtin .*latency," "$TMP/lat.csv")/$(grep -c "^$bp,.*,benchpool dd .*latency," "$TMP/lat.csv")" = \
+	"$(($(json "$TMP/bp.json" '[.results[] | select(.test == "builtin") | .figures[] | select(.lat_ns)] | length') * 3))/0"
+check "volumes: the volume's p50 row is its document's" -- \
+	test "$(csv_value "volumes read" "p50 latency" "$lm")" = "$(json "$TMP/vol.json" '.volumes[0].lat_ns.p50')"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$TMP/lat.prom" >"$TMP/promtool-lat.out" 2>&1
+	ok $? "promtool check metrics passes on them"
+fi
+check "Prometheus: the presets' IOPS and every latency family, for all three commands" -- \
+	bash -c "[ \$(grep -c '^iotriage_iops{run_id=\"$pre\"' '$TMP/lat.prom') -eq 8 ] && for c in presets benchpool volumes; do grep -q \"^iotriage_latency_p99_seconds{.*command=\\\"\$c\\\"\" '$TMP/lat.prom' || exit 1; done"
+check "HTML: latency charts for each (lower is better)" -- \
+	bash -c "grep -q 'preset cdm: $t: p99 latency' '$TMP/lat.html' && grep -q 'benchpool builtin $bt: p99 latency' '$TMP/lat.html' && grep -q 'volumes read: p99.9 latency' '$TMP/lat.html'"
+"$IOTRIAGE" show "$vol" >"$TMP/show-vol.txt"
+check "show lists the volume's latency" -- grep -Eq 'volumes read +p99 latency .* (us|ms)' "$TMP/show-vol.txt"
+"$IOTRIAGE" compare "$pre" "$pre" --json >"$TMP/cmp-pre.json"
+check "compare pairs the presets' latency rows (not judged: no samples of their own)" -- \
+	jtest "$TMP/cmp-pre.json" '[.comparisons[] | select(.metric == "p99 latency")] | length == 8 and all(.verdict == "not judged")'
+check "and judges the IOPS on the spread of the loops" -- \
+	jtest "$TMP/cmp-pre.json" '[.comparisons[] | select(.metric == "IOPS")] | length == 8 and all(.noise_samples_a == 3 and .verdict == "not significant")'
 
 # ---- the database file ----
 sum() { sha256sum "$1" | cut -d' ' -f1; }
@@ -160,8 +250,8 @@ PRAGMA user_version = 1;"
 "$IOTRIAGE" --db "$old" history --json >"$TMP/old.json"
 ok $? "history on a schema-1 database"
 check "it lists the old run" -- jtest "$TMP/old.json" '.runs[0].run_id == "00000000000000aa"'
-check "and the file was migrated forward (user_version 3: baselines table, runs.host)" -- \
-	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 3 ] && sqlite3 '$old' .tables | grep -q baselines && sqlite3 '$old' 'SELECT host FROM runs' >/dev/null"
+check "and the file was migrated forward (user_version 4: baselines and iops_baselines tables, runs.host)" -- \
+	bash -c "[ \$(sqlite3 '$old' 'PRAGMA user_version') = 4 ] && sqlite3 '$old' .tables | grep -qw baselines && sqlite3 '$old' .tables | grep -qw iops_baselines && sqlite3 '$old' 'SELECT host FROM runs' >/dev/null"
 
 # A newer schema than this build knows: refused, untouched, by readers and writers.
 newer=$TMP/newer.db

@@ -251,6 +251,23 @@ static void test_basic(const char *db_path)
 	};
 	is_int(store_add_result(s, &res1), 0, "add result with a device");
 	is_int(store_add_result(s, &res2), 0, "add result without a device");
+	/* IOPS baselines: apart from the bandwidth one, replaced when saved again. */
+	is_int(store_set_baseline(s, id1, run1.id, 2.5e8, 1048576, 100), 0, "a bandwidth baseline");
+	struct store_iops_baseline ib = { .iops = 15000.5, .saved_at = 110, .bs_bytes = 4096, .iodepth = 4 };
+	is_int(store_set_iops_baseline(s, id1, run1.id, &ib), 0, "an IOPS baseline for the same device");
+	struct store_iops_baseline got = { 0 };
+	is_int(store_get_iops_baseline(s, "wwn:0x5000c500a1b2c3d4", &got), 0, "read back by identity key");
+	ok(got.iops == 15000.5 && got.saved_at == 110 && got.bs_bytes == 4096 && got.iodepth == 4,
+	   "its IOPS, time, block size and queue depth");
+	struct store_baseline bw = { 0 };
+	ok(store_get_baseline(s, "wwn:0x5000c500a1b2c3d4", &bw) == 0 && bw.bw_bytes_per_s == 2.5e8,
+	   "the bandwidth baseline is untouched by it");
+	is_int(store_get_iops_baseline(s, "serial:OTHER", &got), -ENOENT, "a device without one: -ENOENT");
+	ib = (struct store_iops_baseline){ .iops = 9000, .saved_at = 120, .bs_bytes = 8192, .iodepth = 1 };
+	is_int(store_set_iops_baseline(s, id1, run1.id, &ib), 0, "saved again");
+	ok(store_get_iops_baseline(s, "wwn:0x5000c500a1b2c3d4", &got) == 0 && got.iops == 9000 && got.iodepth == 1 &&
+	   got.bs_bytes == 8192, "replaced, not added");
+
 	is_int(store_commit(s), 0, "store_commit");
 
 	/* Foreign keys are enforced: a result for an unknown run is refused. */

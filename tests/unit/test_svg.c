@@ -224,6 +224,57 @@ static void test_extreme_values(void)
 	strbuf_release(&sb);
 }
 
+static size_t count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The latency percentile curve: a point per percentile present, higher
+ * latency drawn higher up (smaller y), missing and zero points left out,
+ * labels escaped, curves past SVG_CURVES_MAX counted in a note. */
+static void test_curves(void)
+{
+	char a[] = "run <a> on /dev/x", b[] = "b";
+	struct lat_curve c[2] = {
+		{ .label = a, .ns = { 1000, 5000, 20000, 400000, 3000000 }, .max_ns = 4e6 },
+		{ .label = b, .ns = { 2000, NAN, 0, 90000, NAN }, .max_ns = 1e5 },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	svg_curve_chart(&sb, "Latency", c, 2);
+	ok(strstr(sb.buf, "<svg class=\"curve\"") != NULL, "a curve chart");
+	is_int((int)count_of(sb.buf, "<polyline class=\"curve-line\""), 2, "one line per curve");
+	is_int((int)count_of(sb.buf, "<circle class=\"point\""), 7, "5 points and 2: missing and zero left out");
+	double y[5];
+	const char *p = sb.buf;
+	for (int i = 0; i < 5; i++) {
+		p = strstr(p, "<circle class=\"point\" cx=\"");
+		y[i] = p ? strtod(strstr(p, "cy=\"") + 4, NULL) : NAN;
+		p = p ? p + 1 : sb.buf + sb.len;
+	}
+	ok(y[0] > y[1] && y[1] > y[2] && y[2] > y[3] && y[3] > y[4], "a higher latency is drawn higher");
+	ok(!strstr(sb.buf, "<a>") && strstr(sb.buf, "run &lt;a&gt; on /dev/x"), "labels escaped");
+	ok(!has_nonfinite(sb.buf), "no nan or inf");
+	ok(strstr(sb.buf, "Lower is better") != NULL, "marked lower is better");
+	strbuf_release(&sb);
+
+	struct lat_curve many[SVG_CURVES_MAX + 3];
+	for (size_t i = 0; i < SVG_CURVES_MAX + 3; i++)
+		many[i] = (struct lat_curve){ .label = b, .ns = { 1e3, 2e3, 3e3, 4e3, 5e3 } };
+	svg_curve_chart(&sb, "Many", many, SVG_CURVES_MAX + 3);
+	is_int((int)count_of(sb.buf, "<polyline class=\"curve-line\""), SVG_CURVES_MAX, "at most SVG_CURVES_MAX lines");
+	ok(strstr(sb.buf, "and 3 more (CSV)") != NULL, "the rest counted");
+	strbuf_release(&sb);
+
+	struct lat_curve empty = { .label = b, .ns = { NAN, NAN, NAN, NAN, NAN } };
+	svg_curve_chart(&sb, "Empty", &empty, 1);
+	ok(!has_nonfinite(sb.buf) && count_of(sb.buf, "<circle") == 0 && strstr(sb.buf, "</svg>"),
+	   "a curve without a value: no point, no nan, closed");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	test_proportional();
@@ -231,5 +282,6 @@ int main(void)
 	test_escaping();
 	test_missing_and_zero();
 	test_extreme_values();
+	test_curves();
 	return tap_done();
 }
