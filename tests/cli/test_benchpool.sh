@@ -112,8 +112,8 @@ zfs create -o "org.iotriage:owner=live:$boot:$$:$start" "$pool/iotriage-in-use"
 ok $? "the next run succeeds"
 check "it removed what the killed run left" -- test -z "$(leftovers "$pool" | grep -v -e '/iotriage-lookalike$' -e '/iotriage-in-use$')"
 check "and logged it" -- grep -q "removed ZFS dataset '$(echo "$killed" | head -n 1)' left by an interrupted run" "$TMP/next.err"
-check "an untagged look-alike survives" -- zfs list -H -o name "$pool/iotriage-lookalike" >/dev/null
-check "a tagged dataset whose owner still runs survives" -- zfs list -H -o name "$pool/iotriage-in-use" >/dev/null
+check "an untagged look-alike survives" -- bash -c 'zfs list -H -o name "$1" >/dev/null' _ "$pool/iotriage-lookalike"
+check "a tagged dataset whose owner still runs survives" -- bash -c 'zfs list -H -o name "$1" >/dev/null' _ "$pool/iotriage-in-use"
 zfs destroy "$pool/iotriage-lookalike" 2>/dev/null || { sleep 1; zfs destroy "$pool/iotriage-lookalike"; }
 zfs destroy "$pool/iotriage-in-use" 2>/dev/null || { sleep 1; zfs destroy "$pool/iotriage-in-use"; }
 
