@@ -64,8 +64,10 @@ check "the throttled disk is held near its 150 IOPS" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .iops > 100 and .iops < 200"
 check "it is named slow, confirmed by its re-reads" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3 and .peers.median_iops > 0"
-check "its siblings are ok" -- \
-	jtest "$TMP/iops.json" "[.devices[] | select(.path != \"$c\") | .verdict] == [\"ok\", \"ok\", \"ok\"]"
+# Not "ok" each: on this VM's shared disk a sibling once read 241% of the
+# median and was judged fast; what matters here is that none is called slow.
+check "none of its siblings is named slow" -- \
+	jtest "$TMP/iops.json" "[.devices[] | select(.path != \"$c\") | .verdict] | length == 3 and all(. != \"slow\")"
 check "the throttled disk is far below its IOPS baseline, in all 3 reads" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .baseline.iops > 300 and .baseline.percent_of_baseline < 10 and .baseline.regression_limit_percent == 90 and .baseline.reads_below == 3 and (.baseline | has(\"bw_bytes_per_s\") | not)"
 check "its sentence gives the share of its baseline in IOPS" -- \
