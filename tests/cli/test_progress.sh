@@ -87,18 +87,35 @@ check "the verdict has its heading after a blank line, below the table" -- \
 check "and the sentence under it" -- \
 	bash -c "grep -A1 '^Verdict\$' '$TMP/nd.out' | grep -q '^  No disk stands out from its peers'"
 
-# A pool command: benchpool on a directory, test by test.
+# A pool command: benchpool on a directory, planned in seconds at each
+# test's cap: dd (no cap) at a runtime per pass, 2 x 2 s; builtin at its
+# three capped passes, 3 x 2 s. So the second test starts at 40% with its
+# own 6 s still to come, however fast dd was.
 mkdir "$TMP/bp"
-# 128M: dd takes about half a second here, so the second test's ETA has a
-# rate to come from (with 16M dd once finished in under the 0.1 s that the
-# ETA needs, and the line said "ETA unknown").
 script -qefc "$IOTRIAGE benchpool $TMP/bp 128M --tests dd,builtin --runtime 2" /dev/null >"$TMP/bp.tty" 2>&1 </dev/null
 ok $? "benchpool on a terminal exits 0" || diag_file "$TMP/bp.tty"
 progress_lines "$TMP/bp.tty" >"$TMP/bp.lines"
-check "benchpool: the running test, its place, percent and ETA unknown at first" -- \
+check "benchpool: the running test, its place, percent and ETA unknown at first (dd has no cap)" -- \
 	grep -Eq "^benchpool: dd on $TMP/bp \(test 1 of 2\), 0%, ETA unknown$" "$TMP/bp.lines"
-check "benchpool: the second test with the ETA from the first's rate" -- \
-	grep -Eq "^benchpool: builtin on $TMP/bp \(test 2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/bp.lines"
+check "benchpool: the second test starts at its share of the plan with its cap still to come" -- \
+	grep -Eq "^benchpool: builtin on $TMP/bp \(test 2 of 2\), 40%, ETA 6 s$" "$TMP/bp.lines"
+check "benchpool: then moves inside the test, with an ETA of at most its cap" -- \
+	bash -c "grep -E '^benchpool: builtin on .*\\(test 2 of 2\\): .*, [0-9]+%, ETA [0-9]+ s$' '$TMP/bp.lines' |
+		sed -E 's/.*, ([0-9]+)%, ETA ([0-9]+) s$/\\1 \\2/' | awk '\$1 > 40 && \$1 < 100 && \$2 <= 6 {f=1} END {exit !f}'"
+
+# One test: its percent moves while it runs (no step ends in between).
+mkdir "$TMP/bp1"
+script -qefc "$IOTRIAGE benchpool $TMP/bp1 128M --tests builtin --runtime 3" /dev/null >"$TMP/bp1.tty" 2>&1 </dev/null
+ok $? "benchpool with one test on a terminal exits 0" || diag_file "$TMP/bp1.tty"
+progress_lines "$TMP/bp1.tty" | grep -E "^benchpool: builtin on $TMP/bp1 \(test 1 of 1\)" >"$TMP/bp1.lines"
+sed -En 's/.*, ([0-9]+)%, ETA .*/\1/p' "$TMP/bp1.lines" | sort -un >"$TMP/bp1.percents"
+check "benchpool: test 1 of 1 is shown at two or more percents between 0 and 100" -- \
+	awk '$1 > 0 && $1 < 100 {n++} END {exit !(n >= 2)}' "$TMP/bp1.percents" || diag_file "$TMP/bp1.percents"
+check "benchpool: and inside a pass, not only at a pass's end (33%, 66%)" -- \
+	awk '$1 > 0 && $1 < 100 && $1 != 33 && $1 != 66 {f=1} END {exit !f}' "$TMP/bp1.percents"
+check "benchpool: the ETA is the plan's caps (3 x 3 s) from the start, never unknown" -- \
+	bash -c "grep -q ', 0%, ETA 9 s\$' '$TMP/bp1.lines' && ! grep -q 'ETA unknown' '$TMP/bp1.lines'"
+check "benchpool: and never above them" -- bash -c "! grep -Eq 'ETA ([1-9][0-9]+ s|[0-9]+ min)' '$TMP/bp1.lines'"
 "$IOTRIAGE" benchpool "$TMP/bp" 16M --tests dd --runtime 2 >"$TMP/bp.out" 2>"$TMP/bp.err"
 check "benchpool piped: no progress line" -- bash -c "! grep -q 'benchpool: ' '$TMP/bp.err' '$TMP/bp.out'"
 
