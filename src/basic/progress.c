@@ -55,6 +55,18 @@ void progress_what(struct progress *p, const char *fmt, ...)
 	draw_now(p);
 }
 
+void progress_what_done(struct progress *p, uint64_t done, const char *fmt, ...)
+{
+	if (!shown(p))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	p->done = done > p->total ? p->total : done;
+	draw_now(p);
+}
+
 void progress_set(struct progress *p, uint64_t done)
 {
 	if (!shown(p))

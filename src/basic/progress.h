@@ -43,6 +43,8 @@ void progress_start(struct progress *p, uint64_t total, bool bytes);
 void progress_start_timed(struct progress *p, uint64_t total_ms);
 /* What is running now (printf format); drawn at once. */
 void progress_what(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Both at once, in one draw: DONE units are done and FMT runs now. */
+void progress_what_done(struct progress *p, uint64_t done, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* DONE units of the total are done; drawn at most about four times a second. */
 void progress_set(struct progress *p, uint64_t done);
 /* The running part (a disk, an engine) has done PART units on top of the

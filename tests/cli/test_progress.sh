@@ -162,3 +162,37 @@ check "run: bytes, rate, seconds, percent of its time cap and ETA" -- \
 script -qefc "$IOTRIAGE run $TMP/r.bin --rw randread --bs 4k --runtime 1500ms --io-size 1T --direct 0 --json" \
 	/dev/null >"$TMP/runj.tty" 2>&1 </dev/null
 check "run --json on a terminal: no progress line" -- bash -c "! grep -q 'run: ' '$TMP/runj.tty'"
+
+# fleet: hosts done of the total and the ones running, over real OpenSSH to
+# hosts in network namespaces (tests/cli/fleetlab.sh). Three hosts, two at
+# a time, each reading 16 MiB of its disk at 8 MB/s (about 2 s a host).
+. "$(dirname "$0")/fleetlab.sh"
+if why=$(fleetlab_need); then
+	fleetlab_up && fleetlab_host h1 ok 8388608 && fleetlab_host h2 ok 8388608 && fleetlab_host h3 ok 8388608
+	ok $? "fleet lab up: three hosts with sshd in their own namespaces"
+	fleetlab_config
+	printf -v fleet_cmd '%q ' ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" \
+		--remote-iotriage "$FLEET_FIX/bin/iotriage" h1,h2,h3 --parallel 2 -- readdisk "$FLEET_FIX/disk" --size 16M
+	script -qefc "$fleet_cmd" /dev/null >"$TMP/fleet.tty" 2>&1 </dev/null
+	ok $? "fleet on a terminal exits 0" || diag_file "$TMP/fleet.tty"
+	progress_lines "$TMP/fleet.tty" >"$TMP/fleet.lines"
+	check "fleet: none done at first, the first two running, ETA unknown" -- \
+		grep -Eq "^fleet: 0 of 3 hosts done, running h1 h2, 0%, ETA unknown$" "$TMP/fleet.lines"
+	check "fleet: then hosts done, the third running, with an ETA" -- \
+		grep -Eq "^fleet: (1 of 3 hosts done, running h[12] h3, 33|2 of 3 hosts done, running h3, 66)%, ETA [0-9]+ s$" \
+		"$TMP/fleet.lines"
+	check "fleet: the count and the percent agree on every line" -- \
+		bash -c "! grep '^fleet: ' '$TMP/fleet.lines' |
+			grep -Ev '^fleet: (starting, 0|0 of 3 hosts done.*, 0|1 of 3 hosts done.*, 33|2 of 3 hosts done.*, 66|3 of 3 hosts done.*, 100)%, ETA'"
+	check "fleet: the line is erased before each log line" -- \
+		bash -c "! tr '\r' '\n' <'$TMP/fleet.tty' | grep -Eq '^fleet: .*\{[A-Z][a-z]{2} '"
+	fleet h1,h2 -- readdisk "$FLEET_FIX/disk" --size 4M >"$TMP/fleet.out" 2>"$TMP/fleet.err"
+	ok $? "fleet piped exits 0"
+	check "fleet piped: no progress line" -- bash -c "! grep -q 'hosts done' '$TMP/fleet.err' '$TMP/fleet.out'"
+	script -qefc "${fleet_cmd/--parallel 2/--json --parallel 2}" /dev/null >"$TMP/fleetj.tty" 2>&1 </dev/null
+	ok $? "fleet --json on a terminal exits 0" || diag_file "$TMP/fleetj.tty"
+	check "and writes its document" -- grep -q '"command": *"fleet"' "$TMP/fleetj.tty"
+	check "fleet --json on a terminal: no progress line" -- bash -c "! grep -q 'hosts done' '$TMP/fleetj.tty'"
+else
+	skip "fleet's progress line" "$why"
+fi
