@@ -132,13 +132,17 @@ check "rwpool --json: no progress line" -- bash -c "! grep -q 'rwpool: ' '$TMP/r
 
 # volumes on an ext4 loop device: bytes written, then read back.
 if command -v mkfs.ext4 >/dev/null; then
-	v=$(make_loop 400M)
+	v=$(make_loop 600M)
 	mkfs.ext4 -q "$v" && mkdir "$TMP/vol" && mount "$v" "$TMP/vol" && undo "umount $TMP/vol"
-	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 128M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
+	# 384M: generating its incompressible data takes over half a second
+	# here, so the write is drawn between its 32 MiB steps.
+	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 384M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
 	ok $? "volumes on a terminal exits 0" || diag_file "$TMP/vol.tty"
 	progress_lines "$TMP/vol.tty" >"$TMP/vol.lines"
-	check "volumes: the read-back with percent, bytes of 256 MiB and an ETA" -- \
-		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 256 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
+	check "volumes: the write moves by the bytes written, before the read-back" -- \
+		grep -Eq "^volumes: writing a test file in $TMP/vol, ([1-9]|[1-4][0-9])%, [0-9.]+ MiB of 768 MiB, ETA [0-9]+ s$" "$TMP/vol.lines"
+	check "volumes: the read-back with percent, bytes of 768 MiB and an ETA" -- \
+		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 768 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
 else
 	skip "volumes' progress line" "mkfs.ext4 is not installed"
 fi
