@@ -19,15 +19,15 @@ static void draw_now(struct progress *p)
 	p->draw(p, false);
 }
 
-void progress_start(struct progress *p, uint64_t total, bool bytes)
+static void start(struct progress *p, uint64_t total, bool bytes, bool timed)
 {
 	if (!p || !p->draw)
 		return;
 	p->what[0] = '\0';
 	p->total = total;
 	p->bytes = bytes;
+	p->timed = timed;
 	p->done = p->base = 0;
-	p->timed = false;
 	p->part_span = p->part_bytes = p->part_cap_ns = 0;
 	p->nested = NULL;
 	p->start_ns = p->part_start_ns = now_ns();
@@ -35,13 +35,14 @@ void progress_start(struct progress *p, uint64_t total, bool bytes)
 	draw_now(p);
 }
 
+void progress_start(struct progress *p, uint64_t total, bool bytes)
+{
+	start(p, total, bytes, false);
+}
+
 void progress_start_timed(struct progress *p, uint64_t total_ms)
 {
-	if (!p || !p->draw)
-		return;
-	p->timed = true; /* before the first draw, which shows the ETA */
-	progress_start(p, total_ms, false);
-	p->timed = true;
+	start(p, total_ms, false, true);
 }
 
 void progress_what(struct progress *p, const char *fmt, ...)

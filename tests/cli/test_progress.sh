@@ -147,14 +147,17 @@ else
 	skip "volumes' progress line" "mkfs.ext4 is not installed"
 fi
 
-# matrix on a directory: cell by cell (a first cell long enough for a rate).
+# matrix on a directory: planned in time, each cell at its 1 s runtime, and
+# moving inside a cell by the built-in engine's bytes or time.
 mkdir "$TMP/mx"
 script -qefc "$IOTRIAGE matrix --target $TMP/mx --tests seqread-64k,randread-8k --size 256M --runtime 1s --engine builtin" \
 	/dev/null >"$TMP/mx.tty" 2>&1 </dev/null
 ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
 progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
-check "matrix: the cell, its place in the grid, percent and ETA" -- \
-	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/mx.lines"
+check "matrix: the cell, its place in the grid, half the plan done and its 1 s to come" -- \
+	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA 1 s$" "$TMP/mx.lines"
+check "matrix: the first cell moves while it runs" -- \
+	grep -Eq "^matrix: seqread-64k on $TMP/mx \(1 of 2\), ([1-9]|[1-4][0-9])%, ETA [0-9]+ s$" "$TMP/mx.lines"
 
 # run (bench/job's own line): percent and ETA by the nearer cap; none with --json.
 script -qefc "$IOTRIAGE run $TMP/r.bin --size 32M --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" \
