@@ -170,6 +170,20 @@ script -qefc "$IOTRIAGE run $TMP/r.bin --rw randread --bs 4k --runtime 1500ms --
 	/dev/null >"$TMP/runj.tty" 2>&1 </dev/null
 check "run --json on a terminal: no progress line" -- bash -c "! grep -q 'run: ' '$TMP/runj.tty'"
 
+# ramdisk sweep on zram (which measures --ndelay 0 only): planned in time,
+# each value at its 2 s runtime, the first moving while its reads run.
+if [ -e /sys/class/zram-control/hot_add ]; then
+	script -qefc "$IOTRIAGE ramdisk sweep --ndelay 0,50000 --size 64M --runtime 2s" /dev/null >"$TMP/sw.tty" 2>&1 </dev/null
+	ok $(($? != 1)) "ramdisk sweep on a terminal exits 1 (zram measures --ndelay 0 only)" || diag_file "$TMP/sw.tty"
+	progress_lines "$TMP/sw.tty" >"$TMP/sw.lines"
+	check "sweep: the first value moves while its reads run" -- \
+		grep -Eq "^ramdisk sweep: --ndelay 0 \(value 1 of 2\), ([1-9]|[1-4][0-9])%, ETA [0-9]+ s$" "$TMP/sw.lines"
+	check "sweep: the second value starts at half the plan with its 2 s to come" -- \
+		grep -Eq "^ramdisk sweep: --ndelay 50000 \(value 2 of 2\), 50%, ETA 2 s$" "$TMP/sw.lines"
+else
+	skip "ramdisk sweep's progress line" "this kernel has no zram"
+fi
+
 # fleet: hosts done of the total and the ones running, over real OpenSSH to
 # hosts in network namespaces (tests/cli/fleetlab.sh). Three hosts, two at
 # a time, each reading 16 MiB of its disk at 8 MB/s (about 2 s a host).
