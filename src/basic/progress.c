@@ -95,8 +95,11 @@ void progress_part(struct progress *p, uint64_t part)
 {
 	if (!shown(p))
 		return;
-	if (part_bounded(p))
+	if (part_bounded(p)) { /* never back: a restarted clock, a pass's bytes after its time */
 		part = (uint64_t)((double)p->part_span * part_fraction(p, part));
+		if (p->base + part < p->done)
+			part = p->done - p->base;
+	}
 	progress_set(p, p->base + part);
 }
 
@@ -116,6 +119,12 @@ void progress_part_begin(struct progress *p, uint64_t span, uint64_t bytes, uint
 	p->part_bytes = bytes;
 	p->part_cap_ns = cap_ns;
 	p->part_start_ns = now_ns();
+}
+
+void progress_part_restart(struct progress *p)
+{
+	if (shown(p))
+		p->part_start_ns = now_ns();
 }
 
 void progress_part_end(struct progress *p, uint64_t planned)

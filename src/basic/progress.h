@@ -58,6 +58,9 @@ void progress_part_end(struct progress *p, uint64_t planned);
  * progress_tick by the time alone (a step that cannot count its bytes, a
  * child process waited for); progress_part_end(P, SPAN) closes it. */
 void progress_part_begin(struct progress *p, uint64_t span, uint64_t bytes, uint64_t cap_ns);
+/* The running part's time starts again now: its cap counts from here (a
+ * file laid out before the capped I/O). */
+void progress_part_restart(struct progress *p);
 void progress_tick(struct progress *p);
 /* The units of the parts closed so far (0 for NULL). */
 uint64_t progress_counted(const struct progress *p);

@@ -34,6 +34,8 @@ static int run_job(const char *path, const struct job_spec *spec, bool write, bo
 		target_close(&t);
 		return r;
 	}
+	if (layout)
+		progress_part_restart(spec->live); /* the runtime caps the I/O, not the layout */
 	r = job_validate(spec, &t, err, errlen);
 	char reason[160];
 	struct engine_target_traits traits = { 0 };
