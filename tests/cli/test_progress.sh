@@ -116,6 +116,16 @@ check "benchpool: and inside a pass, not only at a pass's end (33%, 66%)" -- \
 check "benchpool: the ETA is the plan's caps (3 x 3 s) from the start, never unknown" -- \
 	bash -c "grep -q ', 0%, ETA 9 s\$' '$TMP/bp1.lines' && ! grep -q 'ETA unknown' '$TMP/bp1.lines'"
 check "benchpool: and never above them" -- bash -c "! grep -Eq 'ETA ([1-9][0-9]+ s|[0-9]+ min)' '$TMP/bp1.lines'"
+# fio, a child process: the line moves by its time cap while it is waited for.
+if command -v fio >/dev/null; then
+	script -qefc "$IOTRIAGE benchpool $TMP/bp1 64M --tests fio --runtime 2" /dev/null >"$TMP/bpf.tty" 2>&1 </dev/null
+	ok $? "benchpool --tests fio on a terminal exits 0" || diag_file "$TMP/bpf.tty"
+	progress_lines "$TMP/bpf.tty" >"$TMP/bpf.lines"
+	check "benchpool: fio's line moves while fio runs, within its 2 x 2 s caps" -- \
+		grep -Eq "^benchpool: fio on $TMP/bp1 \(test 1 of 1\), [1-9][0-9]?%, ETA [0-4] s$" "$TMP/bpf.lines"
+else
+	skip "fio's progress line" "fio is not installed"
+fi
 "$IOTRIAGE" benchpool "$TMP/bp" 16M --tests dd --runtime 2 >"$TMP/bp.out" 2>"$TMP/bp.err"
 check "benchpool piped: no progress line" -- bash -c "! grep -q 'benchpool: ' '$TMP/bp.err' '$TMP/bp.out'"
 
