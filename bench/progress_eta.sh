@@ -2,7 +2,8 @@
 # bench/progress_eta.sh: how good the progress line's ETA is. Three 64 MiB
 # loop devices, each read at most 32 MB/s (a cgroup blkio rule), read by
 # readdisks serially and with --parallel on a pseudo-terminal; every redraw
-# is timed, and each ETA shown is set against when the reads really ended.
+# is timed, and each ETA shown is set against when the reads really ended;
+# then benchpool's timed plan the same way.
 # Needs root and python3 (its pty module); removes everything it makes.
 set -eu
 IOTRIAGE=${IOTRIAGE:-$(cd "$(dirname "$0")/.." && pwd)/build/iotriage}
@@ -32,10 +33,17 @@ while True:
 os.waitpid(pid, 0)
 end = samples[-1][0] if samples else 0
 for t, pct, eta in samples[::max(1, len(samples) // 8)]:
-    print(f"  t={t:5.2f} s {pct:3d}% ETA {eta:2d} s: predicted end {t + eta:5.2f} s, reads ended {end:5.2f} s")
+    print(f"  t={t:5.2f} s {pct:3d}% ETA {eta:2d} s: predicted end {t + eta:5.2f} s, work ended {end:5.2f} s")
 PY
 m=(--match "${a#/dev/}" --match "${b#/dev/}" --match "${c#/dev/}")
 echo "serial, 3 x 64 MiB at 32 MB/s:"
 run_in_cgroup "$cg" python3 "$TMP/eta.py" "$IOTRIAGE" readdisks "${m[@]}" --size 64M
 echo "parallel:"
 run_in_cgroup "$cg" python3 "$TMP/eta.py" "$IOTRIAGE" readdisks "${m[@]}" --size 64M --parallel
+# benchpool on a directory, planned in time (each test at its caps): dd
+# then builtin, and builtin alone, whose line moves inside its passes.
+mkdir "$TMP/bp"
+echo "benchpool 128M --tests dd,builtin --runtime 2:"
+python3 "$TMP/eta.py" "$IOTRIAGE" benchpool "$TMP/bp" 128M --tests dd,builtin --runtime 2
+echo "benchpool 512M --tests builtin --runtime 3:"
+python3 "$TMP/eta.py" "$IOTRIAGE" benchpool "$TMP/bp" 512M --tests builtin --runtime 3

@@ -113,9 +113,11 @@ int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struc
 		}
 		fds[0].fd = open_out ? out[0] : -1;
 		fds[1].fd = open_err ? err[0] : -1;
-		/* Wake at least every 200 ms to notice an interrupt. */
+		/* Wake at least every 200 ms to notice an interrupt and move the progress. */
 		uint64_t wait_ms = (deadline - now) / 1000000ULL + 1;
-		int n = poll(fds, 2, (int)(opts->interruptible && wait_ms > 200 ? 200 : wait_ms));
+		bool wake = opts->interruptible || opts->tick;
+		int n = poll(fds, 2, (int)(wake && wait_ms > 200 ? 200 : wait_ms));
+		progress_tick(opts->tick);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (open_out && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))

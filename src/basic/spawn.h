@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "basic/progress.h"
 #include "basic/strbuf.h"
 
 struct spawn_result {
@@ -31,6 +32,7 @@ struct spawn_opts {
 	int stdin_fd;       /* the child's stdin; -1 for /dev/null */
 	bool interruptible; /* on SIGINT/SIGTERM/SIGHUP (basic/interrupt): stop the child's
 			     * group (TERM, then KILL after 2 s) and return -EINTR */
+	struct progress *tick; /* told progress_tick at least every 200 ms while the child runs; NULL: none */
 };
 int spawn_run_opts(const char *const *argv, const struct spawn_opts *opts, struct spawn_result *ret);
 

@@ -12,6 +12,7 @@
 #include "basic/parse.h"
 #include "cmd/commands.h"
 #include "cmd/fleet_load_render.h"
+#include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "output/table.h"
 #include "remote/hostlist.h"
@@ -228,6 +229,8 @@ static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 		return 1;
 	}
 	struct fleet_host *hosts = fleet_hosts_new(plan);
+	struct progress live;
+	plan->progress = cmd_progress_attach(&live, rc->json, "fleet");
 	log_msg(LOG_INFO, "FLEET: '%s' on %zu hosts, %u at a time", plan->command[0], plan->n_hosts, plan->parallel);
 	size_t ok = fleet_run(plan, hosts, plan->n_hosts);
 	struct fleet_judgement jd = { 0 };
@@ -236,6 +239,7 @@ static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 	else
 		snprintf(jd.why_not, sizeof(jd.why_not), "interrupted");
 	fleet_end(plan);
+	plan->progress = NULL; /* LIVE ends here */
 	fleet_write_files(rc->results_dir, hosts, plan->n_hosts);
 
 	struct json j;

@@ -96,7 +96,7 @@ void cmd_progress_format(const struct progress *p, uint64_t now, char *buf, size
 		human_iec((double)p->done, done, sizeof(done));
 		human_iec((double)p->total, total, sizeof(total));
 		snprintf(amount, sizeof(amount), ", %s of %s", done, total);
-	} else if (p->millis) {
+	} else if (p->clock) {
 		snprintf(amount, sizeof(amount), ", %.0f s of %.0f s", (double)p->done / 1e3, (double)p->total / 1e3);
 	}
 	snprintf(buf, len, "%s: %s, %u%%%s, %s", p->task ? p->task : "working", p->what[0] ? p->what : "starting",

@@ -124,7 +124,7 @@ fail:
 	return r;
 }
 
-int volfile_fill(struct volfile *f, uint64_t size, uint64_t seed)
+int volfile_fill(struct volfile *f, uint64_t size, uint64_t seed, struct progress *live)
 {
 	while (f->size < size) {
 		if (interrupt_requested())
@@ -134,6 +134,7 @@ int volfile_fill(struct volfile *f, uint64_t size, uint64_t seed)
 		if (r < 0)
 			return r;
 		f->size = to;
+		progress_part(live, f->size);
 	}
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "basic/procowner.h"
+#include "basic/progress.h"
 
 #define VOLFILE_PREFIX ".iotriage-volumes-"
 #define VOLFILE_TAG_BYTES 4096
@@ -50,8 +51,10 @@ int volfile_create(const char *dir, const char *run_id, bool force_named, struct
 
 /* Grows the file to SIZE bytes of incompressible data (buffered, in 32 MiB
  * steps), fsyncs and drops it from the page cache. Stops with -EINTR when
- * an interrupt is requested. Returns 0 or -errno; f->size says how far it got. */
-int volfile_fill(struct volfile *f, uint64_t size, uint64_t seed);
+ * an interrupt is requested. LIVE (or NULL) is told the bytes written as
+ * the running part (progress_part) after each step. Returns 0 or -errno;
+ * f->size says how far it got. */
+int volfile_fill(struct volfile *f, uint64_t size, uint64_t seed, struct progress *live);
 
 /* A path that reopens the file with other flags (O_DIRECT): /proc/self/fd/N. */
 void volfile_reopen_path(const struct volfile *f, char *buf, size_t len);

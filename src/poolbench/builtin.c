@@ -34,6 +34,8 @@ static int run_job(const char *path, const struct job_spec *spec, bool write, bo
 		target_close(&t);
 		return r;
 	}
+	if (layout)
+		progress_part_restart(spec->live); /* the runtime caps the I/O, not the layout */
 	r = job_validate(spec, &t, err, errlen);
 	char reason[160];
 	struct engine_target_traits traits = { 0 };
@@ -81,6 +83,13 @@ static int fail(struct pb_outcome *o, int r, const char *err)
 	return r;
 }
 
+/* A pass's units in C's progress: its cap in milliseconds in a timed
+ * plan (benchpool), else its bytes (rwpool). */
+static uint64_t pass_span(const struct pb_context *c)
+{
+	return c->progress && c->progress->timed ? (uint64_t)c->runtime_s * 1000 : c->size;
+}
+
 int pb_write_then_read(const struct pb_context *c, const char *dir, const char *file_name, struct pb_outcome *o)
 {
 	char path[PATH_MAX], err[400] = "";
@@ -91,6 +100,7 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 	struct job_result *res = NULL;
 	int fd = -1;
 	uint64_t t0 = now_ns();
+	progress_part_begin(c->progress, pass_span(c), c->size, spec.runtime_ns);
 	progress_what(c->progress, "writing %s", path);
 	int r = run_job(path, &spec, true, c->direct_ok, false, &res, &fd, err, sizeof(err));
 	if (r == 0 && res->stop == JOB_STOP_INTERRUPTED)
@@ -112,8 +122,9 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 	uint64_t written = res ? res->write_bytes : 0;
 	free(res);
 	res = NULL;
-	progress_part_end(c->progress, c->size);
+	progress_part_end(c->progress, pass_span(c));
 	if (r == 0) {
+		progress_part_begin(c->progress, pass_span(c), written, spec.runtime_ns);
 		progress_what(c->progress, "reading %s back", path);
 		spec.read_pct = 100;
 		spec.size = written;
@@ -127,7 +138,7 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 		}
 		free(res);
 	}
-	progress_part_end(c->progress, c->size);
+	progress_part_end(c->progress, pass_span(c));
 	unlink(path);
 	return r < 0 ? fail(o, r, err) : 0;
 }
@@ -140,9 +151,12 @@ static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 				 .numjobs = RANDOM_JOBS, .size = c->size,
 				 .io_limit = c->size / RANDOM_JOBS, /* all jobs together move SIZE, as fio's 8 x size/8 */
 				 .runtime_ns = (uint64_t)c->runtime_s * 1000000000ULL,
-				 .pattern = c->pattern, .seed = 7, .no_pin = true };
+				 .pattern = c->pattern, .seed = 7, .no_pin = true, .live = c->progress };
 	struct job_result *res = NULL;
+	progress_part_begin(c->progress, pass_span(c), c->size, spec.runtime_ns);
+	progress_what(c->progress, "random I/O in %s", path);
 	int r = run_job(path, &spec, true, c->direct_ok, true, &res, NULL, err, sizeof(err));
+	progress_part_end(c->progress, pass_span(c));
 	if (r == 0 && res->stop == JOB_STOP_INTERRUPTED)
 		r = -EINTR;
 	if (r == 0) {

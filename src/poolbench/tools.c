@@ -23,11 +23,13 @@
  * a hung tool. */
 #define TOOL_TIMEOUT_MS (4 * 3600 * 1000)
 
-/* Runs ARGV for O; returns 0 when it ran and exited 0. A missing program
+/* Runs ARGV for O, ticking C's progress while it runs; returns 0 when it ran and exited 0. A missing program
  * marks O skipped; a failure or an interrupt marks it so with the reason. */
-static int run_engine(const char *const *argv, int stdin_fd, struct pb_outcome *o, struct spawn_result *res)
+static int run_engine(const struct pb_context *c, const char *const *argv, int stdin_fd, struct pb_outcome *o,
+		      struct spawn_result *res)
 {
-	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = stdin_fd, .interruptible = true };
+	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = stdin_fd, .interruptible = true,
+				   .tick = c->progress };
 	strbuf_adds(&o->raw, "$");
 	for (size_t i = 0; argv[i]; i++)
 		strbuf_addf(&o->raw, " %s", argv[i]);
@@ -94,7 +96,7 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 	}
 	argv[n] = NULL;
 	struct spawn_result res;
-	int r = run_engine(argv, -1, o, &res);
+	int r = run_engine(c, argv, -1, o, &res);
 	if (r == 0) {
 		struct fio_summary s;
 		char err[160];
@@ -201,7 +203,7 @@ static int dd_write(const struct pb_context *c, const char *file, enum data_patt
 	struct spawn_result res;
 	int r;
 	if (pattern == PATTERN_ZEROS) {
-		r = run_engine(zeros_argv, -1, o, &res);
+		r = run_engine(c, zeros_argv, -1, o, &res);
 	} else {
 		int p[2];
 		if (pipe2(p, O_CLOEXEC) < 0) {
@@ -217,7 +219,7 @@ static int dd_write(const struct pb_context *c, const char *file, enum data_patt
 			snprintf(o->reason, sizeof(o->reason), "cannot start the data feeder");
 			return -EAGAIN;
 		}
-		r = run_engine(fed_argv, p[0], o, &res);
+		r = run_engine(c, fed_argv, p[0], o, &res);
 		close(p[0]); /* the feeder sees EPIPE if dd stopped early */
 		pthread_join(f.thread, NULL);
 	}
@@ -243,7 +245,7 @@ void pb_run_dd(const struct pb_context *c, struct pb_outcome *o)
 	const char *direct_argv[] = { "dd", in, "of=/dev/null", "bs=1M", "iflag=direct", NULL };
 	const char *plain_argv[] = { "dd", in, "of=/dev/null", "bs=1M", NULL };
 	struct spawn_result res;
-	if (run_engine(c->direct_ok ? direct_argv : plain_argv, -1, o, &res) == 0)
+	if (run_engine(c, c->direct_ok ? direct_argv : plain_argv, -1, o, &res) == 0)
 		dd_figure(o, "read", true, &res, NULL, pb_read_cache_label(c, c->direct_ok || dropped));
 	spawn_result_release(&res);
 	unlink(file);
@@ -270,7 +272,7 @@ void pb_run_elbencho(const struct pb_context *c, struct pb_outcome *o)
 	if (!c->direct_ok)
 		argv = buffered_argv;
 	struct spawn_result res;
-	if (run_engine(argv, -1, o, &res) == 0) {
+	if (run_engine(c, argv, -1, o, &res) == 0) {
 		static const char *const ops[] = { "WRITE", "READ" };
 		for (int i = 0; i < 2; i++) {
 			double first, last;
@@ -300,7 +302,7 @@ void pb_run_iozone(const struct pb_context *c, struct pb_outcome *o)
 	/* Automatic mode up to SIZE; its surface stays as text (raw). */
 	const char *argv[] = { "iozone", "-a", "-g", max, "-f", file, NULL };
 	struct spawn_result res;
-	run_engine(argv, -1, o, &res);
+	run_engine(c, argv, -1, o, &res);
 	spawn_result_release(&res);
 	unlink(file);
 }

@@ -182,6 +182,49 @@ static int set_up(struct benchpool_result *b, const char *id, const char *run_id
 	return prepare(b, run_id);
 }
 
+/* A test's plan in milliseconds: fio's and the built-in engine's passes
+ * are each capped by the runtime; the other engines have no cap and are
+ * planned at a runtime per pass (a write and a read) for want of better. */
+static uint64_t test_plan_ms(const struct benchpool_result *b, int t, bool *capped)
+{
+	unsigned passes = 2;
+	*capped = t == PB_FIO || t == PB_BUILTIN;
+	if (t == PB_FIO)
+		passes = b->ctx.random_dir ? 2 : 1;
+	else if (t == PB_BUILTIN)
+		passes = b->ctx.random_dir ? 3 : 2;
+	return (uint64_t)passes * (b->set.runtime_s ? b->set.runtime_s : 1) * 1000;
+}
+
+static uint64_t plan_ms(const struct benchpool_result *b)
+{
+	uint64_t total = 0;
+	bool capped;
+	for (int t = 0; t < PB_NTESTS; t++)
+		if (b->set.tests & (1u << t))
+			total += test_plan_ms(b, t, &capped);
+	return total;
+}
+
+/* Runs test T as part N of NTESTS of the progress: a capped test moves
+ * with time (fio, by the parent's ticks while it waits), the built-in
+ * engine by its own bytes and time through a nested progress. */
+static void run_test(struct benchpool_result *b, int t, unsigned n, unsigned ntests, struct pb_outcome *o)
+{
+	struct progress *p = b->set.progress;
+	bool capped;
+	uint64_t ms = test_plan_ms(b, t, &capped);
+	progress_part_begin(p, ms, 0, capped ? ms * 1000000ULL : 0);
+	progress_what(p, "%s on %s (test %u of %u)", pb_test_name(t), b->target.pool, n, ntests);
+	struct pb_context c = b->ctx;
+	struct progress_nest nest;
+	c.progress = p;
+	if (t == PB_BUILTIN && (c.progress = progress_nest(&nest, p, ms, p ? p->what : "")))
+		progress_start_timed(c.progress, ms); /* each pass at its cap, as planned here */
+	runners[t](&c, o);
+	progress_part_end(p, ms);
+}
+
 /* The cache note, what the reads and writes are, then each selected engine in order. */
 static void run_tests(struct benchpool_result *b)
 {
@@ -195,16 +238,14 @@ static void run_tests(struct benchpool_result *b)
 					      : "after dropping the page cache");
 	pool_evidence_start(&b->evidence, &b->target);
 	unsigned ntests = (unsigned)__builtin_popcount(b->set.tests & ((1u << PB_NTESTS) - 1)), n = 0;
-	progress_start(b->set.progress, ntests, false);
+	progress_start_timed(b->set.progress, plan_ms(b));
 	for (int t = 0; t < PB_NTESTS && !interrupt_requested(); t++) {
 		if (!(b->set.tests & (1u << t)))
 			continue;
 		struct pb_outcome *o = &b->outcomes[b->noutcomes++];
 		pb_outcome_init(o, (enum pb_test)t);
 		log_msg(LOG_INFO, "BENCHPOOL (%s): %s on %s: starting", b->target.pool, pb_test_name(t), b->areas[0].path);
-		progress_what(b->set.progress, "%s on %s (test %u of %u)", pb_test_name(t), b->target.pool, ++n, ntests);
-		runners[t](&b->ctx, o);
-		progress_set(b->set.progress, n);
+		run_test(b, t, ++n, ntests, o);
 		log_outcome(b, o);
 	}
 	progress_finish(b->set.progress);

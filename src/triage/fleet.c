@@ -364,11 +364,37 @@ static void fill_slots(const struct fleet_plan *plan, struct slot *slots, struct
 	}
 }
 
+/* The line: hosts done of N, the ones running now. */
+static void show_progress(const struct fleet_plan *plan, const struct slot *slots, const struct fleet_host *hosts,
+			  size_t n)
+{
+	struct progress *p = plan->progress;
+	if (!p || !p->draw)
+		return;
+	size_t done = 0;
+	for (size_t i = 0; i < n; i++)
+		done += hosts[i].status != FLEET_PENDING;
+	char what[sizeof(p->what)];
+	int len = snprintf(what, sizeof(what), "%zu of %zu host%s done", done, n, n == 1 ? "" : "s");
+	const char *sep = ", running ";
+	for (size_t h = 0; h < n && len < (int)sizeof(what); h++) /* in the order given, not the slots' */
+		for (unsigned i = 0; i < plan->parallel; i++)
+			if (slots[i].host == &hosts[h]) {
+				len += snprintf(what + len, sizeof(what) - (size_t)len, "%s%s", sep, hosts[h].name);
+				sep = " ";
+			}
+	if (strcmp(what, p->what) != 0)
+		progress_what_done(p, done, "%s", what);
+	else
+		progress_set(p, done);
+}
+
 size_t fleet_run(const struct fleet_plan *plan, struct fleet_host *hosts, size_t n)
 {
 	struct slot *slots = xcalloc(plan->parallel, sizeof(*slots));
 	struct child **watched = xcalloc(plan->parallel, sizeof(*watched));
 	size_t next = 0;
+	progress_start(plan->progress, n, false);
 	for (;;) {
 		if (!interrupt_requested())
 			fill_slots(plan, slots, hosts, n, &next);
@@ -379,6 +405,7 @@ size_t fleet_run(const struct fleet_plan *plan, struct fleet_host *hosts, size_t
 		}
 		if (busy == 0 && (next >= n || interrupt_requested()))
 			break;
+		show_progress(plan, slots, hosts, n);
 		children_poll(watched, plan->parallel, 200);
 		uint64_t now = now_ns();
 		for (unsigned i = 0; i < plan->parallel; i++) {
@@ -390,6 +417,7 @@ size_t fleet_run(const struct fleet_plan *plan, struct fleet_host *hosts, size_t
 				slot_finish(plan, &slots[i]);
 		}
 	}
+	progress_finish(plan->progress);
 	size_t ok = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (hosts[i].status == FLEET_PENDING)

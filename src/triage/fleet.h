@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/progress.h"
 #include "media/outlier.h"
 #include "output/json.h"
 #include "remote/handshake.h"
@@ -70,6 +71,7 @@ struct fleet_plan {
 	struct ssh_opts ssh;
 	struct host_identity local;  /* this machine's handshake */
 	char control_dir[64];        /* set by fleet_begin() */
+	struct progress *progress;   /* told the hosts done of the total and which run; NULL: none */
 };
 
 struct fleet_host {

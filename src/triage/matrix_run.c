@@ -32,6 +32,13 @@ void mx_result_fail(struct mx_result *r, const char *status, const char *fmt, co
 
 /* fio's completion latency object ("clat_ns": N, min, max, mean, stddev and
  * its percentile list) in iotriage's summary. False when fio gave none. */
+/* A cell's plan in the progress: its runtime in milliseconds. */
+static uint64_t cell_ms(const struct matrix *m)
+{
+	uint64_t ms = m->runtime_ns / 1000000;
+	return ms ? ms : 1;
+}
+
 static bool fio_latency(const struct jv *clat, struct hist_summary *ret)
 {
 	const struct jv *pct = jv_get(clat, "percentile");
@@ -88,7 +95,8 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 	if (t->kind == MX_DEVICE)
 		argv[n++] = "--readonly";
 	argv[n] = NULL;
-	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = -1, .interruptible = true };
+	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = -1, .interruptible = true,
+				   .tick = m->progress };
 	struct spawn_result res;
 	int rc = spawn_run_opts(argv, &opts, &res);
 	r->tool = MX_FIO;
@@ -138,6 +146,7 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 	struct job_spec spec = {
 		.random = x->random, .read_pct = x->write ? 0 : 100, .bs = x->bs, .iodepth = m->iodepth, .numjobs = 1,
 		.size = m->size, .runtime_ns = m->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
+		.live = m->progress,
 	};
 	spec.sample_ns = m->runtime_ns / 10 < 100000000ULL ? 100000000ULL : m->runtime_ns / 10;
 	if (spec.sample_ns > 1000000000ULL)
@@ -163,6 +172,7 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 		rc = -EINVAL;
 	}
 	struct job_result *res = NULL;
+	progress_part_begin(m->progress, cell_ms(m), spec.size, spec.runtime_ns); /* the layout done */
 	if (rc == 0 && (rc = job_run(&spec, &tg, engine, &res)) < 0)
 		snprintf(err, sizeof(err), "cannot run: %s", strerror(-rc));
 	double sync_s = 0;
@@ -231,7 +241,9 @@ static void run_dbench(const struct matrix *m, const struct mx_target *t, const 
 	snprintf(secs, sizeof(secs), "%" PRIu64, s ? s : 1);
 	snprintf(clients, sizeof(clients), "%u", x->clients);
 	const char *argv[] = { "dbench", "-D", t->path, "-t", secs, clients, NULL };
-	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = -1, .interruptible = true };
+	progress_part_begin(m->progress, cell_ms(m), 0, s * 1000000000ULL); /* its own minimum */
+	struct spawn_opts opts = { .timeout_ms = TOOL_TIMEOUT_MS, .stdin_fd = -1, .interruptible = true,
+				   .tick = m->progress };
 	struct spawn_result res;
 	r->tool = MX_DBENCH;
 	int rc = spawn_run_opts(argv, &opts, &res);
@@ -392,20 +404,23 @@ static void run_dataset(struct matrix *m, struct mx_target *t, bool use_fio, str
 void mx_run_one(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, bool use_fio,
 		struct mx_result *r)
 {
-	/* The progress counts cells of the grid: the rate so far gives the ETA. */
+	/* The progress is planned in time, each cell at its runtime (a cap but
+	 * for qemu-img's, which the size bounds); fio and dbench move it by the
+	 * ticks while they are waited for, the built-in engine by its bytes. */
 	struct progress *p = m->progress;
-	uint64_t cell = p ? p->done + 1 : 0;
+	uint64_t ms = cell_ms(m), cell = progress_counted(p) / ms + 1;
+	progress_part_begin(p, ms, 0, t->kind == MX_IMAGE ? 0 : ms * 1000000ULL);
 	progress_what(p, "%s on %s (%llu of %llu)", x->name, t->label, (unsigned long long)cell,
-		      (unsigned long long)(p ? p->total : 0));
+		      (unsigned long long)(p ? p->total / ms : 0));
 	run_cell(m, t, x, use_fio, r);
-	progress_set(p, cell);
+	progress_part_end(p, ms);
 }
 
 void mx_run_all(struct matrix *m, bool use_fio, size_t *ret_ok, size_t *ret_ran)
 {
 	/* Target by target, test by test: the fixed order of the comparison. */
 	size_t ok = 0, ran = 0;
-	progress_start(m->progress, m->ntargets * m->ntests, false);
+	progress_start_timed(m->progress, m->ntargets * m->ntests * cell_ms(m));
 	for (size_t i = 0; i < m->ntargets; i++) {
 		if (m->targets[i].kind == MX_DATASET && !m->targets[i].failed && !interrupt_requested()) {
 			for (size_t k = 0; k < m->ntests; k++)

@@ -16,6 +16,13 @@
 #include "triage/ramdisk_batch.h"
 
 /* Fills the disk, then reads it: 4 KiB random, QD1, psync, O_DIRECT. */
+/* A value's plan in the progress: its runtime in milliseconds. */
+static uint64_t value_ms(const struct sweep *s)
+{
+	uint64_t ms = s->runtime_ns / 1000000;
+	return ms ? ms : 1;
+}
+
 static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct sweep_point *pt)
 {
 	{
@@ -34,7 +41,7 @@ static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct sw
 	struct job_spec spec = {
 		.random = true, .read_pct = 100, .bs = 4096, .iodepth = 1, .numjobs = 1, .size = t.size,
 		.io_limit = 1ULL << 50, /* a time cap, not a size cap */ .runtime_ns = s->runtime_ns, .pattern = PATTERN_RANDOM, .seed = 1,
-		.progress = NULL,
+		.progress = NULL, .live = s->progress,
 	};
 	char reason[160];
 	struct engine_target_traits traits = { .synchronous_device = t.bio_based };
@@ -46,6 +53,7 @@ static int measure(const struct ramdisk_dev *d, const struct sweep *s, struct sw
 	} else if (job_validate(&spec, &t, pt->why, sizeof(pt->why)) < 0) {
 		r = -EINVAL;
 	} else {
+		progress_part_begin(s->progress, value_ms(s), 0, s->runtime_ns); /* the device made and filled */
 		r = job_run(&spec, &t, engine, &res);
 		if (r < 0)
 			snprintf(pt->why, sizeof(pt->why), "cannot run the reads: %s", strerror(-r));
@@ -152,11 +160,14 @@ int ramdisk_sweep_run(struct sweep *s, const char *run_id)
 	if (r < 0)
 		return r;
 	int measured = 0;
-	progress_start(s->progress, s->n, false);
+	/* Planned in time, each value at its runtime; the reads move it as they go. */
+	uint64_t ms = value_ms(s);
+	progress_start_timed(s->progress, s->n * ms);
 	for (size_t i = 0; i < s->n && !interrupt_requested(); i++) {
+		progress_part_begin(s->progress, ms, 0, s->runtime_ns);
 		progress_what(s->progress, "--ndelay %" PRIu64 " (value %zu of %zu)", s->points[i].ndelay_ns, i + 1, s->n);
 		measured += sweep_point(s, &spec, &s->points[i]);
-		progress_set(s->progress, i + 1);
+		progress_part_end(s->progress, ms);
 	}
 	progress_finish(s->progress);
 	return measured;

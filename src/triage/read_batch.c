@@ -99,7 +99,7 @@ static size_t start_progress(struct read_batch *b, bool at_once)
 		total += planned_units(&b->reads[i], &b->opts);
 	}
 	if (b->opts.random)
-		progress_start_time(b->progress, at_once && disks ? total / disks : total);
+		progress_start_clock(b->progress, at_once && disks ? total / disks : total);
 	else
 		progress_start(b->progress, total, true);
 	return disks;

@@ -189,7 +189,7 @@ static void test_volume(struct volume *v, const struct volumes_settings *s, cons
 	v->temp_file = f.named ? "named" : "O_TMPFILE";
 	progress_drop(s->progress, 2 * (s->size - v->file_bytes));
 	progress_what(s->progress, "writing a test file in %s", mp);
-	r = volfile_fill(&f, v->file_bytes, v->m->id);
+	r = volfile_fill(&f, v->file_bytes, v->m->id, s->progress);
 	if (r < 0) {
 		snprintf(v->reason, sizeof(v->reason), "cannot write the test file (%" PRIu64 " of %" PRIu64 " bytes written): %s",
 			 f.size, v->file_bytes, write_error_text(r));

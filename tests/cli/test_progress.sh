@@ -109,18 +109,45 @@ check "the verdict has its heading after a blank line, below the table" -- \
 check "and the sentence under it" -- \
 	bash -c "grep -A1 '^Verdict\$' '$TMP/nd.out' | grep -q '^  No disk stands out from its peers'"
 
-# A pool command: benchpool on a directory, test by test.
+# A pool command: benchpool on a directory, planned in seconds at each
+# test's cap: dd (no cap) at a runtime per pass, 2 x 2 s; builtin at its
+# three capped passes, 3 x 2 s. So the second test starts at 40% with its
+# own 6 s still to come, however fast dd was.
 mkdir "$TMP/bp"
-# 128M: dd takes about half a second here, so the second test's ETA has a
-# rate to come from (with 16M dd once finished in under the 0.1 s that the
-# ETA needs, and the line said "ETA unknown").
 script -qefc "$IOTRIAGE benchpool $TMP/bp 128M --tests dd,builtin --runtime 2" /dev/null >"$TMP/bp.tty" 2>&1 </dev/null
 ok $? "benchpool on a terminal exits 0" || diag_file "$TMP/bp.tty"
 progress_lines "$TMP/bp.tty" >"$TMP/bp.lines"
-check "benchpool: the running test, its place, percent and ETA unknown at first" -- \
+check "benchpool: the running test, its place, percent and ETA unknown at first (dd has no cap)" -- \
 	grep -Eq "^benchpool: dd on $TMP/bp \(test 1 of 2\), 0%, ETA unknown$" "$TMP/bp.lines"
-check "benchpool: the second test with the ETA from the first's rate" -- \
-	grep -Eq "^benchpool: builtin on $TMP/bp \(test 2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/bp.lines"
+check "benchpool: the second test starts at its share of the plan with its cap still to come" -- \
+	grep -Eq "^benchpool: builtin on $TMP/bp \(test 2 of 2\), 40%, ETA 6 s$" "$TMP/bp.lines"
+check "benchpool: then moves inside the test, with an ETA of at most its cap" -- \
+	bash -c "grep -E '^benchpool: builtin on .*\\(test 2 of 2\\): .*, [0-9]+%, ETA [0-9]+ s$' '$TMP/bp.lines' |
+		sed -E 's/.*, ([0-9]+)%, ETA ([0-9]+) s$/\\1 \\2/' | awk '\$1 > 40 && \$1 < 100 && \$2 <= 6 {f=1} END {exit !f}'"
+
+# One test: its percent moves while it runs (no step ends in between).
+mkdir "$TMP/bp1"
+script -qefc "$IOTRIAGE benchpool $TMP/bp1 128M --tests builtin --runtime 3" /dev/null >"$TMP/bp1.tty" 2>&1 </dev/null
+ok $? "benchpool with one test on a terminal exits 0" || diag_file "$TMP/bp1.tty"
+progress_lines "$TMP/bp1.tty" | grep -E "^benchpool: builtin on $TMP/bp1 \(test 1 of 1\)" >"$TMP/bp1.lines"
+sed -En 's/.*, ([0-9]+)%, ETA .*/\1/p' "$TMP/bp1.lines" | sort -un >"$TMP/bp1.percents"
+check "benchpool: test 1 of 1 is shown at two or more percents between 0 and 100" -- \
+	awk '$1 > 0 && $1 < 100 {n++} END {exit !(n >= 2)}' "$TMP/bp1.percents" || diag_file "$TMP/bp1.percents"
+check "benchpool: and inside a pass, not only at a pass's end (33%, 66%)" -- \
+	awk '$1 > 0 && $1 < 100 && $1 != 33 && $1 != 66 {f=1} END {exit !f}' "$TMP/bp1.percents"
+check "benchpool: the ETA is the plan's caps (3 x 3 s) from the start, never unknown" -- \
+	bash -c "grep -q ', 0%, ETA 9 s\$' '$TMP/bp1.lines' && ! grep -q 'ETA unknown' '$TMP/bp1.lines'"
+check "benchpool: and never above them" -- bash -c "! grep -Eq 'ETA ([1-9][0-9]+ s|[0-9]+ min)' '$TMP/bp1.lines'"
+# fio, a child process: the line moves by its time cap while it is waited for.
+if command -v fio >/dev/null; then
+	script -qefc "$IOTRIAGE benchpool $TMP/bp1 64M --tests fio --runtime 2" /dev/null >"$TMP/bpf.tty" 2>&1 </dev/null
+	ok $? "benchpool --tests fio on a terminal exits 0" || diag_file "$TMP/bpf.tty"
+	progress_lines "$TMP/bpf.tty" >"$TMP/bpf.lines"
+	check "benchpool: fio's line moves while fio runs, within its 2 x 2 s caps" -- \
+		grep -Eq "^benchpool: fio on $TMP/bp1 \(test 1 of 1\), [1-9][0-9]?%, ETA [0-4] s$" "$TMP/bpf.lines"
+else
+	skip "fio's progress line" "fio is not installed"
+fi
 "$IOTRIAGE" benchpool "$TMP/bp" 16M --tests dd --runtime 2 >"$TMP/bp.out" 2>"$TMP/bp.err"
 check "benchpool piped: no progress line" -- bash -c "! grep -q 'benchpool: ' '$TMP/bp.err' '$TMP/bp.out'"
 
@@ -137,25 +164,34 @@ check "rwpool --json: no progress line" -- bash -c "! grep -q 'rwpool: ' '$TMP/r
 
 # volumes on an ext4 loop device: bytes written, then read back.
 if command -v mkfs.ext4 >/dev/null; then
-	v=$(make_loop 400M)
+	v=$(make_loop 600M)
 	mkfs.ext4 -q "$v" && mkdir "$TMP/vol" && mount "$v" "$TMP/vol" && undo "umount $TMP/vol"
-	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 128M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
+	# 384M: generating its incompressible data takes over half a second
+	# here, so the write is drawn between its 32 MiB steps.
+	script -qefc "$IOTRIAGE volumes --match $TMP/vol --size 384M" /dev/null >"$TMP/vol.tty" 2>&1 </dev/null
 	ok $? "volumes on a terminal exits 0" || diag_file "$TMP/vol.tty"
 	progress_lines "$TMP/vol.tty" >"$TMP/vol.lines"
-	check "volumes: the read-back with percent, bytes of 256 MiB and an ETA" -- \
-		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 256 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
+	check "volumes: the write moves by the bytes written, before the read-back" -- \
+		grep -Eq "^volumes: writing a test file in $TMP/vol, ([1-9]|[1-4][0-9])%, [0-9.]+ MiB of 768 MiB, ETA [0-9]+ s$" "$TMP/vol.lines"
+	check "volumes: the read-back with percent, bytes of 768 MiB and an ETA" -- \
+		grep -Eq "^volumes: reading the test file in $TMP/vol back, [0-9]+%, .* of 768 MiB, ETA (unknown|[0-9]+ s)$" "$TMP/vol.lines"
 else
 	skip "volumes' progress line" "mkfs.ext4 is not installed"
 fi
 
-# matrix on a directory: cell by cell (a first cell long enough for a rate).
+# matrix on a directory: planned in time, each cell at its 1 s runtime, and
+# moving inside a cell by the built-in engine's bytes or time (random reads
+# first: the 1 s cap, not the size, ends them).
 mkdir "$TMP/mx"
-script -qefc "$IOTRIAGE matrix --target $TMP/mx --tests seqread-64k,randread-8k --size 256M --runtime 1s --engine builtin" \
+script -qefc "$IOTRIAGE matrix --target $TMP/mx --tests randread-8k,seqread-64k --size 256M --runtime 1s --engine builtin" \
 	/dev/null >"$TMP/mx.tty" 2>&1 </dev/null
 ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
 progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
-check "matrix: the cell, its place in the grid, percent and ETA" -- \
-	grep -Eq "^matrix: randread-8k on $TMP/mx \(2 of 2\), 50%, ETA [0-9]+ s$" "$TMP/mx.lines"
+check "matrix: the cell, its place in the grid, half the plan done and its 1 s to come" -- \
+	grep -Eq "^matrix: seqread-64k on $TMP/mx \(2 of 2\), 50%, ETA 1 s$" "$TMP/mx.lines"
+check "matrix: the first cell is shown at two or more percents while it runs" -- \
+	bash -c "sed -En 's/^matrix: randread-8k on .* \\(1 of 2\\), ([0-9]+)%, ETA [0-9]+ s$/\\1/p' '$TMP/mx.lines' |
+		sort -un | awk '\$1 > 0 && \$1 < 50 {n++} END {exit !(n >= 2)}'"
 
 # run (bench/job's own line): percent and ETA by the nearer cap; none with --json.
 script -qefc "$IOTRIAGE run $TMP/r.bin --size 32M --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" \
@@ -167,3 +203,51 @@ check "run: bytes, rate, seconds, percent of its time cap and ETA" -- \
 script -qefc "$IOTRIAGE run $TMP/r.bin --rw randread --bs 4k --runtime 1500ms --io-size 1T --direct 0 --json" \
 	/dev/null >"$TMP/runj.tty" 2>&1 </dev/null
 check "run --json on a terminal: no progress line" -- bash -c "! grep -q 'run: ' '$TMP/runj.tty'"
+
+# ramdisk sweep on zram (which measures --ndelay 0 only): planned in time,
+# each value at its 2 s runtime, the first moving while its reads run.
+if [ -e /sys/class/zram-control/hot_add ]; then
+	script -qefc "$IOTRIAGE ramdisk sweep --ndelay 0,50000 --size 64M --runtime 2s" /dev/null >"$TMP/sw.tty" 2>&1 </dev/null
+	ok $(($? != 1)) "ramdisk sweep on a terminal exits 1 (zram measures --ndelay 0 only)" || diag_file "$TMP/sw.tty"
+	progress_lines "$TMP/sw.tty" >"$TMP/sw.lines"
+	check "sweep: the first value moves while its reads run" -- \
+		grep -Eq "^ramdisk sweep: --ndelay 0 \(value 1 of 2\), ([1-9]|[1-4][0-9])%, ETA [0-9]+ s$" "$TMP/sw.lines"
+	check "sweep: the second value starts at half the plan with its 2 s to come" -- \
+		grep -Eq "^ramdisk sweep: --ndelay 50000 \(value 2 of 2\), 50%, ETA 2 s$" "$TMP/sw.lines"
+else
+	skip "ramdisk sweep's progress line" "this kernel has no zram"
+fi
+
+# fleet: hosts done of the total and the ones running, over real OpenSSH to
+# hosts in network namespaces (tests/cli/fleetlab.sh). Three hosts, two at
+# a time, each reading 16 MiB of its disk at 8 MB/s (about 2 s a host).
+. "$(dirname "$0")/fleetlab.sh"
+if why=$(fleetlab_need); then
+	fleetlab_up && fleetlab_host h1 ok 8388608 && fleetlab_host h2 ok 8388608 && fleetlab_host h3 ok 8388608
+	ok $? "fleet lab up: three hosts with sshd in their own namespaces"
+	fleetlab_config
+	printf -v fleet_cmd '%q ' ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" \
+		--remote-iotriage "$FLEET_FIX/bin/iotriage" h1,h2,h3 --parallel 2 -- readdisk "$FLEET_FIX/disk" --size 16M
+	script -qefc "$fleet_cmd" /dev/null >"$TMP/fleet.tty" 2>&1 </dev/null
+	ok $? "fleet on a terminal exits 0" || diag_file "$TMP/fleet.tty"
+	progress_lines "$TMP/fleet.tty" >"$TMP/fleet.lines"
+	check "fleet: none done at first, the first two running, ETA unknown" -- \
+		grep -Eq "^fleet: 0 of 3 hosts done, running h1 h2, 0%, ETA unknown$" "$TMP/fleet.lines"
+	check "fleet: then hosts done, the third running, with an ETA" -- \
+		grep -Eq "^fleet: (1 of 3 hosts done, running h[12] h3, 33|2 of 3 hosts done, running h3, 66)%, ETA [0-9]+ s$" \
+		"$TMP/fleet.lines"
+	check "fleet: the count and the percent agree on every line" -- \
+		bash -c "! grep '^fleet: ' '$TMP/fleet.lines' |
+			grep -Ev '^fleet: (starting, 0|0 of 3 hosts done.*, 0|1 of 3 hosts done.*, 33|2 of 3 hosts done.*, 66|3 of 3 hosts done.*, 100)%, ETA'"
+	check "fleet: the line is erased before each log line" -- \
+		bash -c "! tr '\r' '\n' <'$TMP/fleet.tty' | grep -Eq '^fleet: .*\{[A-Z][a-z]{2} '"
+	fleet h1,h2 -- readdisk "$FLEET_FIX/disk" --size 4M >"$TMP/fleet.out" 2>"$TMP/fleet.err"
+	ok $? "fleet piped exits 0"
+	check "fleet piped: no progress line" -- bash -c "! grep -q 'hosts done' '$TMP/fleet.err' '$TMP/fleet.out'"
+	script -qefc "${fleet_cmd/--parallel 2/--json --parallel 2}" /dev/null >"$TMP/fleetj.tty" 2>&1 </dev/null
+	ok $? "fleet --json on a terminal exits 0" || diag_file "$TMP/fleetj.tty"
+	check "and writes its document" -- grep -q '"command": *"fleet"' "$TMP/fleetj.tty"
+	check "fleet --json on a terminal: no progress line" -- bash -c "! grep -q 'hosts done' '$TMP/fleetj.tty'"
+else
+	skip "fleet's progress line" "$why"
+fi

@@ -112,8 +112,81 @@ static void test_nest(void)
 	ok(p.done == 60 && p.started, "all of it is the whole span; the parent goes on");
 }
 
+static void test_bounded_part(void)
+{
+	struct progress p = { .draw = count_draws };
+	progress_start(&p, 3000, false);
+	progress_part_begin(&p, 1000, 400, 2000000000ULL);
+	p.part_start_ns = now_ns() - 500000000ULL; /* a quarter of the 2 s cap gone */
+	progress_part(&p, 200);
+	ok(p.done >= 500 && p.done < 510, "half the bytes before a quarter of the time: moved by the bytes");
+	progress_part(&p, 40);
+	ok(p.done >= 500 && p.done < 510, "never back within a part");
+	p.done = p.base;
+	progress_part(&p, 40);
+	ok(p.done >= 250 && p.done < 260, "a tenth of the bytes after a quarter of the time: moved by the time");
+	progress_tick(&p);
+	ok(p.done >= 250 && p.done < 260, "a tick moves it by the time, never back");
+	p.part_start_ns = now_ns() - 5000000000ULL;
+	progress_part(&p, 0);
+	ok(p.done == 1000, "past the cap: the whole span, no more");
+	progress_part_restart(&p);
+	progress_part(&p, 0);
+	ok(p.done == 1000, "a restart never moves it back");
+	progress_tick(&p);
+	ok(p.part_start_ns + 1000000000ULL > now_ns(), "a restart starts the part's time again");
+	progress_part_end(&p, 1000);
+	progress_part(&p, 70);
+	ok(p.done == 1070 && p.part_span == 0, "after the end, plain units again");
+	progress_part_begin(&p, 1000, 0, 0);
+	progress_tick(&p);
+	ok(p.done == 1070, "a tick moves nothing without a cap");
+}
+
+static void test_timed(void)
+{
+	struct progress p = { .draw = count_draws };
+	progress_start_timed(&p, 10000); /* 4 s then 6 s, as benchpool's dd then builtin */
+	double s = -1;
+	progress_part_begin(&p, 4000, 0, 0);
+	ok(!progress_eta(&p, now_ns(), &s), "a part without a cap that has shown nothing: ETA unknown");
+	progress_part_end(&p, 4000); /* it ended fast */
+	progress_part_begin(&p, 6000, 0, 6000000000ULL);
+	uint64_t t = p.part_start_ns;
+	ok(progress_eta(&p, t, &s) && s > 5.99 && s < 6.01, "a fast first part: the next still has its 6 s cap to come");
+	is_int(progress_percent(&p), 40, "and the percent is the plan's share done");
+	p.done = 4000 + 1500;
+	ok(progress_eta(&p, t + 1000000000ULL, &s) && s > 2.99 && s < 3.01,
+	   "a quarter of the part in 1 s: 3 s left at the part's own rate");
+	struct progress_nest n;
+	struct progress *sub = progress_nest(&n, &p, 6000, "builtin");
+	progress_start_timed(sub, 6000);
+	progress_part_begin(sub, 2000, 0, 2000000000ULL);
+	ok(progress_eta(&p, sub->part_start_ns, &s) && s > 5.99 && s < 6.01, "a nested part: its own ETA is the part's");
+	progress_part_end(&p, 6000);
+	ok(p.nested == NULL && progress_eta(&p, now_ns(), &s) && s < 0.01, "the part's end forgets the nested one");
+	char line[200];
+	p.task = "benchpool";
+	progress_what(&p, "done");
+	cmd_progress_format(&p, now_ns(), line, sizeof(line));
+	is_str(line, "benchpool: done, 100%, ETA 0 s", "a timed plan's line: no sizes");
+}
+
+static void test_what_done(void)
+{
+	struct progress p = { .draw = count_draws };
+	draws = 0;
+	progress_start(&p, 3, false);
+	progress_what_done(&p, 2, "2 of 3 hosts done, running %s", "h3");
+	ok(draws == 2 && p.done == 2 && strcmp(p.what, "2 of 3 hosts done, running h3") == 0,
+	   "what and how far in one draw");
+}
+
 int main(void)
 {
+	test_bounded_part();
+	test_timed();
+	test_what_done();
 	test_nest();
 	test_nothing_without_draw();
 	test_parts();

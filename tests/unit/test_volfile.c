@@ -104,13 +104,23 @@ static void test_tag(void)
 		ok(volfile_parse_tag(bad[i], strlen(bad[i]), id, sizeof(id), &got) == -EINVAL, bad[i]);
 }
 
+static void no_draw(const struct progress *p, bool finished)
+{
+	(void)p;
+	(void)finished;
+}
+
 static void test_tmpfile(void)
 {
 	struct volfile f = VOLFILE_INIT;
 	ok(volfile_create(dir, "00000000000000aa", false, &f) == 0, "O_TMPFILE test file created");
 	ok(!f.named, "unnamed");
 	is_int(count_entries(), 0, "nothing visible in the directory");
-	ok(volfile_fill(&f, 3 << 20, 1) == 0 && f.size == 3 << 20, "filled to 3 MiB");
+	struct progress live = { .draw = no_draw };
+	progress_start(&live, 4 << 20, true);
+	progress_part_end(&live, 1 << 20);
+	ok(volfile_fill(&f, 3 << 20, 1, &live) == 0 && f.size == 3 << 20, "filled to 3 MiB");
+	ok(live.done == (1 << 20) + (3 << 20), "the progress was told the bytes written, on top of the parts before");
 	struct stat st;
 	ok(fstat(f.fd, &st) == 0 && st.st_size == 3 << 20, "the file holds 3 MiB");
 	char path[64], head[128], id[32];
