@@ -20,7 +20,8 @@ vm_ready "ramdisk VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
-bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/ramdisk_scenario.sh" "$console" 900 2>"$TMP/vm.err"
+# fio goes in too: the latency percentiles are compared with its own.
+VM_PROGRAMS=fio bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/ramdisk_scenario.sh" "$console" 900 2>"$TMP/vm.err"
 ok $? "the VM booted, ran the whole scenario and powered off"
 diag "VM run took $(($(date +%s) - start)) s"
 tr -d '\r' <"$console" >"$TMP/c"
@@ -86,6 +87,21 @@ j=$(jsect nb-sweep)
 nb_added=$(jq -r '(.ramdisk.points[] | select(.ndelay_ns == 250000) | .mean_lat_ns) - (.ramdisk.points[] | select(.ndelay_ns == 0) | .mean_lat_ns)' "$j" 2>/dev/null)
 check "null_blk: completion_nsec 250000 adds 250 us within 15% (added ${nb_added:-?} ns)" -- \
 	awk -v a="${nb_added:-0}" 'BEGIN { exit !(a >= 212500 && a <= 287500) }'
+
+# p50 and p99 of 4 KiB QD1 reads against fio's on the same 250 us null_blk
+# disk, one after the other in the same boot (fio's percentiles are its
+# histogram's bucket values, within 1/64 of the exact ones).
+check "null_blk 250 us: created for the latency comparison" -- test "$(rc nb-lat-create)" = 0
+jf=$(jsect nb-lat-fio); jr=$(jsect nb-lat-run)
+check "fio ran on it" -- jtest "$jf" '.jobs[0].read.total_ios > 100'
+check "and iotriage run too" -- jtest "$jr" '.result.read.lat_ns.count > 100'
+for q in 50 99; do
+	ours=$(jq -r ".result.read.lat_ns.p$q" "$jr" 2>/dev/null)
+	theirs=$(jq -r ".jobs[0].read.clat_ns.percentile[\"$q.000000\"]" "$jf" 2>/dev/null)
+	check "p$q within 10% of fio's (iotriage ${ours:-?} ns, fio ${theirs:-?} ns)" -- \
+		awk -v a="${ours:-0}" -v b="${theirs:-0}" 'BEGIN { exit !(b > 0 && a / b > 0.9 && a / b < 1.1) }'
+done
+check "and it is destroyed" -- test "$(rc nb-lat-destroy)" = 0
 
 # --- brd ---
 j=$(jsect brd-create)

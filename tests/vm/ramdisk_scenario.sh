@@ -75,6 +75,13 @@ run nb-patterns patterns
 run nb-destroy $I ramdisk destroy
 run nb-modules-after cat /proc/modules
 runj nb-sweep $I ramdisk sweep --backend null_blk --ndelay 0,250000 --size 64M --runtime 2s --json
+# Latency against fio on the same device in the same boot: 4 KiB random
+# reads at QD1 on a null_blk disk completing after 250 us, fio then iotriage.
+runj nb-lat-create $I ramdisk create 64M --backend null_blk --ndelay 250000 -y --json
+runj nb-lat-fio fio --name=lat --filename=/dev/iotriage-ramdisk0 --rw=randread --bs=4k --iodepth=1 --ioengine=psync \
+	--direct=1 --runtime=2 --time_based --norandommap --randrepeat=0 --output-format=json
+runj nb-lat-run $I run /dev/iotriage-ramdisk0 --rw randread --bs 4k --iodepth 1 --engine psync --runtime 2s --time-based --json
+run nb-lat-destroy $I ramdisk destroy
 
 # brd
 runj brd-create $I ramdisk create 64M --count 2 --backend brd -y --json
