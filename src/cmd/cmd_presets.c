@@ -49,7 +49,7 @@ static void list_presets(struct command_call *call)
 		printf("%s: %s (%u loop(s) by default)\n", p->name, p->summary, p->loops);
 		for (size_t k = 0; k < p->ntests; k++) {
 			char fio[640];
-			preset_fio_command(p, &p->tests[k], "TARGET", fio, sizeof(fio));
+			preset_fio_command(p, &p->tests[k], "TARGET", NULL, fio, sizeof(fio));
 			printf("  %-20s %s\n", p->tests[k].name, fio);
 		}
 	}

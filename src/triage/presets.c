@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "basic/log.h"
@@ -50,17 +51,31 @@ const struct preset *preset_find(const char *name)
 	return NULL;
 }
 
-void preset_fio_command(const struct preset *p, const struct preset_test *t, const char *target,
+/* The engine's options in fio's words. */
+static void fio_engine_options(const char *engine, unsigned iodepth, char *buf, size_t len)
+{
+	if (!engine)
+		engine = "io_uring";
+	bool queued = strcmp(engine, "libaio") == 0 || strcmp(engine, "io_uring") == 0;
+	int k = snprintf(buf, len, "--ioengine=%s", engine);
+	if (queued && k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k,
+			      " --iodepth_batch_submit=%u --iodepth_batch_complete_min=1 --iodepth_batch_complete_max=%u",
+			      iodepth, iodepth);
+	if (strcmp(engine, "io_uring") == 0 && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " --fixedbufs --registerfiles");
+}
+
+void preset_fio_command(const struct preset *p, const struct preset_test *t, const char *target, const char *engine,
 			char *buf, size_t len)
 {
-	/* Batched submission and completion and fixed buffers, as an expert runs fio; its random
-	 * map is off because iotriage's default draws uniformly too. */
+	/* fio's random map is off because iotriage's default draws uniformly too. */
+	char options[200];
+	fio_engine_options(engine, t->iodepth, options, sizeof(options));
 	snprintf(buf, len,
-		 "fio --name=iotriage --filename=%s --rw=%s --bs=%u --iodepth=%u --numjobs=%u --direct=1 "
-		 "--ioengine=io_uring --iodepth_batch_submit=%u --iodepth_batch_complete_min=1 "
-		 "--iodepth_batch_complete_max=%u --fixedbufs --registerfiles --norandommap --randrepeat=0 --group_reporting "
-		 "--ramp_time=%us --runtime=%us --time_based",
-		 target, t->rw, t->bs, t->iodepth, t->numjobs, t->iodepth, t->iodepth, p->ramp_s, p->runtime_s);
+		 "fio --name=iotriage --filename=%s --rw=%s --bs=%u --iodepth=%u --numjobs=%u --direct=1 %s "
+		 "--norandommap --randrepeat=0 --group_reporting --ramp_time=%us --runtime=%us --time_based",
+		 target, t->rw, t->bs, t->iodepth, t->numjobs, options, p->ramp_s, p->runtime_s);
 }
 
 static void spread(const double *v, unsigned n, double *mean, double *best, double *stdev)
@@ -152,7 +167,7 @@ static void json_test(struct json *j, const struct preset_outcome *o, size_t i, 
 	const struct preset_test *t = &o->preset->tests[i];
 	const struct preset_figures *f = &o->figures[i];
 	char fio[640];
-	preset_fio_command(o->preset, t, path, fio, sizeof(fio));
+	preset_fio_command(o->preset, t, path, f->engine[0] ? f->engine : NULL, fio, sizeof(fio));
 	json_begin_object(j, NULL);
 	json_string(j, "name", t->name);
 	json_string(j, "rw", t->rw);
@@ -212,7 +227,7 @@ void preset_list_json(struct json *j)
 		json_begin_array(j, "tests");
 		for (size_t k = 0; k < p->ntests; k++) {
 			char fio[640];
-			preset_fio_command(p, &p->tests[k], "TARGET", fio, sizeof(fio));
+			preset_fio_command(p, &p->tests[k], "TARGET", NULL, fio, sizeof(fio));
 			json_string(j, NULL, fio);
 		}
 		json_end_array(j);

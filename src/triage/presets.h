@@ -44,9 +44,13 @@ extern const size_t preset_count;
 
 /* NULL when no preset has that name. */
 const struct preset *preset_find(const char *name);
-/* The fio command line that runs test T of P on TARGET, for cross-checking
- * (fio's own report then gives the same figures). */
-void preset_fio_command(const struct preset *p, const struct preset_test *t, const char *target,
+/* The fio command line that runs test T of P on TARGET with ENGINE (the
+ * engine iotriage ran: psync, libaio, io_uring or null; NULL for
+ * io_uring, the listing's), for cross-checking: fio's own report then gives
+ * the same figures. Batched submission and completion where the engine
+ * queues, fixed buffers and registered files on io_uring, as an expert
+ * runs fio. */
+void preset_fio_command(const struct preset *p, const struct preset_test *t, const char *target, const char *engine,
 			char *buf, size_t len);
 
 struct preset_figures {

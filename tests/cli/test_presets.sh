@@ -16,8 +16,13 @@ check "8 tests, each with 2 loops, mean <= best, latency" -- \
 	jtest "$TMP/cdm.json" '.preset.tests | length == 8 and all(.loops == 2 and (.iops | length == 2) and .iops_mean <= .iops_best and .iops_mean > 0 and .lat_ns.count > 0 and .lat_ns.p50 <= .lat_ns.p99)'
 check "the RND4K Q32T1 read test runs at QD32 with 4 KiB" -- \
 	jtest "$TMP/cdm.json" '.preset.tests[] | select(.name == "RND4K Q32T1 read") | .iodepth == 32 and .bs_bytes == 4096 and .rw == "randread"'
+check "each test's fio command names the engine that ran; io_uring's options only with io_uring" -- \
+	jtest "$TMP/cdm.json" '.preset.tests | all(.engine as $e | .fio_command | test("--ioengine=" + $e + " ") and (($e == "io_uring") or (test("--fixedbufs") | not)))'
 check "stored: one result row per test" -- \
 	test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" "select count(*) from results where test like 'preset cdm:%'" 2>/dev/null)" = 8
+"$IOTRIAGE" presets cdm "$f" --size 8M --runtime 100ms --loops 1 --engine libaio --json >"$TMP/aio.json" 2>/dev/null
+check "--engine libaio: its fio command is libaio's, batched, without fixed buffers" -- \
+	jtest "$TMP/aio.json" '.preset.tests | all(.engine == "libaio" and (.fio_command | test("--ioengine=libaio --iodepth_batch_submit=") and (test("--fixedbufs|--registerfiles") | not)))'
 
 "$IOTRIAGE" presets nosuch "$f" >/dev/null 2>"$TMP/e1"
 check "an unknown preset is a usage error" -- test $? -eq 2
