@@ -35,7 +35,9 @@ bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double mem
  * doctor's own workload (bench/doctor_layout.sh: the same raidz, doctor
  * POOL --quick) wrote at 92-102% of its expectation healthy (60% once,
  * with another test running), and at 31-39% with every member's writes
- * capped at a third of their rate.
+ * capped at a third of their rate; it read at 93-99% of the raidz's
+ * n x member expectation in the same runs (named: healthy 0 of 2, forced 2
+ * of 2, `bash bench/doctor_layout.sh 2`).
  * The pool layer stands out against its layout when a figure is under
  * DOCTOR_LAYOUT_MARGIN of the healthy fraction (raidz: 45%; a pool held to
  * a third of what its members give is named, a dip to 60% is not), and
