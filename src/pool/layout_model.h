@@ -37,7 +37,7 @@
  * These are ceilings for a single stream of large (>= 1 MiB) sequential
  * I/O; what a pool reaches is then shown as a percentage of them (see
  * bench/pool_layout.sh and docs/results.md for the ratios measured on this
- * machine: every read within 12% of its expectation, writes 70-101%). Pure.
+ * machine: every read within 20% of its expectation, writes 70-101%). Pure.
  */
 #ifndef IOTRIAGE_POOL_LAYOUT_MODEL_H
 #define IOTRIAGE_POOL_LAYOUT_MODEL_H
