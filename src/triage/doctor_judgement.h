@@ -26,11 +26,11 @@ bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double mem
  * does not reach its model; the fraction it reaches, per kind, measured
  * with bench/pool_layout.sh (members capped at 8 MiB/s by one blkio group,
  * 128 MiB dd write and read back; docs/results.md has the runs):
- *   ZFS (zfs-fuse), every kind  0.75 both ways: mirror read 99-107% of the
- *                           model's one-stream figure (0.49-0.55 before the
- *                           model knew one stream keeps 1.25 sides busy),
- *                           raidz read 89-119% of n x the member, writes
- *                           73-109%
+ *   ZFS (zfs-fuse), every kind  0.75 both ways: mirror read 93-111% of the
+ *                           model's one-stream figure (0.49-0.55 of the sum
+ *                           before the model knew one stream keeps 1.25 sides
+ *                           busy), raidz read 88-99% of n x the member,
+ *                           writes 70-109%
  *   btrfs (every profile)   1.0 both ways (~100% measured)
  * doctor's own workload (bench/doctor_layout.sh: the same raidz, doctor
  * POOL --quick) wrote at 92-102% of its expectation healthy (60% once,
