@@ -87,7 +87,8 @@ static int factors(enum layout_kind kind, unsigned parity, size_t n, double *rf,
 	case LAYOUT_RAIDZ:
 		if (parity < 1 || parity > 3 || n <= parity)
 			return -EINVAL;
-		*rf = *wf = dn - parity;
+		*rf = dn; /* the parity column rotates: every member holds data */
+		*wf = dn - parity;
 		return 0;
 	case LAYOUT_RAID10:
 		if (n < 4 || n % 2)
@@ -99,6 +100,17 @@ static int factors(enum layout_kind kind, unsigned parity, size_t n, double *rf,
 	case LAYOUT_SUPPORT: break;
 	}
 	return -EINVAL;
+}
+
+/* One stream from a ZFS mirror: the sides' sum, but no more than
+ * LAYOUT_MIRROR_STREAM_SIDES sides' worth (the mean side's rate). */
+static double mirror_stream_read(const struct layout_rates *m, size_t n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += m[i].read_bps;
+	double stream = LAYOUT_MIRROR_STREAM_SIDES * sum / (double)n;
+	return stream < sum ? stream : sum;
 }
 
 int layout_vdev_expect(enum layout_kind kind, unsigned parity, const struct layout_rates *m,
@@ -117,11 +129,8 @@ int layout_vdev_expect(enum layout_kind kind, unsigned parity, const struct layo
 	min_rates(m, n, &lo);
 	ret->read_bps = rf * lo.read_bps;
 	ret->write_bps = wf * lo.write_bps;
-	if (kind == LAYOUT_MIRROR) {
-		ret->read_bps = 0;
-		for (size_t i = 0; i < n; i++)
-			ret->read_bps += m[i].read_bps;
-	}
+	if (kind == LAYOUT_MIRROR)
+		ret->read_bps = mirror_stream_read(m, n);
 	return 0;
 }
 

@@ -8,11 +8,19 @@
  *
  *   ZFS (vdev names as zpool status writes them, pool/zfs.h)
  *     single disk     read r, write w
- *     mirror of n     read sum(r): ZFS sends each read to the least busy side,
- *                     so every side reads; write min(w): every side writes all
- *                     the data
- *     raidzP of n     read and write (n - P) x min: full stripes, the parity
- *                     columns are written, not read (healthy pool)
+ *     mirror of n     write min(w): every side writes all the data; read
+ *                     sum(r) is what several readers get (ZFS sends each read
+ *                     to the less busy side), but ONE stream keeps only
+ *                     LAYOUT_MIRROR_STREAM_SIDES sides' worth busy: read
+ *                     min(sum(r), 1.25 x mean(r))
+ *     raidzP of n     write (n - P) x min(w): full stripes, the parity
+ *                     columns are written; read n x min(r): the parity column
+ *                     rotates over the members, so every member holds 1/n of
+ *                     the data and a read skips the parity (healthy pool).
+ *                     On members whose rate is their bandwidth (SSDs, capped
+ *                     loop devices) a read reaches n members' worth; a
+ *                     rotating disk still turns under the skipped parity
+ *                     sectors, so there expect nearer (n - P) x min(r)
  *     stripe of vdevs the vdevs' figures added (ZFS spreads writes across
  *                     top-level vdevs and reads come from where data went)
  *     logs, cache, spares, special, dedup members are not data vdevs: left out.
@@ -28,7 +36,8 @@
  *
  * These are ceilings for a single stream of large (>= 1 MiB) sequential
  * I/O; what a pool reaches is then shown as a percentage of them (see
- * bench/pool_layout.sh for the ratios measured on this machine). Pure.
+ * bench/pool_layout.sh and docs/results.md for the ratios measured on this
+ * machine: every read within 20% of its expectation, writes 70-101%). Pure.
  */
 #ifndef IOTRIAGE_POOL_LAYOUT_MODEL_H
 #define IOTRIAGE_POOL_LAYOUT_MODEL_H
@@ -36,6 +45,17 @@
 #include <stddef.h>
 
 #include "pool/zfs.h"
+
+/* Sides of a ZFS mirror one sequential reader keeps busy. Measured on
+ * zfs-fuse (bench/pool_layout.sh, a mirror of 2 loop devices each capped at
+ * 8 MiB/s by blkio): one dd read 10.4-11.2 MB/s, 1.24-1.33 sides' worth, in
+ * every run, while two readers of the same file's halves read 17.4 MB/s
+ * (both sides, 104% of their sum) and each side served half the bytes: the
+ * sides are balanced, one stream's prefetch keeps too few reads in flight.
+ * OpenZFS (not on this machine) prefetches deeper and may read faster: the
+ * model then undersells a mirror, which can only hide a slow pool, never
+ * name a healthy one. */
+#define LAYOUT_MIRROR_STREAM_SIDES 1.25
 
 enum layout_kind {
 	LAYOUT_SINGLE,

@@ -9,11 +9,8 @@ bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double mem
 
 double doctor_layout_healthy(enum layout_kind kind, bool btrfs, bool is_read)
 {
-	if (btrfs)
-		return DOCTOR_LAYOUT_BTRFS;
-	if (kind == LAYOUT_MIRROR && is_read)
-		return DOCTOR_LAYOUT_MIRROR_READ;
-	return DOCTOR_LAYOUT_ZFS;
+	(void)kind, (void)is_read; /* one fraction per implementation since the model knows the mirror's stream */
+	return btrfs ? DOCTOR_LAYOUT_BTRFS : DOCTOR_LAYOUT_ZFS;
 }
 
 bool doctor_pool_below_layout(enum layout_kind kind, bool btrfs, bool is_read, double figure, double expected,

@@ -25,16 +25,19 @@ bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double mem
  * for the write rates too: doctor never writes to a member). A healthy pool
  * does not reach its model; the fraction it reaches, per kind, measured
  * with bench/pool_layout.sh (members capped at 8 MiB/s by one blkio group,
- * 128 MiB dd write and read back):
- *   ZFS (zfs-fuse) mirror   read 0.5 (49-55% measured: reads do not spread evenly
- *                           over the sides for one stream), write 0.75
- *   ZFS raidz               read 0.75, write 0.75 (73-80% measured)
- *   ZFS single / stripe     0.75 both ways
+ * 128 MiB dd write and read back; docs/results.md has the runs):
+ *   ZFS (zfs-fuse), every kind  0.75 both ways: mirror read 93-111% of the
+ *                           model's one-stream figure (0.49-0.55 of the sum
+ *                           before the model knew one stream keeps 1.25 sides
+ *                           busy), raidz read 88-99% of n x the member,
+ *                           writes 70-109%
  *   btrfs (every profile)   1.0 both ways (~100% measured)
  * doctor's own workload (bench/doctor_layout.sh: the same raidz, doctor
  * POOL --quick) wrote at 92-102% of its expectation healthy (60% once,
  * with another test running), and at 31-39% with every member's writes
- * capped at a third of their rate.
+ * capped at a third of their rate; it read at 93-99% of the raidz's
+ * n x member expectation in the same runs (named: healthy 0 of 2, forced 2
+ * of 2, `bash bench/doctor_layout.sh 2`).
  * The pool layer stands out against its layout when a figure is under
  * DOCTOR_LAYOUT_MARGIN of the healthy fraction (raidz: 45%; a pool held to
  * a third of what its members give is named, a dip to 60% is not), and
@@ -49,7 +52,6 @@ bool doctor_pool_layer_stands_out(double pool_read, double twin_read, double mem
  * (expectation 1453 MB/s, twin 2037 MB/s). There the twin rule above
  * judges. A figure, expectation or twin figure not measured (<= 0) never
  * names the pool. */
-#define DOCTOR_LAYOUT_MIRROR_READ 0.5
 #define DOCTOR_LAYOUT_ZFS 0.75
 #define DOCTOR_LAYOUT_BTRFS 1.0
 #define DOCTOR_LAYOUT_MARGIN 0.6

@@ -35,12 +35,19 @@ static void vdevs(void)
 	struct layout_rates v;
 	struct layout_rates mixed[3] = { { 100 * MB, 80 * MB }, { 60 * MB, 50 * MB }, { 120 * MB, 90 * MB } };
 	is_int(layout_vdev_expect(LAYOUT_MIRROR, 0, mixed, 3, &v), 0, "3-way mirror");
-	ok(near(v.read_bps, 280 * MB), "mirror reads 100+60+120 = 280 MB/s");
+	ok(near(v.read_bps, 1.25 * 280 / 3 * MB), "one stream reads 1.25 sides' worth: 1.25 x mean(100, 60, 120)");
 	ok(near(v.write_bps, 50 * MB), "mirror writes at its slowest, 50 MB/s");
+	struct layout_rates slow_side[2] = { { 100 * MB, 80 * MB }, { 10 * MB, 80 * MB } };
+	is_int(layout_vdev_expect(LAYOUT_MIRROR, 0, slow_side, 2, &v), 0, "2-way mirror, one side slow");
+	ok(near(v.read_bps, 1.25 * 55 * MB), "1.25 x the mean side (68.75), under the sum (110)");
+	struct layout_rates one_side[1] = { { 100 * MB, 80 * MB } };
+	is_int(layout_vdev_expect(LAYOUT_MIRROR, 0, one_side, 1, &v), 0, "a mirror left with one side");
+	ok(near(v.read_bps, 100 * MB), "never more than the sides' sum");
 	is_int(layout_vdev_expect(LAYOUT_RAIDZ, 1, same, 5, &v), 0, "raidz1 of 5");
-	ok(near(v.read_bps, 400 * MB) && near(v.write_bps, 320 * MB), "raidz1 of 5: 4 x 100 read, 4 x 80 write");
+	ok(near(v.read_bps, 500 * MB) && near(v.write_bps, 320 * MB),
+	   "raidz1 of 5: the parity rotates, 5 x 100 read; 4 x 80 write");
 	is_int(layout_vdev_expect(LAYOUT_RAIDZ, 2, mixed, 3, &v), 0, "raidz2 of 3");
-	ok(near(v.read_bps, 60 * MB) && near(v.write_bps, 50 * MB), "raidz2 of 3: 1 data disk at the slowest");
+	ok(near(v.read_bps, 180 * MB) && near(v.write_bps, 50 * MB), "raidz2 of 3: reads 3 x the slowest, writes 1 x");
 	is_int(layout_vdev_expect(LAYOUT_RAIDZ, 3, same, 3, &v), -EINVAL, "raidz3 of 3 has no data disk");
 	is_int(layout_vdev_expect(LAYOUT_RAID10, 0, same, 3, &v), -EINVAL, "raid10 of 3 is refused");
 	struct layout_rates zero[2] = { { 100 * MB, 0 }, { 100 * MB, 80 * MB } };
@@ -64,13 +71,13 @@ static void zfs_pools(void)
 	struct layout_expectation e;
 	is_int(layout_expect_zfs(&l, r, &e), 0, "mirror + raidz1 + disk + log + cache");
 	is_int(e.data_vdevs, 3, "three data vdevs");
-	ok(near(e.read_bps, (200 + 200 + 100) * MB), "read: mirror 200 + raidz1(3) 200 + disk 100");
+	ok(near(e.read_bps, (125 + 300 + 100) * MB), "read: mirror 125 + raidz1(3) 300 + disk 100");
 	ok(near(e.write_bps, (80 + 160 + 80) * MB), "write: mirror 80 + raidz1(3) 160 + disk 80");
 	ok(strstr(e.basis, "mirror of 2") && strstr(e.basis, "raidz1 of 3") && strstr(e.basis, " + "),
 	   "the basis names each vdev");
 	l.count = 2;
 	is_int(layout_expect_zfs(&l, r, &e), 0, "a two-way mirror alone");
-	ok(near(e.read_bps, 200 * MB) && near(e.write_bps, 80 * MB), "2-way mirror: 200 read, 80 write");
+	ok(near(e.read_bps, 125 * MB) && near(e.write_bps, 80 * MB), "2-way mirror: 125 read (one stream), 80 write");
 	struct pool_member only_log[1] = { { "loop6", "/dev/loop6", "logs" } };
 	struct pool_layout l2 = { .pool = "tank", .members = only_log, .count = 1 };
 	is_int(layout_expect_zfs(&l2, r, &e), -EINVAL, "no data vdev is an error");
