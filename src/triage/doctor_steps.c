@@ -305,8 +305,10 @@ void doctor_step_pool(struct doctor *dr)
 	char rd[32], wr[32];
 	human_rate(dr->pool_read_bw, rd, sizeof(rd));
 	human_rate(dr->pool_write_bw, wr, sizeof(wr));
+	/* When the rates name the pool, "no finding" would contradict the verdict. */
 	if (!doctor_pool_findings(dr, &findings))
-		strbuf_adds(&findings, "no pool-layer finding");
+		strbuf_adds(&findings, by_layout || by_twin ? "no pool setting or member explains it"
+							   : "no pool-layer finding");
 	if (dr->twin_read_bw > 0)
 		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's "
 			 "read rate; %s; %s", wr, rd, 100.0 * dr->pool_read_bw / dr->twin_read_bw, dr->layout_sentence,
