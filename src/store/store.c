@@ -513,24 +513,28 @@ int store_add_run(struct store *s, const struct store_run *run)
 	return 0;
 }
 
+/* Runs statement ID with KEY as its one parameter up to its first row: 0
+ * with *ST on the row, -ENOENT when there is none, or -errno. */
+static int first_row_by_key(struct store *s, enum store_stmt_id id, const char *key, sqlite3_stmt **st)
+{
+	int r = store_stmt(s, id, st);
+	if (r < 0)
+		return r;
+	int rc = bind_text(*st, 1, key, false);
+	if (rc != SQLITE_OK)
+		return store_errno(s->db, rc);
+	rc = sqlite3_step(*st);
+	if (rc == SQLITE_DONE)
+		return -ENOENT;
+	return rc == SQLITE_ROW ? 0 : store_errno(s->db, rc);
+}
+
 static int store_device_id(struct store *s, const char *identity_key, int64_t *ret_id)
 {
 	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
-	int rc, r;
-
-	r = store_stmt(s, STMT_DEVICE_ID, &st);
+	int r = first_row_by_key(s, STMT_DEVICE_ID, identity_key, &st);
 	if (r < 0)
-		return r;
-
-	rc = bind_text(st, 1, identity_key, false);
-	if (rc != SQLITE_OK)
-		return store_errno(s->db, rc);
-
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE)
-		return -ENOENT; /* cannot happen right after the upsert */
-	if (rc != SQLITE_ROW)
-		return store_errno(s->db, rc);
+		return r; /* -ENOENT cannot happen right after the upsert */
 	*ret_id = sqlite3_column_int64(st, 0);
 	return 0;
 }
@@ -632,17 +636,9 @@ int store_set_baseline(struct store *s, int64_t device_id, const char *run_id, d
 int store_get_baseline(struct store *s, const char *identity_key, struct store_baseline *ret)
 {
 	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
-	int r = store_stmt(s, STMT_GET_BASELINE, &st);
+	int r = first_row_by_key(s, STMT_GET_BASELINE, identity_key, &st);
 	if (r < 0)
 		return r;
-	int rc = bind_text(st, 1, identity_key, false);
-	if (rc != SQLITE_OK)
-		return store_errno(s->db, rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE)
-		return -ENOENT;
-	if (rc != SQLITE_ROW)
-		return store_errno(s->db, rc);
 	ret->bw_bytes_per_s = sqlite3_column_double(st, 0);
 	ret->saved_at = sqlite3_column_int64(st, 1);
 	ret->bs_bytes = (uint32_t)sqlite3_column_int64(st, 2);
@@ -671,17 +667,9 @@ int store_set_iops_baseline(struct store *s, int64_t device_id, const char *run_
 int store_get_iops_baseline(struct store *s, const char *identity_key, struct store_iops_baseline *ret)
 {
 	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
-	int r = store_stmt(s, STMT_GET_IOPS_BASELINE, &st);
+	int r = first_row_by_key(s, STMT_GET_IOPS_BASELINE, identity_key, &st);
 	if (r < 0)
 		return r;
-	int rc = bind_text(st, 1, identity_key, false);
-	if (rc != SQLITE_OK)
-		return store_errno(s->db, rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE)
-		return -ENOENT;
-	if (rc != SQLITE_ROW)
-		return store_errno(s->db, rc);
 	ret->iops = sqlite3_column_double(st, 0);
 	ret->saved_at = sqlite3_column_int64(st, 1);
 	ret->bs_bytes = (uint32_t)sqlite3_column_int64(st, 2);
