@@ -1,9 +1,11 @@
 /* doctor's four steps and its verdicts (triage/doctor_steps.h). */
 #include "triage/doctor_steps.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
@@ -197,6 +199,18 @@ static void figures_of(const struct pb_outcome *o, double *write_bw, double *rea
 		*(o->figures[i].is_read ? read_bw : write_bw) = o->figures[i].bw_bytes_per_s;
 }
 
+/* Why a loop device on /dev/shm could not be made, naming what is missing
+ * (a minimal system may have no tmpfs there, or no loop module loaded). */
+static void ram_disk_failure(int r, char *buf, size_t len)
+{
+	if (access("/dev/shm", F_OK) < 0)
+		snprintf(buf, len, "cannot make a RAM disk: there is no /dev/shm (no tmpfs mounted there)");
+	else if (r == -ENOENT && access("/dev/loop-control", F_OK) < 0)
+		snprintf(buf, len, "cannot make a RAM disk: there is no /dev/loop-control (the loop module is not loaded)");
+	else
+		snprintf(buf, len, "cannot make a RAM disk (a loop device on a file in /dev/shm): %s", strerror(-r));
+}
+
 static void step_ram_disk_only(struct doctor *dr)
 {
 	struct doctor_step *s = &dr->steps[2];
@@ -204,7 +218,7 @@ static void step_ram_disk_only(struct doctor *dr)
 	int r = loopdev_create("/dev/shm", dr->budget->read_size, 512, &ram);
 	if (r < 0) {
 		s->state = STEP_FAILED;
-		snprintf(s->summary, sizeof(s->summary), "cannot make a RAM disk: %s", strerror(-r));
+		ram_disk_failure(r, s->summary, sizeof(s->summary));
 		return;
 	}
 	struct disk_read d = { .status = READTEST_OK };
