@@ -133,7 +133,9 @@ run list-final $I ramdisk list
 objects_all() { objects; ls /dev/iotriage-ramdisk* /sys/block 2>/dev/null | grep -E 'iotriage-ramdisk|nullb' | sed 's/^/ramdisk /'; true; }
 # (without /dev/shm for this one: doctor's own RAM disk says what is missing)
 umount /dev/shm
+rmdir /dev/shm
 run doctor-badclient $I doctor --quick --no-network --client-via "/bin/ip netns exec nosuch" --nvme-tcp 10.77.0.1
+mkdir /dev/shm
 mount -t tmpfs tmpfs /dev/shm
 run objects-doctor-badclient objects_all
 runj doctor-wire $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 10.77.0.1 --json
@@ -164,5 +166,8 @@ printf '#!/bin/sh\necho "$@" >/tmp/client-bin.args\nexec %s "$@"\n' "$(command -
 chmod 755 /tmp/client-bin
 runj doctor-cbin $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /tmp/client-bin --nvme-tcp 10.77.0.1 --json
 run client-bin-args cat /tmp/client-bin.args
+# (and /dev/shm a directory of devtmpfs, no tmpfs: not taken for memory)
+umount /dev/shm
 run doctor-cbin-missing $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /nonexistent/iotriage --nvme-tcp 10.77.0.1
+mount -t tmpfs tmpfs /dev/shm
 run objects-doctor-cbin objects_all
