@@ -202,8 +202,8 @@ static void figures_of(const struct pb_outcome *o, double *write_bw, double *rea
 }
 
 /* A loop device on a file in /dev/shm, or the reason in BUF naming what is
- * missing: a minimal system may have no tmpfs there (then a file there is
- * not memory), or no loop module loaded. */
+ * missing: a minimal system may have no /dev/shm, or something else than
+ * memory mounted there, or no loop module loaded. */
 static int make_ram_loop(uint64_t size, struct loopdev *ram, char *buf, size_t len)
 {
 	struct statfs sf;
@@ -211,7 +211,7 @@ static int make_ram_loop(uint64_t size, struct loopdev *ram, char *buf, size_t l
 		snprintf(buf, len, "cannot make a RAM disk: there is no /dev/shm (no tmpfs mounted there)");
 		return -ENOENT;
 	}
-	if (sf.f_type != TMPFS_MAGIC) {
+	if (sf.f_type != TMPFS_MAGIC && sf.f_type != RAMFS_MAGIC) { /* devtmpfs is a tmpfs too */
 		snprintf(buf, len, "cannot make a RAM disk: /dev/shm is not a tmpfs (a file there is not memory)");
 		return -ENOTSUP;
 	}

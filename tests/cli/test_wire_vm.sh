@@ -176,7 +176,7 @@ check "a program the client does not have: doctor exits 1" -- test "$(rc doctor-
 check "step 3 says the client step failed, naming the program" -- \
 	has doctor-cbin-missing 'across the wire to /bin/ip netns exec cli: the client step failed (exit [0-9]*): exec of "/nonexistent/iotriage" failed'
 check "and nothing is left: no export, controller or RAM disk" -- none objects-doctor-cbin
-check "with /dev/shm on devtmpfs, no tmpfs, doctor's own RAM disk is not made there, and says why" -- \
+check "with proc on /dev/shm doctor's own RAM disk is not made there, and says why" -- \
 	has doctor-cbin-missing "cannot make a RAM disk: /dev/shm is not a tmpfs (a file there is not memory)" ||
-	diag "tmpfs mounts on /dev/shm then: $(sect shm-mounts); $(sect doctor-cbin-missing | grep 'step 3')"
+	diag "mounts on /dev/shm then: $(sect shm-mounts | tr '\n' ' '); $(sect doctor-cbin-missing | grep -i 'ram disk')"
 finish

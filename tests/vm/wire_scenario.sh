@@ -166,10 +166,10 @@ printf '#!/bin/sh\necho "$@" >/tmp/client-bin.args\nexec %s "$@"\n' "$(command -
 chmod 755 /tmp/client-bin
 runj doctor-cbin $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /tmp/client-bin --nvme-tcp 10.77.0.1 --json
 run client-bin-args cat /tmp/client-bin.args
-# (and /dev/shm a directory of devtmpfs, no tmpfs: not taken for memory;
-# the last run's loop device may still hold its file for a moment: lazily)
-umount /dev/shm 2>/dev/null || umount -l /dev/shm
-run shm-mounts grep -c ' /dev/shm ' /proc/mounts
+# (and on /dev/shm a file system that is not memory, proc here, over the
+# tmpfs: doctor's own RAM disk is not made there)
+mount -t proc proc /dev/shm
+run shm-mounts grep ' /dev/shm ' /proc/mounts
 run doctor-cbin-missing $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /nonexistent/iotriage --nvme-tcp 10.77.0.1
-mount -t tmpfs tmpfs /dev/shm
+umount /dev/shm
 run objects-doctor-cbin objects_all
