@@ -14,7 +14,8 @@
 #include "cmd/runctx.h"
 #include "triage/doctor.h"
 
-enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK, OPT_CLIENT, OPT_CLIENT_VIA, OPT_NVME_TCP, OPT_HOST_NQN };
+enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK, OPT_CLIENT, OPT_CLIENT_VIA, OPT_NVME_TCP, OPT_HOST_NQN,
+       OPT_CLIENT_IOTRIAGE };
 
 /* The procedure's settings, and whether --fault was given. */
 struct doctor_cmd {
@@ -42,6 +43,8 @@ static const struct opt_def doctor_opts[] = {
 	  OPT_NVME_TCP, OPT_V_STRING(struct doctor_cmd, set.export_addr) },
 	{ "host-nqn", 0, "NQN", "with --client: the client's host NQN, the only one let in (default: any host, for "
 	  "the step's few seconds)", OPT_HOST_NQN, OPT_V_STRING(struct doctor_cmd, set.host_nqn) },
+	{ "client-iotriage", 0, "PATH", "with --client: the iotriage program on the client (default: this binary's "
+	  "path)", OPT_CLIENT_IOTRIAGE, OPT_V_STRING(struct doctor_cmd, set.client_iotriage) },
 	OPT_END,
 };
 
@@ -118,8 +121,8 @@ static int doctor_check(struct command_call *call)
 	c->set.client_label = c->client ? c->client : c->set.client_via;
 	if (c->set.client_via && !c->set.export_addr)
 		return opts_usage_error("doctor", "--client needs --nvme-tcp ADDR[:PORT]: this host's address the client reaches");
-	if (!c->set.client_via && (c->set.export_addr || c->set.host_nqn))
-		return opts_usage_error("doctor", "--nvme-tcp and --host-nqn go with --client HOST");
+	if (!c->set.client_via && (c->set.export_addr || c->set.host_nqn || c->set.client_iotriage))
+		return opts_usage_error("doctor", "--nvme-tcp, --host-nqn and --client-iotriage go with --client HOST");
 	if (c->set.client_via && c->set.lab)
 		return opts_usage_error("doctor", "--lab's pool is local: no --client with it");
 	if (!c->fault_given)

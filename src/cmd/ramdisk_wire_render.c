@@ -6,6 +6,28 @@
 #include "cmd/ramdisk_cmd.h"
 #include "triage/ramdisk_export.h"
 
+/* The port under the path on one side; null when it was not found. */
+static void link_json(struct json *j, const struct link_rate *k)
+{
+	if (!k->found) {
+		json_null(j, "link");
+		return;
+	}
+	json_begin_object(j, "link");
+	json_string(j, "interface", k->interface);
+	json_string(j, "kind", *k->kind ? k->kind : NULL);
+	if (k->speed_mbps > 0)
+		json_int(j, "speed_mbps", k->speed_mbps);
+	else
+		json_null(j, "speed_mbps");
+	json_string(j, "qdisc", *k->qdisc ? k->qdisc : NULL);
+	if (k->shaped_bps)
+		json_double(j, "shaped_mbps", (double)k->shaped_bps / 1e6);
+	else
+		json_null(j, "shaped_mbps");
+	json_end_object(j);
+}
+
 void ramdisk_wire_side_json(struct json *j, const char *key, const struct wire_side *s)
 {
 	json_begin_object(j, key);
@@ -22,6 +44,7 @@ void ramdisk_wire_side_json(struct json *j, const char *key, const struct wire_s
 		json_end_object(j);
 	}
 	json_uint(j, "rtt_ns", s->rtt_ns);
+	link_json(j, &s->link);
 	json_end_object(j);
 }
 
@@ -48,6 +71,7 @@ void ramdisk_wire_json(struct json *j, const struct wire_side *local, const stru
 	json_bool(j, "large", jd.large);
 	json_string(j, "layer", jd.layer);
 	json_string(j, "sentence", jd.sentence);
+	ramdisk_wire_ceiling_json(j, &jd);
 	json_end_object(j);
 }
 
@@ -65,5 +89,10 @@ void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *r
 	       "the client reached %.1f%% of local IOPS at QD32 and %.1f%% of local bandwidth at 1 MiB\n",
 	       jd.added_mean_ns / 1e3, jd.added_p50_ns / 1e3, jd.added_p99_ns / 1e3, 100 * jd.iops_fraction,
 	       100 * jd.bw_fraction);
+	if (jd.ceiling_mbps > 0)
+		printf("the path's ceiling: %.0f Mb/s (%s); 1 MiB reads carried %.0f Mb/s\n", jd.ceiling_mbps,
+		       jd.ceiling_from, remote->w[WIRE_SEQ].bw_bytes_per_s * 8 / 1e6);
+	else
+		printf("the path's ceiling: %s\n", jd.ceiling_from);
 	printf("%s%s\n", jd.layer ? "LAYER: " : "", jd.sentence);
 }

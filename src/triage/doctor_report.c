@@ -39,6 +39,7 @@ static void wire_json(struct json *j, const struct doctor *dr)
 		json_double(j, "bw_fraction", dr->wire.bw_fraction);
 		json_string(j, "layer", dr->wire.layer);
 		json_string(j, "sentence", dr->wire.sentence);
+		ramdisk_wire_ceiling_json(j, &dr->wire);
 	}
 	json_end_object(j);
 }

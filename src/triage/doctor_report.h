@@ -28,11 +28,13 @@ struct doctor_settings {
 	struct progress *progress; /* told each step (step N of 4), in seconds of its budget; NULL for none */
 	/* Step 3 across the wire (triage/doctor_wire.h): how to run a command
 	 * on the client ("ssh HOST" or "ip netns exec NS"), this host's
-	 * address it reaches, the client's host NQN (NULL: any host). */
+	 * address it reaches, the client's host NQN (NULL: any host), the
+	 * iotriage program on the client (NULL: this binary's path). */
 	const char *client_via;
 	const char *client_label; /* the client as the user named it */
 	const char *export_addr;
 	const char *host_nqn;
+	const char *client_iotriage;
 };
 
 /* Sizes and caps for one run. */

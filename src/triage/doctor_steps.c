@@ -1,9 +1,13 @@
 /* doctor's four steps and its verdicts (triage/doctor_steps.h). */
 #include "triage/doctor_steps.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#include <unistd.h>
 
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
@@ -197,14 +201,34 @@ static void figures_of(const struct pb_outcome *o, double *write_bw, double *rea
 		*(o->figures[i].is_read ? read_bw : write_bw) = o->figures[i].bw_bytes_per_s;
 }
 
+/* A loop device on a file in /dev/shm, or the reason in BUF naming what is
+ * missing: a minimal system may have no /dev/shm, or something else than
+ * memory mounted there, or no loop module loaded. */
+static int make_ram_loop(uint64_t size, struct loopdev *ram, char *buf, size_t len)
+{
+	struct statfs sf;
+	if (statfs("/dev/shm", &sf) < 0) {
+		snprintf(buf, len, "cannot make a RAM disk: there is no /dev/shm (no tmpfs mounted there)");
+		return -ENOENT;
+	}
+	if (sf.f_type != TMPFS_MAGIC && sf.f_type != RAMFS_MAGIC) { /* devtmpfs is a tmpfs too */
+		snprintf(buf, len, "cannot make a RAM disk: /dev/shm is not a tmpfs (a file there is not memory)");
+		return -ENOTSUP;
+	}
+	int r = loopdev_create("/dev/shm", size, 512, ram);
+	if (r == -ENOENT && access("/dev/loop-control", F_OK) < 0)
+		snprintf(buf, len, "cannot make a RAM disk: there is no /dev/loop-control (the loop module is not loaded)");
+	else if (r < 0)
+		snprintf(buf, len, "cannot make a RAM disk (a loop device on a file in /dev/shm): %s", strerror(-r));
+	return r;
+}
+
 static void step_ram_disk_only(struct doctor *dr)
 {
 	struct doctor_step *s = &dr->steps[2];
 	struct loopdev ram = LOOPDEV_INIT;
-	int r = loopdev_create("/dev/shm", dr->budget->read_size, 512, &ram);
-	if (r < 0) {
+	if (make_ram_loop(dr->budget->read_size, &ram, s->summary, sizeof(s->summary)) < 0) {
 		s->state = STEP_FAILED;
-		snprintf(s->summary, sizeof(s->summary), "cannot make a RAM disk: %s", strerror(-r));
 		return;
 	}
 	struct disk_read d = { .status = READTEST_OK };

@@ -53,7 +53,7 @@ static int export_and_compare(struct doctor *dr, char *why, size_t len)
 	size_t n = 0;
 	for (char *w = strtok_r(via_copy, " \t", &save); w && n < 16; w = strtok_r(NULL, " \t", &save))
 		via[n++] = w;
-	r = ramdisk_wire_compare(via, n, self, (uint64_t)doctor_wire_runtime_s(dr) * 1000000000ULL, &dr->wire_local,
+	r = ramdisk_wire_compare(via, n, dr->set.client_iotriage ? dr->set.client_iotriage : self, (uint64_t)doctor_wire_runtime_s(dr) * 1000000000ULL, &dr->wire_local,
 				 &dr->wire_remote, why, len);
 	free(via_copy);
 	return r;
@@ -70,7 +70,11 @@ static void name_layer(struct doctor *dr)
 	snprintf(v->confidence, sizeof(v->confidence), "the same RAM disk read here and from %s, %u s a workload on each "
 		 "side (4 KiB random at QD1 and QD32, 1 MiB sequential), once; the round trip from the client's own "
 		 "TCP connects to the target", dr->set.client_label, doctor_wire_runtime_s(dr));
-	if (strcmp(v->layer, "network") == 0)
+	if (dr->wire.link_bound)
+		snprintf(v->next, sizeof(v->next), "the link carries no more than %.0f Mb/s (%s): a faster link, more "
+			 "of them (a bond, multipath) or no shaping, before anything in the storage",
+			 dr->wire.ceiling_mbps, dr->wire.ceiling_from);
+	else if (strcmp(v->layer, "network") == 0)
 		snprintf(v->next, sizeof(v->next), "shorten the path between %s and this host (no routed hop, VPN or "
 			 "shaping; netcheck --peer for its throughput), or give the application more I/Os in flight: "
 			 "each one waits a round trip", dr->set.client_label);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/link_rate.h"
 #include "ramdisk/lio.h"
 #include "ramdisk/ramdisk.h"
 
@@ -68,10 +69,13 @@ struct wire_lat {
 
 /* One side's three figures; on the client also the network's round trip
  * to the target's port (the fastest of a few TCP connects), 0 when not
- * measured. */
+ * measured. LINK: the port the path leaves by on that side (the client's
+ * route to the target; the port holding the target's address), its speed
+ * and its root qdisc's rate. */
 struct wire_side {
 	struct wire_lat w[WIRE_WORKLOADS];
 	uint64_t rtt_ns;
+	struct link_rate link;
 };
 
 /* Reads PATH with each workload for RUNTIME_NS (O_DIRECT). FILL writes
@@ -90,6 +94,11 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
  * workload and "wire rtt_ns=N") and their parse. */
 void ramdisk_wire_format(const struct wire_side *s, char *buf, size_t len);
 int ramdisk_wire_parse(const char *text, struct wire_side *s);
+
+/* The port under the path on this side: for the client (TO_PEER) the one
+ * its route to ADDR leaves by, for the target the one holding ADDR. Logged;
+ * RET->found false when it cannot be told. */
+void ramdisk_wire_link(const char *addr, bool to_peer, struct link_rate *ret);
 
 /* The round trip to ADDR:PORT, the fastest of 5 TCP connects to the
  * target's own port (nvmet and LIO accept and drop them); 0, logged, when
@@ -118,7 +127,9 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
  * Then the layer is the network when its round trip is at least
  * WIRE_RTT_SHARE of the QD1 latency added (or, for a throughput loss
  * alone, when QD32 reached WIRE_RTT_SHARE of what 32 I/Os in flight allow
- * over that round trip), else the target stack. */
+ * over that round trip), else the target stack. The 1 MiB bandwidth
+ * matching the path's ceiling (WIRE_LINK_MATCH) is a large loss too, and
+ * the network's: "a bandwidth ceiling that matches the link". */
 #define WIRE_ADDED_LARGE_NS 200000ULL
 /* A RAM disk read locally runs at memory speed (hundreds of thousands of
  * IOPS on one core at QD32); one NVMe/TCP queue reaches a fraction of that
@@ -126,12 +137,33 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
  * one CPU), so only under a tenth is called large. */
 #define WIRE_FRACTION_LOW 0.10
 #define WIRE_RTT_SHARE 0.5
+/* The loss at 1 MiB is the link's when the client's bandwidth is within
+ * WIRE_LINK_MATCH of the path's ceiling (ramdisk_wire_ceiling) and under
+ * 1 - WIRE_LINK_MATCH of local: TCP/IP and the transport's headers take
+ * 3-6% of a link, so a path that carries reads as fast as it can lands
+ * within a few percent under its rate. */
+#define WIRE_LINK_MATCH 0.15
 struct wire_judgement {
 	double added_mean_ns, added_p50_ns, added_p99_ns, iops_fraction, bw_fraction;
+	double ceiling_mbps;     /* the path's ceiling, 0 when unknown */
+	char ceiling_from[200];  /* which port or qdisc sets it, or why it is unknown */
+	bool link_bound;         /* the 1 MiB bandwidth matches the ceiling */
 	bool large;
 	const char *layer;       /* "network", "target stack", or NULL */
-	char sentence[700];      /* the layer and its figures, or "the network and target stack cost little: ..." */
+	char sentence[1000];     /* the layer and its figures, or "the network and target stack cost little: ..." */
 };
 void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *remote, struct wire_judgement *ret);
+
+/* The path's ceiling for reads, which flow from the target (LOCAL) to the
+ * client (REMOTE): the slowest known of the client's port speed, the
+ * target's port speed and the rate the target's root qdisc shapes its
+ * sending to (the client's qdisc shapes only its requests). Mb/s, or 0
+ * when none is known; FROM says which, or why none is known (pure). */
+double ramdisk_wire_ceiling(const struct wire_side *local, const struct wire_side *remote, char *from, size_t len);
+
+/* The judgement's ceiling members: ceiling_mbps (null when unknown),
+ * ceiling_from, link_bound. */
+struct json;
+void ramdisk_wire_ceiling_json(struct json *j, const struct wire_judgement *jd);
 
 #endif

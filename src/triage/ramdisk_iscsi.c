@@ -172,6 +172,8 @@ int ramdisk_iscsi_client(const char *addr_arg, const char *iqn, uint64_t runtime
 	}
 	snprintf(portal, sizeof(portal), "%s:%u", addr, port);
 	uint64_t rtt = ramdisk_wire_rtt(addr, port);
+	struct link_rate link;
+	ramdisk_wire_link(addr, true, &link);
 	logout_all(iqn, portal);
 	r = login(iqn, portal, why, len);
 	if (r == 0) {
@@ -190,6 +192,7 @@ int ramdisk_iscsi_client(const char *addr_arg, const char *iqn, uint64_t runtime
 		} else {
 			r = ramdisk_wire_measure(path, false, runtime_ns, ret, why, len);
 			ret->rtt_ns = rtt;
+			ret->link = link;
 		}
 	}
 	logout_all(iqn, portal);

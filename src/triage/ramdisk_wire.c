@@ -114,6 +114,11 @@ void ramdisk_wire_format(const struct wire_side *s, char *buf, size_t len)
 			    l->p50_ns, l->p99_ns, l->iops, l->bw_bytes_per_s, l->ios);
 	}
 	strbuf_addf(&sb, "wire rtt_ns=%" PRIu64 "\n", s->rtt_ns);
+	const struct link_rate *k = &s->link;
+	if (k->found)
+		strbuf_addf(&sb, "wire link interface=%s kind=%s speed_mbps=%" PRId64 " qdisc=%s shaped_bps=%" PRIu64 "\n",
+			    k->interface, *k->kind ? k->kind : "-", k->speed_mbps, *k->qdisc ? k->qdisc : "-",
+			    k->shaped_bps);
 	snprintf(buf, len, "%s", sb.buf);
 	strbuf_release(&sb);
 }
@@ -125,6 +130,24 @@ static const char *line_of(const char *text, const char *prefix)
 		if (p == text || p[-1] == '\n')
 			return p + strlen(prefix);
 	return NULL;
+}
+
+/* The client's port (its line is absent when it was not found). */
+static int parse_link(const char *line, struct link_rate *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->speed_mbps = -1;
+	if (!line)
+		return 0;
+	if (sscanf(line, "interface=%15s kind=%15s speed_mbps=%" SCNd64 " qdisc=%15s shaped_bps=%" SCNu64, k->interface,
+		   k->kind, &k->speed_mbps, k->qdisc, &k->shaped_bps) != 5)
+		return -EINVAL;
+	if (strcmp(k->kind, "-") == 0)
+		k->kind[0] = '\0';
+	if (strcmp(k->qdisc, "-") == 0)
+		k->qdisc[0] = '\0';
+	k->found = true;
+	return 0;
 }
 
 int ramdisk_wire_parse(const char *text, struct wire_side *s)
@@ -145,7 +168,7 @@ int ramdisk_wire_parse(const char *text, struct wire_side *s)
 	const char *rtt = line_of(text, "wire rtt_ns=");
 	if (!rtt || sscanf(rtt, "%" SCNu64, &s->rtt_ns) != 1)
 		return -EINVAL;
-	return 0;
+	return parse_link(line_of(text, "wire link "), &s->link);
 }
 
 /* Deletes every controller of NQN (the one we made, and any a killed run left). */
@@ -159,6 +182,32 @@ static void disconnect_all(const char *nqn)
 		else
 			log_msg(LOG_INFO, "RAMDISK: disconnected %s ('%s')", names[i], nqn);
 	}
+}
+
+void ramdisk_wire_link(const char *addr, bool to_peer, struct link_rate *ret)
+{
+	char src[64], why[200];
+	const char *local = addr;
+	memset(ret, 0, sizeof(*ret));
+	ret->speed_mbps = -1;
+	if (to_peer) {
+		if (link_rate_source_addr(addr, src, sizeof(src), why, sizeof(why)) < 0) {
+			log_msg(LOG_WARN, "RAMDISK: the port to %s is not known: %s", addr, why);
+			return;
+		}
+		local = src;
+	}
+	if (link_rate_of_addr(local, ret, why, sizeof(why)) < 0) {
+		log_msg(LOG_WARN, "RAMDISK: the port of %s is not known: %s", local, why);
+		return;
+	}
+	char speed[32] = "no speed", shaped[64] = "";
+	if (ret->speed_mbps > 0)
+		snprintf(speed, sizeof(speed), "%" PRId64 " Mb/s", ret->speed_mbps);
+	if (ret->shaped_bps)
+		snprintf(shaped, sizeof(shaped), ", %s shapes it to %.1f Mb/s", ret->qdisc, (double)ret->shaped_bps / 1e6);
+	log_msg(LOG_INFO, "RAMDISK: %s %s is on %s%s%s%s: %s%s", to_peer ? "the route to" : "the address", addr,
+		ret->interface, *ret->kind ? " (" : "", ret->kind, *ret->kind ? ")" : "", speed, shaped);
 }
 
 uint64_t ramdisk_wire_rtt(const char *addr, unsigned port)
@@ -192,6 +241,8 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 	/* The round trip first, on an idle path: a few TCP connects to the
 	 * target's own port (nvmet accepts and drops them). */
 	uint64_t rtt = ramdisk_wire_rtt(addr, port);
+	struct link_rate link;
+	ramdisk_wire_link(addr, true, &link);
 	r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
 	if (r < 0)
 		return r;
@@ -209,6 +260,7 @@ int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostn
 		} else {
 			r = ramdisk_wire_measure(path, false, runtime_ns, ret, why, len);
 			ret->rtt_ns = rtt;
+			ret->link = link;
 		}
 	}
 	disconnect_all(nqn);
@@ -257,6 +309,7 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
 	int r = ramdisk_wire_measure(disk, true, runtime_ns, local, why, len);
 	if (r < 0)
 		return r;
+	ramdisk_wire_link(nvme ? e.traddr : lio.traddr, false, &local->link);
 	char addr[96], ms[32];
 	snprintf(ms, sizeof(ms), "%" PRIu64 "ms", runtime_ns / 1000000);
 	const char **argv = xcalloc(via_n + 16, sizeof(*argv));

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/json.h"
 #include "triage/ramdisk_export.h"
 
 static double fraction(double remote, double local)
@@ -25,6 +26,67 @@ static bool network_explains(const struct wire_judgement *j, const struct wire_s
 	return remote->w[WIRE_QD32].iops >= WIRE_RTT_SHARE * bound;
 }
 
+/* One candidate for the ceiling: kept when known and slower than *BEST. */
+static void consider(double mbps, const char *what, double *best, char *from, size_t len)
+{
+	if (mbps > 0 && (*best == 0 || mbps < *best)) {
+		*best = mbps;
+		snprintf(from, len, "%s", what);
+	}
+}
+
+double ramdisk_wire_ceiling(const struct wire_side *local, const struct wire_side *remote, char *from, size_t len)
+{
+	const struct link_rate *c = &remote->link, *t = &local->link;
+	double best = 0;
+	char what[160];
+	snprintf(what, sizeof(what), "the speed of %s, the client's port", c->interface);
+	consider(c->found ? (double)c->speed_mbps : 0, what, &best, from, len);
+	snprintf(what, sizeof(what), "the speed of %s, the target's port", t->interface);
+	consider(t->found ? (double)t->speed_mbps : 0, what, &best, from, len);
+	snprintf(what, sizeof(what), "the %s rate on %s, the target's port", t->qdisc, t->interface);
+	consider(t->found ? (double)t->shaped_bps / 1e6 : 0, what, &best, from, len);
+	if (best > 0)
+		return best;
+	char cs[80] = "was not found", ts[80] = "was not found";
+	if (c->found)
+		snprintf(cs, sizeof(cs), "%s%s%s%s reports no speed", c->interface, *c->kind ? " (" : "", c->kind,
+			 *c->kind ? ")" : "");
+	if (t->found)
+		snprintf(ts, sizeof(ts), "%s%s%s%s reports no speed and shapes nothing", t->interface,
+			 *t->kind ? " (" : "", t->kind, *t->kind ? ")" : "");
+	snprintf(from, len, "not known: the client's port %s; the target's port %s", cs, ts);
+	return 0;
+}
+
+/* The 1 MiB reads ran at the path's ceiling, well under local. */
+static bool matches_link(const struct wire_judgement *j, const struct wire_side *remote)
+{
+	double mbps = remote->w[WIRE_SEQ].bw_bytes_per_s * 8 / 1e6;
+	return j->ceiling_mbps > 0 && mbps >= (1 - WIRE_LINK_MATCH) * j->ceiling_mbps &&
+	       mbps <= (1 + WIRE_LINK_MATCH) * j->ceiling_mbps && j->bw_fraction < 1 - WIRE_LINK_MATCH;
+}
+
+/* "the network: ...": the round trip when it explains the QD1 latency
+ * added (or the throughput lost, with no ceiling), and the ceiling. */
+static void network_sentence(struct wire_judgement *j, const struct wire_side *remote, bool rtt_explains,
+			     const char *rtt, const char *figures)
+{
+	char by_rtt[200] = "", by_link[300] = "";
+	if (rtt_explains)
+		snprintf(by_rtt, sizeof(by_rtt), "every I/O waits for the round trip to the target (%s, %.0f%% of "
+			 "the latency added at QD1)", rtt,
+			 j->added_mean_ns > 0 ? 100.0 * (double)remote->rtt_ns / j->added_mean_ns : 0.0);
+	if (j->link_bound) {
+		double mbps = remote->w[WIRE_SEQ].bw_bytes_per_s * 8 / 1e6;
+		snprintf(by_link, sizeof(by_link), "a bandwidth ceiling that matches the link (%.0f Mb/s, %s): "
+			 "1 MiB reads carried %.0f Mb/s, %.0f%% of it", j->ceiling_mbps, j->ceiling_from, mbps,
+			 100 * mbps / j->ceiling_mbps);
+	}
+	snprintf(j->sentence, sizeof(j->sentence), "the network: %s%s%s: %s", by_rtt, *by_rtt && *by_link ? "; and " : "",
+		 by_link, figures);
+}
+
 void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *remote, struct wire_judgement *j)
 {
 	memset(j, 0, sizeof(*j));
@@ -34,8 +96,10 @@ void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *r
 	j->added_p99_ns = (double)r1->p99_ns - (double)l1->p99_ns;
 	j->iops_fraction = fraction(remote->w[WIRE_QD32].iops, local->w[WIRE_QD32].iops);
 	j->bw_fraction = fraction(remote->w[WIRE_SEQ].bw_bytes_per_s, local->w[WIRE_SEQ].bw_bytes_per_s);
+	j->ceiling_mbps = ramdisk_wire_ceiling(local, remote, j->ceiling_from, sizeof(j->ceiling_from));
+	j->link_bound = matches_link(j, remote);
 	j->large = j->added_mean_ns >= (double)WIRE_ADDED_LARGE_NS || j->iops_fraction < WIRE_FRACTION_LOW ||
-		   j->bw_fraction < WIRE_FRACTION_LOW;
+		   j->bw_fraction < WIRE_FRACTION_LOW || j->link_bound;
 	char rtt[64] = "not measured";
 	if (remote->rtt_ns)
 		snprintf(rtt, sizeof(rtt), "%.1f us", (double)remote->rtt_ns / 1e3);
@@ -46,16 +110,28 @@ void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *r
 		 j->added_p99_ns / 1e3, rtt, 100 * j->iops_fraction, remote->w[WIRE_QD32].iops,
 		 local->w[WIRE_QD32].iops, 100 * j->bw_fraction, remote->w[WIRE_SEQ].bw_bytes_per_s / 1e6,
 		 local->w[WIRE_SEQ].bw_bytes_per_s / 1e6);
+	/* with a ceiling the throughput loss is the link's: the round trip is
+	 * named only for the QD1 latency it explains */
+	bool rtt_explains = network_explains(j, local, remote) &&
+			    (!j->link_bound || j->added_mean_ns >= (double)WIRE_ADDED_LARGE_NS);
 	if (!j->large) {
 		snprintf(j->sentence, sizeof(j->sentence), "the network and target stack cost little: %s", figures);
-	} else if (network_explains(j, local, remote)) {
+	} else if (rtt_explains || j->link_bound) {
 		j->layer = "network";
-		snprintf(j->sentence, sizeof(j->sentence), "the network: every I/O waits for the round trip to the "
-			 "target (%s, %.0f%% of the latency added at QD1): %s", rtt,
-			 j->added_mean_ns > 0 ? 100.0 * (double)remote->rtt_ns / j->added_mean_ns : 0.0, figures);
+		network_sentence(j, remote, rtt_explains, rtt, figures);
 	} else {
 		j->layer = "target stack";
 		snprintf(j->sentence, sizeof(j->sentence), "the target stack (nvmet and the client's initiator): the "
 			 "loss is more than the network's round trip explains: %s", figures);
 	}
+}
+
+void ramdisk_wire_ceiling_json(struct json *j, const struct wire_judgement *jd)
+{
+	if (jd->ceiling_mbps > 0)
+		json_double(j, "ceiling_mbps", jd->ceiling_mbps);
+	else
+		json_null(j, "ceiling_mbps");
+	json_string(j, "ceiling_from", jd->ceiling_from);
+	json_bool(j, "link_bound", jd->link_bound);
 }

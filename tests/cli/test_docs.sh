@@ -62,6 +62,10 @@ else
 fi
 complete_line iotriage --db x.db sho >"$TMP/c5"
 check "a global option's value is not taken for the command" -- grep -qx show "$TMP/c5"
+check "doctor's page has --client-iotriage PATH, from its option table" -- \
+	grep -qF '\fB\-\-client-iotriage\fR \fIPATH\fR' "$TMP/man/iotriage-doctor.1"
+complete_line iotriage doctor --client-i >"$TMP/c7"
+check "and doctor's options complete to it" -- grep -qx -- --client-iotriage "$TMP/c7"
 complete_line iotriage ramdisk "" >"$TMP/c6"
 check "a command's sub-commands complete" -- bash -c "grep -qx create '$TMP/c6' && grep -qx destroy '$TMP/c6'"
 finish

@@ -189,6 +189,9 @@ check "saying what the address is for" -- grep -q -- "--client needs --nvme-tcp 
 ok $(($? != 2)) "--client and --client-via together are a usage error"
 "$IOTRIAGE" doctor --nvme-tcp 10.0.0.1 >/dev/null 2>&1
 ok $(($? != 2)) "--nvme-tcp without --client is a usage error"
+"$IOTRIAGE" doctor --client-iotriage /opt/iotriage >/dev/null 2>"$TMP/cbin.err"
+ok $(($? != 2)) "--client-iotriage without --client is a usage error"
+check "saying it goes with --client" -- grep -q -- "--client-iotriage go with --client HOST" "$TMP/cbin.err"
 check "nothing of doctor's is left at the end" -- test -z "$(ours)"
 
 finish

@@ -5,7 +5,9 @@
 # and read from a client network namespace; with netem 500 us on both ends
 # of the veth the added QD1 latency is 1 ms plus the zero-delay overhead
 # within 15%; destroy refused while exported; Ctrl-C and SIGKILL leave no
-# subsystem, port, controller or record; bad input makes nothing.
+# subsystem, port, controller or record; bad input makes nothing; tbf at
+# 400 Mbit/s on the target's side: the 1 MiB reads meet the link's
+# ceiling and the judgement names it (doctor too, with --client-iotriage).
 # Latency is on the VM's instruction-counted clock (run_vm.sh), at 2 ns an
 # instruction here (500 MIPS; the default 4 ns makes the target stack's CPU
 # cost per I/O, ~47,000 instructions, ~190 us: ten times a real core's,
@@ -20,7 +22,7 @@ vm_ready "wire VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
-VM_QEMU_ARGS="-icount shift=1,sleep=off" VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem" VM_PROGRAMS="ip tc" \
+VM_QEMU_ARGS="-icount shift=1,sleep=off" VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem sch_tbf loop" VM_PROGRAMS="ip tc" \
 	bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/wire_scenario.sh" "$console" 600 2>"$TMP/vm.err"
 ok $? "the VM booted, ran the whole scenario and powered off"
 diag "VM run took $(($(date +%s) - start)) s"
@@ -90,6 +92,25 @@ check "with 1 ms of round trip the judgement names the network, with the round t
 check "with no delay no layer is named: the wire costs little, with the figures" -- \
 	jtest "$j0" '(.ramdisk.judgement.large | not) and .ramdisk.judgement.layer == null and (.ramdisk.judgement.sentence | startswith("the network and target stack cost little: "))'
 check "the table's layer line" -- has wire-table "^LAYER: the network: every I/O waits for the round trip"
+
+# the link's ceiling
+jr=$(jsect wire-rate)
+diag "tbf 400 Mbit/s on vsrv: $(jq -r '.ramdisk | "1 MiB local \(.local.seq1m.bw_bytes_per_s) remote \(.remote.seq1m.bw_bytes_per_s) B/s; ceiling \(.judgement.ceiling_mbps) Mb/s (\(.judgement.ceiling_from)); \(.judgement.sentence)"' "$jr" 2>&1)"
+check "the ports under the path are found on both sides: veths, whose speed is not taken" -- \
+	jtest "$j0" '.ramdisk.remote.link.interface == "vcli" and .ramdisk.remote.link.kind == "veth" and .ramdisk.remote.link.speed_mbps == null and .ramdisk.local.link.interface == "vsrv" and .ramdisk.local.link.speed_mbps == null'
+check "with no speed and no shaping the ceiling is not known: said in the document, not claimed" -- \
+	jtest "$j0" '.ramdisk.judgement.ceiling_mbps == null and (.ramdisk.judgement.ceiling_from | startswith("not known: the client'"'"'s port vcli (veth) reports no speed")) and (.ramdisk.judgement.link_bound | not) and (.ramdisk.judgement.sentence | test("ceiling") | not)'
+check "and the table says not known" -- has wire-table "^the path's ceiling: not known: "
+check "wire with the target's side shaped by tbf exits 0" -- test "$(rc wire-rate)" = 0
+check "tc's tbf rate on vsrv is read from the kernel: 400 Mb/s" -- \
+	jtest "$jr" '.ramdisk.local.link.qdisc == "tbf" and .ramdisk.local.link.shaped_mbps == 400 and .ramdisk.judgement.ceiling_mbps == 400'
+check "the client's 1 MiB reads carry within 15% of it" -- \
+	jtest "$jr" '(.ramdisk.remote.seq1m.bw_bytes_per_s * 8 / 1e6) as $m | $m >= 340 and $m <= 460'
+check "the judgement names the link's ceiling as the network's loss" -- \
+	jtest "$jr" '.ramdisk.judgement.link_bound and .ramdisk.judgement.large and .ramdisk.judgement.layer == "network" and (.ramdisk.judgement.sentence | startswith("the network: a bandwidth ceiling that matches the link (400 Mb/s, the tbf rate on vsrv, the target'"'"'s port): 1 MiB reads carried "))'
+check "the delayed link's judgement does not claim a ceiling" -- jtest "$j5" '(.ramdisk.judgement.link_bound | not) and .ramdisk.judgement.ceiling_mbps == null'
+check "the shaped run's table: the ceiling" -- has wire-rate-table "^the path's ceiling: 400 Mb/s (the tbf rate on vsrv, the target's port); 1 MiB reads carried [0-9]* Mb/s"
+check "and the layer line" -- has wire-rate-table "^LAYER: the network: a bandwidth ceiling that matches the link (400 Mb/s"
 check "no controller is left after a wire" -- bash -c "! awk '/=== BEGIN objects-wire(0|500)$/,/=== END/' '$c' | grep -q '^controller'"
 check "the controller existed while the client read" -- has objects-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
 check "Ctrl-C of wire: it exits 130" -- grep -q "^=== INT rc=130" "$c"
@@ -123,6 +144,8 @@ check "and no RAM disk" -- has list-final "No RAM disks exist"
 check "doctor with a client it cannot reach exits 1" -- test "$(rc doctor-badclient)" = 1
 check "saying the step across the wire failed" -- has doctor-badclient "across the wire to /bin/ip netns exec nosuch: the client step failed"
 check "and leaves no export, controller or RAM disk" -- none objects-doctor-badclient
+check "with no /dev/shm doctor's own RAM disk says what is missing" -- \
+	has doctor-badclient "cannot make a RAM disk: there is no /dev/shm (no tmpfs mounted there)"
 jd=$(jsect doctor-wire)
 diag "doctor: $(jq -r '.doctor.verdict.layer + ": " + .doctor.verdict.evidence' "$jd" 2>&1)"
 check "doctor --client with 1 ms of round trip exits 0" -- test "$(rc doctor-wire)" = 0
@@ -131,6 +154,8 @@ check "its verdict is the network layer, the path to the client" -- \
 check "with the round trip and the figures as evidence" -- \
 	jtest "$jd" '(.doctor.verdict.evidence | test("round trip to the target \\([0-9.]+ us.*added per 4 KiB read at QD1.*local IOPS at QD32.*local bandwidth at 1 MiB")) and .doctor.wire.remote.rtt_ns > 850000 and .doctor.wire.added_mean_ns > 850000'
 check "step 3 explains it" -- jtest "$jd" '.doctor.steps[2].explains and .doctor.steps[2].state == "ran"'
+check "doctor's own RAM disk (a loop device on /dev/shm) is read first in step 3" -- \
+	jtest "$jd" '.doctor.steps[2].summary | test("^a RAM disk reads at [0-9.]+ [kMGT]B/s through the same path; across the wire to ")'
 check "and nothing is left: no export, controller or RAM disk" -- none objects-doctor-wire
 check "the printed verdict names the network layer" -- has doctor-wire-text "^VERDICT: the network layer: the path to"
 check "Ctrl-C of doctor while the client reads: it exits 130" -- grep -q "^=== DOCTOR INT rc=130" "$c"
@@ -138,4 +163,20 @@ diag "doctor interrupted after $(sed -n 's/^=== DOCTOR WAITED //p' "$c") tenths 
 check "the controller existed then" -- has objects-doctor-during "^controller nvme[0-9]* nqn.2014-08.org.iotriage:ramdisk-"
 check "and after it nothing is left" -- none objects-doctor-int
 check "no RAM disk either" -- has list-doctor-int "No RAM disks exist"
+
+# doctor --client-iotriage, over the target's side shaped to 400 Mbit/s
+jc=$(jsect doctor-cbin)
+diag "doctor --client-iotriage: $(jq -r '.doctor.verdict | .layer + ": " + .evidence + " NEXT: " + .next' "$jc" 2>&1)"
+check "doctor --client-iotriage PATH exits 0" -- test "$(rc doctor-cbin)" = 0
+check "the client ran the program named: ramdisk client with the export's address and NQN" -- \
+	has client-bin-args "^ramdisk client --runtime 1000ms --nvme-tcp 10.77.0.1:4420 --nqn nqn.2014-08.org.iotriage:ramdisk-"
+check "over the shaped link the verdict is the network, the link's ceiling, with its next step" -- \
+	jtest "$jc" '.doctor.verdict.layer == "network" and (.doctor.verdict.evidence | startswith("the network: a bandwidth ceiling that matches the link (400 Mb/s")) and .doctor.wire.link_bound and .doctor.wire.ceiling_mbps == 400 and (.doctor.verdict.next | startswith("the link carries no more than 400 Mb/s"))'
+check "a program the client does not have: doctor exits 1" -- test "$(rc doctor-cbin-missing)" = 1
+check "step 3 says the client step failed, naming the program" -- \
+	has doctor-cbin-missing 'across the wire to /bin/ip netns exec cli: the client step failed (exit [0-9]*): exec of "/nonexistent/iotriage" failed'
+check "and nothing is left: no export, controller or RAM disk" -- none objects-doctor-cbin
+check "with proc on /dev/shm doctor's own RAM disk is not made there, and says why" -- \
+	has doctor-cbin-missing "cannot make a RAM disk: /dev/shm is not a tmpfs (a file there is not memory)" ||
+	diag "mounts on /dev/shm then: $(sect shm-mounts | tr '\n' ' '); $(sect doctor-cbin-missing | grep -i 'ram disk')"
 finish

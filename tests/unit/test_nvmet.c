@@ -108,6 +108,14 @@ static void test_pure(void)
 		   seq->bw_bytes_per_s == 9e6 && sb.w[WIRE_QD1].ios == 4051 && sb.rtt_ns == 98765 &&
 		   strcmp(seq->device, "/dev/nvme1n1") == 0,
 	   "with every figure of every workload and the round trip");
+	ok(!sb.link.found && sb.link.speed_mbps == -1, "no port line: the client's port is not known");
+	sd.link = (struct link_rate){ .found = true, .interface = "eth1", .kind = "", .speed_mbps = 25000,
+				      .qdisc = "tbf", .shaped_bps = 400000000 };
+	ramdisk_wire_format(&sd, lines, sizeof(lines));
+	is_int(ramdisk_wire_parse(lines, &sb), 0, "with the client's port line it parses");
+	ok(sb.link.found && strcmp(sb.link.interface, "eth1") == 0 && sb.link.kind[0] == '\0' &&
+		   sb.link.speed_mbps == 25000 && strcmp(sb.link.qdisc, "tbf") == 0 && sb.link.shaped_bps == 400000000,
+	   "the port, its kind (none), speed, qdisc and shaped rate come back");
 	is_int(ramdisk_wire_parse("wire workload=qd1 device=/dev/x mean_ns=1\n", &sb), -EINVAL, "a cut line is refused");
 	char *cut = strstr(out, "wire workload=seq1m");
 	*cut = '\0';
@@ -155,6 +163,85 @@ static void test_judge(void)
 	ramdisk_wire_judge(&local, &no_rtt, &j);
 	ok(j.large && j.layer && strcmp(j.layer, "target stack") == 0 && strstr(j.sentence, "not measured") != NULL,
 	   "no round trip measured: not blamed on the network, and said");
+}
+
+static struct link_rate port(const char *name, const char *kind, int64_t speed, const char *qdisc, double shaped_mbps)
+{
+	struct link_rate k = { .found = true, .speed_mbps = speed, .shaped_bps = (uint64_t)(shaped_mbps * 1e6) };
+	snprintf(k.interface, sizeof(k.interface), "%s", name);
+	snprintf(k.kind, sizeof(k.kind), "%s", kind);
+	snprintf(k.qdisc, sizeof(k.qdisc), "%s", qdisc);
+	return k;
+}
+
+/* The path's ceiling and "a bandwidth ceiling that matches the link",
+ * on both sides of the 15% line. */
+static void test_ceiling(void)
+{
+	struct wire_judgement j;
+	char from[200];
+	struct wire_side local = side(5, 200000, 2000, 0), remote = side(45, 120000, 47.9, 30);
+	local.link = port("vsrv", "veth", -1, "tbf", 400);
+	remote.link = port("vcli", "veth", -1, "noqueue", 0);
+	ok(fabs(ramdisk_wire_ceiling(&local, &remote, from, sizeof(from)) - 400) < 1e-9 &&
+		   strcmp(from, "the tbf rate on vsrv, the target's port") == 0,
+	   "veths report no speed: the target's tbf rate is the ceiling");
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(j.large && j.link_bound && j.layer && strcmp(j.layer, "network") == 0 &&
+		   strncmp(j.sentence, "the network: a bandwidth ceiling that matches the link (400 Mb/s, the tbf rate on "
+				       "vsrv, the target's port): 1 MiB reads carried 383 Mb/s, 96% of it: ", 126) == 0,
+	   "383 Mb/s over a 400 Mb/s ceiling: the link, named with both figures");
+	remote.w[WIRE_SEQ].bw_bytes_per_s = 42.9e6; /* 343 Mb/s: 86% */
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(j.link_bound, "343 Mb/s (86%): still the link");
+	remote.w[WIRE_SEQ].bw_bytes_per_s = 42.1e6; /* 337 Mb/s: 84% */
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(!j.link_bound && j.layer && strcmp(j.layer, "target stack") == 0 && !strstr(j.sentence, "ceiling"),
+	   "337 Mb/s (84%): not the link (2% of local bandwidth is the target stack's)");
+	remote.w[WIRE_SEQ].bw_bytes_per_s = 58.5e6; /* 468 Mb/s: 117% */
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(!j.link_bound, "468 Mb/s over a 400 Mb/s ceiling (117%): the ceiling is not the path's, not claimed");
+
+	/* 10 GbE ports, no shaping: the client's own shaping does not limit reads */
+	local.link = port("eth0", "", 10000, "mq", 0);
+	remote.link = port("eth1", "", 25000, "tbf", 100);
+	remote.w[WIRE_SEQ].bw_bytes_per_s = 1170e6; /* 9360 Mb/s */
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(fabs(j.ceiling_mbps - 10000) < 1e-9 && strcmp(j.ceiling_from, "the speed of eth0, the target's port") == 0 &&
+		   j.link_bound && j.large && j.bw_fraction > 0.5,
+	   "58% of local bandwidth (not a large loss alone) at 94% of the slower port's 10 Gb/s: the link");
+	local.w[WIRE_SEQ].bw_bytes_per_s = 1200e6;
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(!j.link_bound && !j.large && !j.layer, "local reads no faster than the link: the link costs nothing, not claimed");
+
+	/* unknown: said, never claimed */
+	local = side(5, 200000, 2000, 0);
+	local.link = port("vsrv", "veth", -1, "noqueue", 0);
+	remote.link = port("vcli", "veth", -1, "noqueue", 0);
+	remote.w[WIRE_SEQ].bw_bytes_per_s = 50e6;
+	ramdisk_wire_judge(&local, &remote, &j);
+	ok(j.ceiling_mbps == 0 && !j.link_bound && !strstr(j.sentence, "ceiling") &&
+		   strcmp(j.ceiling_from, "not known: the client's port vcli (veth) reports no speed; the target's port "
+					  "vsrv (veth) reports no speed and shapes nothing") == 0,
+	   "no speed on either side: not known, and why");
+	remote.link.found = false;
+	ok(ramdisk_wire_ceiling(&local, &remote, from, sizeof(from)) == 0 &&
+		   strstr(from, "the client's port was not found") != NULL,
+	   "the client's port not found: said");
+	remote.link = port("eth1", "", 1000, "", 0);
+	ok(fabs(ramdisk_wire_ceiling(&local, &remote, from, sizeof(from)) - 1000) < 1e-9 &&
+		   strcmp(from, "the speed of eth1, the client's port") == 0,
+	   "the client's 1 Gb/s port alone: the ceiling");
+
+	/* a round trip and a ceiling together: both named */
+	local = side(5, 200000, 2000, 0);
+	local.link = port("eth0", "", 1000, "", 0);
+	struct wire_side far = side(1105, 28000, 118, 1000); /* 944 Mb/s */
+	far.link = port("eth1", "", 1000, "", 0);
+	ramdisk_wire_judge(&local, &far, &j);
+	ok(j.link_bound && strncmp(j.sentence, "the network: every I/O waits for the round trip to the target (1000.0 us", 72) == 0 &&
+		   strstr(j.sentence, "; and a bandwidth ceiling that matches the link (1000 Mb/s") != NULL,
+	   "1 ms of round trip and 944 Mb/s over 1 GbE: the round trip and the ceiling");
 }
 
 static void test_export(const char *root, const char *state)
@@ -275,6 +362,7 @@ int main(void)
 {
 	test_pure();
 	test_judge();
+	test_ceiling();
 	char tmp[] = "/tmp/iotriage-test-nvmet.XXXXXX";
 	ok(mkdtemp(tmp) != NULL, "temporary tree");
 	char root[256], state[256], sys[256];

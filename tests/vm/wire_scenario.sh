@@ -3,7 +3,9 @@
 # kernel's nvmet on 10.77.0.1 (the VM's own network namespace, the server)
 # and read from a client network namespace "cli" (10.77.0.2) joined by a
 # veth, with no delay and then with netem 500 us on both ends; bad input,
-# destroy while exported, Ctrl-C of the client, SIGKILL of an export.
+# destroy while exported, Ctrl-C of the client, SIGKILL of an export; the
+# target's side shaped with tbf (the link's ceiling); doctor --client with
+# --client-iotriage.
 # Sections as in ramdisk_scenario.sh; tests/cli/test_wire_vm.sh asserts.
 export IOTRIAGE_STATE_DIR=/tmp/state
 I=iotriage
@@ -25,6 +27,8 @@ objects() { # what nvmet and the initiator hold now
 # path; the kernel cannot load modules on demand here (no /sbin/modprobe)
 modprobe veth
 modprobe sch_netem
+modprobe sch_tbf
+modprobe loop # doctor's own RAM disk in step 3 is a loop device on /dev/shm
 /bin/ip link set lo up
 /bin/ip netns add cli
 /bin/ip link add vsrv type veth peer name vcli
@@ -56,6 +60,13 @@ runj export-again $I ramdisk export --nvme-tcp 10.77.0.1 --allow-any-host --json
 
 runj wire0 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s --json
 run objects-wire0 objects
+# the target's side shaped to 400 Mbit/s (reads flow from it): the 1 MiB
+# reads meet the link's ceiling
+/bin/tc qdisc add dev vsrv root tbf rate 400mbit burst 512kb latency 100ms
+run qdisc-rate /bin/tc qdisc show dev vsrv
+runj wire-rate $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s --json
+run wire-rate-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s
+/bin/tc qdisc del dev vsrv root
 /bin/tc qdisc add dev vsrv root netem delay 500us
 /bin/ip netns exec cli tc qdisc add dev vcli root netem delay 500us
 run ping-delay /bin/ip netns exec cli ping -c 3 10.77.0.1
@@ -120,7 +131,12 @@ run list-final $I ramdisk list
 
 # doctor --client: step 3 across the wire (netem 500 us each way is still on)
 objects_all() { objects; ls /dev/iotriage-ramdisk* /sys/block 2>/dev/null | grep -E 'iotriage-ramdisk|nullb' | sed 's/^/ramdisk /'; true; }
+# (without /dev/shm for this one: doctor's own RAM disk says what is missing)
+umount /dev/shm
+rmdir /dev/shm
 run doctor-badclient $I doctor --quick --no-network --client-via "/bin/ip netns exec nosuch" --nvme-tcp 10.77.0.1
+mkdir /dev/shm
+mount -t tmpfs tmpfs /dev/shm
 run objects-doctor-badclient objects_all
 runj doctor-wire $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --nvme-tcp 10.77.0.1 --json
 run objects-doctor-wire objects_all
@@ -139,3 +155,21 @@ echo "=== DOCTOR INT rc=$?"
 run doctor-int-log cat /tmp/dint.out
 run objects-doctor-int objects_all
 run list-doctor-int $I ramdisk list
+
+# doctor --client-iotriage: the client runs the program named (a wrapper
+# that notes its arguments), here over the target's side shaped to
+# 400 Mbit/s and no delay; a program the client does not have fails the step
+/bin/tc qdisc del dev vsrv root
+/bin/ip netns exec cli tc qdisc del dev vcli root
+/bin/tc qdisc add dev vsrv root tbf rate 400mbit burst 512kb latency 100ms
+printf '#!/bin/sh\necho "$@" >/tmp/client-bin.args\nexec %s "$@"\n' "$(command -v $I)" >/tmp/client-bin
+chmod 755 /tmp/client-bin
+runj doctor-cbin $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /tmp/client-bin --nvme-tcp 10.77.0.1 --json
+run client-bin-args cat /tmp/client-bin.args
+# (and on /dev/shm a file system that is not memory, proc here, over the
+# tmpfs: doctor's own RAM disk is not made there)
+mount -t proc proc /dev/shm
+run shm-mounts grep ' /dev/shm ' /proc/mounts
+run doctor-cbin-missing $I doctor --quick --no-network --client-via "/bin/ip netns exec cli" --client-iotriage /nonexistent/iotriage --nvme-tcp 10.77.0.1
+umount /dev/shm
+run objects-doctor-cbin objects_all
