@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Written data does not deduplicate: run --bs 1M and benchpool's built-in and
-# dd tests into a zfs-fuse dataset with dedup=on and 128K records leave a
-# dedup ratio near 1.00x (before every sector was scrambled, 6.63x).
+# Written data does not deduplicate: run --bs 1M writing into a zfs-fuse
+# dataset with dedup=on and 128K records leaves a dedup ratio near 1.00x
+# (before every sector was scrambled, 6.63x). benchpool's built-in and dd
+# tests are not checked here.
 . "$(dirname "$0")/lib.sh"
 
 if ! need_root; then skip "dedupe" "needs root for zfs-fuse"; exit 0; fi
