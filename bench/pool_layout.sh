@@ -17,6 +17,7 @@
 # devices and the group on exit (and moves zfs-fuse back to the root group).
 # Needs root, zfs-fuse running (scripts/start-services.sh), btrfs-progs.
 set -u
+. "$(dirname "$0")/cgroup.sh"
 rate_mib=${1:-8}
 size_mib=${2:-128}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,7 +47,7 @@ cleanup() {
 		echo "$zpid" >/sys/fs/cgroup/blkio/cgroup.procs
 	fi
 	for l in "${loops[@]}"; do wipefs -aq "$l" 2>/dev/null; losetup -d "$l"; done
-	[ -d "$cg" ] && rmdir "$cg"
+	[ -n "$cg" ] && remove_group "$cg" "$zpid"
 	rm -rf "$work"
 }
 trap cleanup EXIT

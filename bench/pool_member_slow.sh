@@ -25,6 +25,7 @@
 # (scripts/start-services.sh). Don't run two copies at once (or with
 # bench/pool_layout.sh): both move the one zfs-fuse daemon.
 set -u
+. "$(dirname "$0")/cgroup.sh"
 runs=${1:-10}
 rate_mib=${2:-4}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,7 +58,7 @@ cleanup() {
 	daemon_home
 	[ -n "$pool_made" ] && destroy_pool "$pool"
 	for l in "${members[@]}" "${backs[@]}"; do losetup -d "$l"; done
-	[ -d "$cg" ] && rmdir "$cg"
+	[ -n "$cg" ] && remove_group "$cg" "$zpid"
 	rm -rf "$work"
 }
 trap cleanup EXIT
