@@ -14,7 +14,7 @@ if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
 fi
 
 devs=()
-for i in 1 2 3 4 5; do devs+=("$(make_loop 160M)"); done
+for i in 1 2 3 4 5; do devs+=("$(make_loop 200M)"); done
 pool=iotriage-pe-$$
 zpool create -f "$pool" raidz "${devs[@]}" >/dev/null 2>&1
 ok $? "zpool create (raidz of five loop devices)"
@@ -60,11 +60,14 @@ zfs inherit recordsize "$pool"
 
 # Fill the pool past 80% with incompressible data (compression off).
 mnt=$(zfs get -H -o value mountpoint "$pool")
-size=$(zpool list -H -p -o size "$pool" 2>/dev/null || echo 0)
-case $size in *[!0-9]*|"") size=$((5 * 160 * 1024 * 1024)) ;; esac
 cap=0
-for _ in $(seq 1 160); do
-	dd if=/dev/urandom of="$mnt/fill.$RANDOM" bs=1M count=4 status=none 2>/dev/null
+# 4 MiB at a time up to 76%, then 1 MiB, so the fill stops just over 80%
+# and leaves the free space benchpool's tests need (16 MiB and 64 MiB of
+# headroom; 82% once left 80 MiB of a 160M-member pool, a hair under it).
+for _ in $(seq 1 400); do
+	step=4
+	[ "${cap:-0}" -ge 76 ] && step=1
+	dd if=/dev/urandom of="$mnt/fill.$RANDOM$RANDOM" bs=1M count=$step status=none 2>/dev/null
 	sync
 	cap=$(zpool get capacity "$pool" 2>/dev/null | awk 'NR == 2 { sub("%", "", $3); print $3 }')
 	[ "${cap:-0}" -gt 80 ] && break
