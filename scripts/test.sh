@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 { scripts/install-deps.sh && scripts/install-test-deps.sh; } || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 scripts/start-services.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 scripts/build.sh --sanitize || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+echo "installs, services and builds took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98

@@ -10,8 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd)
 passed=0 failed=0 skipped=0
 
-count() { # count NAME LOGFILE EXIT_STATUS
-	local name=$1 log=$2 status=$3 p f s
+count() { # count NAME LOGFILE EXIT_STATUS SECONDS
+	local name=$1 log=$2 status=$3 secs=$4 p f s
 	p=$(grep -Ec '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -Ec '^ok [0-9]+ .*# SKIP' "$log" | tr -d ' ')
 	f=$(grep -Ec '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -21,7 +21,7 @@ count() { # count NAME LOGFILE EXIT_STATUS
 		echo "not ok - $name exited with status $status without a failing check" >>"$log"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	printf '%-28s %4d passed %4d failed %4d skipped\n' "[$label] $name" "$p" "$f" "$s"
+	printf '%-28s %4d passed %4d failed %4d skipped %5d s\n' "[$label] $name" "$p" "$f" "$s" "$secs"
 	if [ "$f" -ne 0 ]; then
 		grep -E '^not ok|^#' "$log" | sed 's/^/    /'
 		tail -n 20 "$log" | grep -vE '^(not )?ok ' | sed 's/^/    | /'
@@ -72,17 +72,20 @@ trap 'rm -rf "$logs"' EXIT
 for t in "$build"/test_*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
 	name=$(basename "$t")
+	start=$SECONDS
 	(cd "$logs" && "$t") >"$logs/$name.log" 2>&1
-	count "$name" "$logs/$name.log" $?
+	count "$name" "$logs/$name.log" $? $((SECONDS - start))
 done
 
 for t in "$here"/cli/test_*.sh; do
 	name=$(basename "$t" .sh)
 	before=$(machine_state)
+	start=$SECONDS
 	IOTRIAGE="$build/iotriage" bash "$t" >"$logs/$name.log" 2>&1
-	count "$name" "$logs/$name.log" $?
+	count "$name" "$logs/$name.log" $? $((SECONDS - start))
 	remove_leftovers "$name" "$before"
 done
 
+echo "[$label] took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
