@@ -15,6 +15,7 @@
 # read (/proc/diskstats), the model's expectation
 # (build/bench_layout_expect) and the ratio. Removes pools, mounts, loop
 # devices and the group on exit (and moves zfs-fuse back to the root group).
+# LAYOUTS (environment): a space list of the names above to run only those.
 # Needs root, zfs-fuse running (scripts/start-services.sh), btrfs-progs.
 set -u
 . "$(dirname "$0")/cgroup.sh"
@@ -152,9 +153,12 @@ btrfs_layout() { # NAME PROFILE MEMBERS...
 	wipefs -aq "$@"
 }
 
+# LAYOUTS="mirror2 raidz1x5" (environment) runs only those, to repeat one.
+wanted() { [ -z "${LAYOUTS:-}" ] || [[ " $LAYOUTS " == *" $1 "* ]]; }
 L=("${loops[@]}")
-zfs_layout mirror2 mirror "${L[0]}" "${L[1]}"
-zfs_layout raidz1x5 raidz1 "${L[@]}"
-zfs_layout raidz2x5 raidz2 "${L[@]}"
-btrfs_layout raid1x2 raid1 "${L[0]}" "${L[1]}"
-btrfs_layout raid0x3 raid0 "${L[0]}" "${L[1]}" "${L[2]}"
+wanted mirror2 && zfs_layout mirror2 mirror "${L[0]}" "${L[1]}"
+wanted raidz1x5 && zfs_layout raidz1x5 raidz1 "${L[@]}"
+wanted raidz2x5 && zfs_layout raidz2x5 raidz2 "${L[@]}"
+wanted raid1x2 && btrfs_layout raid1x2 raid1 "${L[0]}" "${L[1]}"
+wanted raid0x3 && btrfs_layout raid0x3 raid0 "${L[0]}" "${L[1]}" "${L[2]}"
+exit 0

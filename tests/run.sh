@@ -77,8 +77,21 @@ for t in "$build"/test_*; do
 	count "$name" "$logs/$name.log" $? $((SECONDS - start))
 done
 
+# A command test whose header says "# run-once: plain" (or asan) runs in
+# that pass only: a VM test repeats minutes of the same guest work in each
+# build, so it runs once, with the sanitized build (whose checks it passes
+# too, and whose sanitizers then watch the code only a VM reaches); the
+# fuzz harnesses and the static binary are their own builds either way.
+pass_kind=plain
+ldd "$build/iotriage" 2>/dev/null | grep -q libasan && pass_kind=asan
+
 for t in "$here"/cli/test_*.sh; do
 	name=$(basename "$t" .sh)
+	once=$(sed -n 's/^# run-once: \(plain\|asan\)$/\1/p' "$t" | head -n 1)
+	if [ -n "$once" ] && [ "$once" != "$pass_kind" ]; then
+		printf '%-28s runs once, in the %s pass\n' "[$label] $name" "${once/asan/sanitized}"
+		continue
+	fi
 	before=$(machine_state)
 	start=$SECONDS
 	IOTRIAGE="$build/iotriage" bash "$t" >"$logs/$name.log" 2>&1

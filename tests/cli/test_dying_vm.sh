@@ -7,6 +7,9 @@
 # offset and reports the healthy two normally; SIGINT during the stuck read
 # exits within 5 s, leaving only the abandoned reader in the kernel. Times
 # are the guest's clock (see run_vm.sh).
+# One VM run is enough (tests/run.sh): with the sanitized build, which
+# passes these checks too and whose sanitizers watch the code only the VM reaches.
+# run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)

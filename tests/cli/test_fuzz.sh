@@ -7,7 +7,10 @@
 # IOTRIAGE_FUZZ_JOBS targets at a time (default 2), seeded with the captures
 # in tests/data. Any crash, leak, sanitizer report or timeout fails the
 # target, and the input that did it is kept in the log. Does not use
-# $IOTRIAGE: the harnesses link the parsers' sources themselves.
+# $IOTRIAGE: the harnesses link the parsers' sources themselves, built with
+# ASan and UBSan whichever build the suite tests, so tests/run.sh runs this
+# once, in the plain pass:
+# run-once: plain
 . "$(dirname "$0")/lib.sh"
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,13 +18,6 @@ data=$here/tests/data
 seconds=${IOTRIAGE_FUZZ_SECONDS:-10}
 jobs=${IOTRIAGE_FUZZ_JOBS:-2}
 
-# The harnesses are their own clang ASan + UBSan build, the same whichever
-# build of iotriage the suite is testing: fuzzing them again in the
-# sanitizer pass would repeat the same minutes.
-if [ -n "${IOTRIAGE:-}" ] && ldd "$IOTRIAGE" 2>/dev/null | grep -q libasan; then
-	skip "fuzz" "run once, with the plain pass (the harnesses are built with ASan and UBSan either way)"
-	exit 0
-fi
 if ! command -v clang >/dev/null && ! command -v clang-14 >/dev/null; then
 	skip "fuzz" "clang is not installed (scripts/install-test-deps.sh installs it)"
 	exit 0

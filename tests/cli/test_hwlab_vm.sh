@@ -12,6 +12,9 @@
 # kernel name: probe order moves names between boots. HWLAB_CONSOLE=FILE
 # re-checks an earlier boot's console (KEEP_CONSOLE=FILE keeps one) without
 # booting; HWLAB_LIMIT caps the boot (420 s).
+# One VM run is enough (tests/run.sh): with the sanitized build, which
+# passes these checks too and whose sanitizers watch the code only the VM reaches.
+# run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)

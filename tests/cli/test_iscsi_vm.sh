@@ -10,6 +10,9 @@
 # while exported; Ctrl-C and SIGKILL of the client and SIGKILL of an
 # export leave no LIO object, session, node record or export record; bad
 # input makes nothing. Latency is on the VM's instruction-counted clock.
+# One VM run is enough (tests/run.sh): with the sanitized build, which
+# passes these checks too and whose sanitizers watch the code only the VM reaches.
+# run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -11,6 +11,9 @@
 # libasan/libubsan go in too (ldd lists them) and any sanitizer report on
 # the console fails the test. Latency figures come from the VM's
 # instruction-counted clock (see run_vm.sh): ratios, not this host's speed.
+# One VM run is enough (tests/run.sh): with the sanitized build, which
+# passes these checks too and whose sanitizers watch the code only the VM reaches.
+# run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)

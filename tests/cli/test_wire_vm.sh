@@ -12,6 +12,9 @@
 # instruction here (500 MIPS; the default 4 ns makes the target stack's CPU
 # cost per I/O, ~47,000 instructions, ~190 us: ten times a real core's,
 # and next to the 200 us that ramdisk wire calls a large loss).
+# One VM run is enough (tests/run.sh): with the sanitized build, which
+# passes these checks too and whose sanitizers watch the code only the VM reaches.
+# run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
