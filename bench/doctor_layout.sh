@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# bench/doctor_layout.sh [RUNS] [RATE_MIB]: doctor's pool verdict against
-# the layout model (issue 18). A zfs-fuse raidz1 of five loop devices (files
-# in /tmp), every member capped at RATE_MIB MiB/s (default 8) for reads and
-# writes by one cgroup v1 blkio group holding both doctor (its step-1 raw
-# reads) and the zfs-fuse daemon (the pool's member I/O). Per run:
+# bench/doctor_layout.sh [RUNS] [RATE_MIB] [zfs|btrfs]: doctor's pool verdict
+# against the layout model (issue 18). A zfs-fuse raidz1 of five loop devices
+# (files in /tmp), or with btrfs a btrfs raid1 of two of them, every member
+# capped at RATE_MIB MiB/s (default 8) for reads and writes by one cgroup v1
+# blkio group holding both doctor (its step-1 raw reads; on btrfs also the
+# pool's I/O, which doctor issues O_DIRECT itself) and the zfs-fuse daemon
+# (the pool's member I/O on ZFS). Per run:
 #   healthy: doctor POOL --quick --no-network; the pool should not be named
 #   forced:  the members' writes capped at a third of RATE_MIB as well (a
 #            shared throttle on all members' writes): the pool should be
@@ -14,6 +16,8 @@
 set -u
 runs=${1:-3}
 rate=$((${2:-8} * 1024 * 1024))
+fs=${3:-zfs}
+case $fs in zfs|btrfs) ;; *) echo "usage: $0 [RUNS] [RATE_MIB] [zfs|btrfs]" >&2; exit 2 ;; esac
 bin=${IOTRIAGE:-build/iotriage}
 tag=iotdl-$$
 pool=iotdl-$$
@@ -26,14 +30,17 @@ cleanup() {
 	if grep -q ":blkio:/$tag\$" "/proc/$zpid/cgroup" 2>/dev/null; then
 		echo "$zpid" >/sys/fs/cgroup/blkio/cgroup.procs
 	fi
-	for _ in 1 2 3 4 5 6; do zpool destroy "$pool" 2>/dev/null && break; zpool list "$pool" >/dev/null 2>&1 || break; sleep 2; done
+	mountpoint -q "$dir/mnt" && umount "$dir/mnt"
+	[ "$fs" = zfs ] && for _ in 1 2 3 4 5 6; do zpool destroy "$pool" 2>/dev/null && break; zpool list "$pool" >/dev/null 2>&1 || break; sleep 2; done
 	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
 	rmdir "$cg" 2>/dev/null
 	rm -rf "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-for i in 1 2 3 4 5; do
+members=5
+[ "$fs" = btrfs ] && members=2
+for i in $(seq 1 $members); do
 	truncate -s 256M "$dir/m$i"
 	loops+=("$(losetup -f --show --direct-io=on "$dir/m$i")")
 done
@@ -43,7 +50,12 @@ cap() { # cap KNOB RATE: every member
 }
 cap read_bps_device "$rate"
 cap write_bps_device "$rate"
-zpool create -f "$pool" raidz "${loops[@]}" >/dev/null 2>&1 || { echo "zpool create failed" >&2; exit 1; }
+if [ "$fs" = zfs ]; then
+	zpool create -f "$pool" raidz "${loops[@]}" >/dev/null 2>&1 || { echo "zpool create failed" >&2; exit 1; }
+else
+	mkfs.btrfs -q -f -L "$pool" -d raid1 -m raid1 "${loops[0]}" "${loops[1]}" >/dev/null 2>&1 &&
+		mkdir "$dir/mnt" && mount "${loops[0]}" "$dir/mnt" || { echo "mkfs.btrfs or mount failed" >&2; exit 1; }
+fi
 healthy_named=0 forced_named=0
 doctor() { # doctor NAME: one run with zfs-fuse and doctor in the group
 	echo "$zpid" >"$cg/cgroup.procs"
