@@ -333,11 +333,14 @@ void doctor_step_pool(struct doctor *dr)
 	if (!doctor_pool_findings(dr, &findings))
 		strbuf_adds(&findings, by_layout || by_twin ? "no pool setting or member explains it"
 							   : "no pool-layer finding");
-	if (dr->twin_read_bw > 0)
-		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %.0f%% of its RAM twin's "
-			 "read rate; %s; %s", wr, rd, 100.0 * dr->pool_read_bw / dr->twin_read_bw, dr->layout_sentence,
-			 findings.buf);
-	else
+	if (dr->twin_read_bw > 0) {
+		/* Capped disks against RAM can be a fraction of a percent: never "0%". */
+		double pct = 100.0 * dr->pool_read_bw / dr->twin_read_bw;
+		char share[32];
+		snprintf(share, sizeof(share), pct < 1 ? "under 1%%" : "%.0f%%", pct);
+		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s: %s of its RAM twin's "
+			 "read rate; %s; %s", wr, rd, share, dr->layout_sentence, findings.buf);
+	} else
 		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s (no twin to compare with); "
 			 "%s; %s", wr, rd, dr->layout_sentence, findings.buf);
 	if (by_layout || by_twin)
