@@ -138,7 +138,7 @@ static void effect_row(int w, const struct wire_delay_effect *e)
 		printf("  %-27s %+11.1f us %+11.1f us  %s\n", wire_workload_titles[w], e->local / 1e3, e->remote / 1e3,
 		       e->word);
 	else
-		printf("  %-27s %+12.1f%% %+12.1f%%  %s\n", wire_workload_titles[w], -100 * e->local, -100 * e->remote,
+		printf("  %-27s %+13.1f%% %+13.1f%%  %s\n", wire_workload_titles[w], -100 * e->local, -100 * e->remote,
 		       e->word);
 }
 
