@@ -74,12 +74,12 @@ run wire-rate-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s
 run ping-delay /bin/ip netns exec cli ping -c 3 10.77.0.1
 runj wire500 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
 run objects-wire500 objects
-run wire-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s
+run wire-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 500ms
 
 # Ctrl-C while the client reads: the client disconnects
-# (the local half reads for 3 x 2 s first; then the client connects and
-# reads for 3 x 2 s: the signal comes 1 s in)
-$I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s >/tmp/int.out 2>&1 &
+# (the local half reads for 3 x 1 s first; then the client connects and
+# reads for 3 x 1 s: the signal comes 1 s in)
+$I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s >/tmp/int.out 2>&1 &
 wpid=$!
 n=0
 while [ $n -lt 600 ] && ! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme; do sleep 0.1; n=$((n + 1)); done
@@ -103,7 +103,7 @@ run objects-host objects
 nqn=$(ls $CFS/subsystems | head -n 1)
 run client-intruder /bin/ip netns exec cli $I ramdisk client --nvme-tcp 10.77.0.1 --nqn "$nqn" --host-nqn nqn.2014-08.org.nvmexpress:uuid:intruder --runtime 1s
 run objects-intruder objects
-runj wire-host $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
+runj wire-host $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 500ms --json
 # --ndelay on a null_blk RAM disk (its completion_nsec is fixed once the
 # device is powered): refused up front, nothing measured, its delay as made
 nb=$(ls -d /sys/kernel/config/nullb/iotriage-nullb* | head -n 1)
@@ -147,18 +147,20 @@ run list-final $I ramdisk list
 # in flight / 2 ms = 16,000), while the client's, already bound by the
 # round trip (32 / ~1.1 ms), lose a smaller share (hidden in part).
 SD=/sys/bus/pseudo/drivers/scsi_debug
-runj sd-create $I ramdisk create 64M --backend scsi_debug -y --json
+runj sd-create $I ramdisk create 32M --backend scsi_debug -y --json
 run sd-export $I ramdisk export --nvme-tcp 10.77.0.1 --allow-any-host
-runj wire-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 1s --json --log-file /tmp/ndelay.log
+# (500 ms a workload: some 250 reads at QD1 locally with the delay)
+runj wire-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 500ms --json --log-file /tmp/ndelay.log
 echo "=== SD after ndelay=$(cat $SD/ndelay) delay=$(cat $SD/delay)"
 run ndelay-steps grep -E 'per-command delay|a back end' /tmp/ndelay.log
-# Ctrl-C once the back end is slowed: the recorded delay is restored too
-$I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 1ms --runtime 1s >/tmp/sdint.out 2>&1 &
+# Ctrl-C once the back end is slowed (the comparison at 1 ms then fills
+# the disk and reads for 3 x 200 ms before the client's turn): the
+# recorded delay is restored too
+$I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 1ms --runtime 200ms >/tmp/sdint.out 2>&1 &
 wpid=$!
 n=0
 while [ $n -lt 600 ] && [ "$(cat $SD/ndelay)" = 0 ]; do sleep 0.1; n=$((n + 1)); done
 echo "=== SD during ndelay=$(cat $SD/ndelay)"
-sleep 1
 kill -INT $wpid
 wait $wpid
 echo "=== SD INT rc=$?"
@@ -167,8 +169,7 @@ echo "=== SD after-int ndelay=$(cat $SD/ndelay) delay=$(cat $SD/delay)"
 run sd-unexport $I ramdisk unexport
 run sd-destroy $I ramdisk destroy -y
 run objects-sd objects
-run list-sd $I ramdisk list
-run sd-module cat /proc/modules
+run sd-left ls /dev/iotriage-ramdisk0 /sys/module/scsi_debug
 
 # doctor --client: step 3 across the wire (netem 500 us each way is still on)
 objects_all() { objects; ls /dev/iotriage-ramdisk* /sys/block 2>/dev/null | grep -E 'iotriage-ramdisk|nullb' | sed 's/^/ramdisk /'; true; }
