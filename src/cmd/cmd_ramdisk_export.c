@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "basic/log.h"
+#include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
@@ -18,12 +19,14 @@
 #include "triage/ramdisk_export.h"
 
 enum { OPT_NVME_TCP = OPT_COMMAND_BASE, OPT_HOST_NQN, OPT_ANY_HOST, OPT_NQN, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN,
-       OPT_ISCSI, OPT_INITIATOR, OPT_TARGET };
+       OPT_ISCSI, OPT_INITIATOR, OPT_TARGET, OPT_NDELAY };
 
 struct wire_args {
 	const char *addr, *host_nqn, *nqn, *via, *client_bin, *iscsi, *initiator, *target;
 	bool any_host;
 	uint64_t runtime_ns;
+	uint64_t ndelays[WIRE_MAX_DELAYS]; /* wire --ndelay */
+	size_t n_ndelays;
 };
 
 #define ROW_ADDR(HELP) { "nvme-tcp", 0, "ADDR[:PORT]", HELP, OPT_NVME_TCP, OPT_V_STRING(struct wire_args, addr) }
@@ -60,8 +63,25 @@ static const struct opt_def wire_opts[] = {
 	{ "client-iotriage", 0, "PATH", "iotriage on the client (default: this binary's path)", OPT_CLIENT_BIN,
 	  OPT_V_STRING(struct wire_args, client_bin) },
 	ROW_RUNTIME("reading time of each workload on each side"),
+	{ "ndelay", 0, "LIST", "then again with the RAM disk's back end this much slower per command (2ms, or "
+	  "100us,2ms; scsi_debug RAM disks)", OPT_NDELAY, { 0 } },
 	OPT_END,
 };
+
+/* --ndelay LIST: up to WIRE_MAX_DELAYS durations under a second. */
+static int wire_option(int id, const char *arg, void *settings)
+{
+	struct wire_args *a = settings;
+	char *copy = xstrdup(arg), *save = NULL;
+	bool bad = id != OPT_NDELAY || !*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,");
+	a->n_ndelays = 0;
+	for (char *w = strtok_r(copy, ",", &save); w && !bad; w = strtok_r(NULL, ",", &save))
+		bad = a->n_ndelays == WIRE_MAX_DELAYS || parse_duration_ns(w, &a->ndelays[a->n_ndelays]) < 0 ||
+		      a->ndelays[a->n_ndelays++] > RAMDISK_MAX_NDELAY_NS;
+	free(copy);
+	return bad ? opts_usage_error("ramdisk wire", "invalid --ndelay '%s': expected up to %d comma-separated "
+				      "per-command delays under 1 s (2ms, or 100us,2ms)", arg, WIRE_MAX_DELAYS) : 0;
+}
 
 static void export_json(struct json *j, const struct ramdisk_export *e)
 {
@@ -251,6 +271,8 @@ const struct command_frame ramdisk_client_frame = {
 
 struct wire_pair {
 	struct wire_side local, remote;
+	bool delays;
+	struct wire_delay_run run;
 };
 
 static void wire_body(struct json *j, const void *arg)
@@ -258,6 +280,8 @@ static void wire_body(struct json *j, const void *arg)
 	const struct wire_pair *w = arg;
 	if (w->remote.w[WIRE_SEQ].measured)
 		ramdisk_wire_json(j, &w->local, &w->remote);
+	if (w->delays)
+		ramdisk_wire_delay_json(j, &w->run);
 }
 
 static int wire_check(struct command_call *call)
@@ -279,28 +303,39 @@ static int wire_main(struct command_call *call)
 	size_t n = 0;
 	for (char *w = strtok_r(via_copy, " \t", &save); w && n < 16; w = strtok_r(NULL, " \t", &save))
 		via[n++] = w;
-	struct wire_pair w = { 0 };
+	struct wire_pair *w = xcalloc(1, sizeof(*w));
 	char reason[1200] = "";
-	int r = ramdisk_wire_compare(via, n, a->client_bin ? a->client_bin : self, a->runtime_ns, &w.local, &w.remote,
-				     reason, sizeof(reason));
+	const char *client = a->client_bin ? a->client_bin : self;
+	w->delays = a->n_ndelays > 0;
+	int r = w->delays ? ramdisk_wire_delays(via, n, client, a->runtime_ns, a->ndelays, a->n_ndelays, &w->local,
+						&w->remote, &w->run, reason, sizeof(reason))
+			  : ramdisk_wire_compare(via, n, client, a->runtime_ns, &w->local, &w->remote, reason,
+						 sizeof(reason));
 	free(via_copy);
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
-	else if (!call->rc->json)
-		ramdisk_wire_print(&w.local, &w.remote);
-	return finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, &w);
+	if (!call->rc->json && w->remote.w[WIRE_SEQ].measured)
+		ramdisk_wire_print(&w->local, &w->remote);
+	if (!call->rc->json && w->delays)
+		ramdisk_wire_delay_print(&w->run);
+	r = finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, w);
+	free(w);
+	return r;
 }
 
 static const struct command_doc wire_doc = {
-	"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME]",
+	"ramdisk wire", "ramdisk wire --via PREFIX [--runtime TIME] [--ndelay LIST]",
 	"Step 3 across the wire: reads the first exported RAM disk here, then from the client\n"
 	"(PREFIX iotriage ramdisk client ...: 'ssh HOST' or 'ip netns exec NS'): 4 KiB random\n"
 	"at QD1 and QD32, 1 MiB sequential; reports what the network and the target stack add\n"
-	"per I/O, the share of local IOPS and bandwidth reached, and the layer when the loss is large.",
+	"per I/O, the share of local IOPS and bandwidth reached, and the layer when the loss is large.\n"
+	"--ndelay: then again with the back end slower per command (scsi_debug's delay, set at\n"
+	"runtime, restored after): whether the path passes a slow back end through, hides it\n"
+	"or amplifies it.",
 	wire_opts,
 };
 
 const struct command_frame ramdisk_wire_frame = {
 	.doc = &wire_doc, .settings_size = sizeof(struct wire_args), .flags = CMD_RECORDS_RUN | CMD_NEEDS_ROOT,
-	.run_name = "ramdisk-wire", .check = wire_check, .main = wire_main,
+	.run_name = "ramdisk-wire", .handle = wire_option, .check = wire_check, .main = wire_main,
 };

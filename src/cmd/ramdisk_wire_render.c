@@ -96,3 +96,64 @@ void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *r
 		printf("the path's ceiling: %s\n", jd.ceiling_from);
 	printf("%s%s\n", jd.layer ? "LAYER: " : "", jd.sentence);
 }
+
+void ramdisk_wire_delay_json(struct json *j, const struct wire_delay_run *run)
+{
+	if (!*run->backend) {
+		json_null(j, "backend_delay_base");
+	} else {
+		json_begin_object(j, "backend_delay_base");
+		json_string(j, "backend", run->backend);
+		json_string(j, "device", run->device);
+		json_uint(j, "ndelay_ns", run->recorded_ns);
+		json_bool(j, "restored", !run->changed || run->restored);
+		json_end_object(j);
+	}
+	json_begin_array(j, "backend_delay");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct wire_delay_point *pt = &run->p[i];
+		json_begin_object(j, NULL);
+		json_uint(j, "ndelay_ns", pt->ndelay_ns);
+		ramdisk_wire_side_json(j, "local", &pt->local);
+		ramdisk_wire_side_json(j, "remote", &pt->remote);
+		json_begin_object(j, "effect");
+		for (int w = 0; w < WIRE_WORKLOADS; w++) {
+			json_begin_object(j, wire_workload_names[w]);
+			json_double(j, "local", pt->effect[w].local);
+			json_double(j, "remote", pt->effect[w].remote);
+			json_string(j, "word", pt->effect[w].word);
+			json_end_object(j);
+		}
+		json_end_object(j);
+		json_string(j, "sentence", pt->sentence);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* One workload's effect: QD1 in us added, the others in percent. */
+static void effect_row(int w, const struct wire_delay_effect *e)
+{
+	if (w == WIRE_QD1)
+		printf("  %-27s %+11.1f us %+11.1f us  %s\n", wire_workload_titles[w], e->local / 1e3, e->remote / 1e3,
+		       e->word);
+	else
+		printf("  %-27s %+13.1f%% %+13.1f%%  %s\n", wire_workload_titles[w], -100 * e->local, -100 * e->remote,
+		       e->word);
+}
+
+void ramdisk_wire_delay_print(const struct wire_delay_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const struct wire_delay_point *pt = &run->p[i];
+		printf("\nwith the back end's per-command delay at %.1f us (%s; the disk's own: %.1f us)\n",
+		       (double)pt->ndelay_ns / 1e3, run->backend, (double)run->recorded_ns / 1e3);
+		printf("  %-27s %14s %14s  %s\n", "what the delay costs", "locally", "from the client", "through the path");
+		for (int w = 0; w < WIRE_WORKLOADS; w++)
+			effect_row(w, &pt->effect[w]);
+		printf("BACK END: %s\n", pt->sentence);
+	}
+	if (run->changed)
+		printf("\nthe per-command delay of %s %s to %.1f us\n", run->device,
+		       run->restored ? "restored" : "NOT restored", (double)run->recorded_ns / 1e3);
+}

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,29 @@ bool ramdisk_backend_fits(const struct ramdisk_backend *b, const struct ramdisk_
 		return false;
 	}
 	return true;
+}
+
+int ramdisk_set_ndelay(const struct ramdisk_paths *p, const char *backend, uint64_t ndelay_ns, bool check_only,
+		       char *why, size_t len)
+{
+	const struct ramdisk_backend *b = ramdisk_backend_find(backend);
+	if (!b) {
+		snprintf(why, len, "unknown RAM disk backend '%s'", backend);
+		return -EINVAL;
+	}
+	if (!b->set_ndelay) {
+		snprintf(why, len, "the %s backend %s; make the RAM disk with 'iotriage ramdisk create --backend "
+			 "scsi_debug', whose delay can change at runtime", b->name,
+			 b->supports_ndelay ? "fixes its per-command delay when the device is made"
+					    : "has no per-command delay");
+		return -EOPNOTSUPP;
+	}
+	if (ndelay_ns > RAMDISK_MAX_NDELAY_NS) {
+		snprintf(why, len, "a per-command delay of %" PRIu64 " ns is over the most, %llu ns", ndelay_ns,
+			 RAMDISK_MAX_NDELAY_NS);
+		return -ERANGE;
+	}
+	return b->set_ndelay(p, ndelay_ns, check_only, why, len);
 }
 
 unsigned ramdisk_backend_sector_size(const struct ramdisk_backend *b, const struct ramdisk_spec *spec)

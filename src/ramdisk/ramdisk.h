@@ -104,6 +104,11 @@ struct ramdisk_backend {
 		       size_t len);
 	/* Is KNAME a device of this backend (sysfs)? */
 	bool (*owns)(const struct ramdisk_paths *p, const char *kname);
+	/* Sets the per-command delay of the backend's devices while they exist
+	 * (all of them: scsi_debug's delay is the module's). CHECK_ONLY: only
+	 * says whether it can, changing nothing. 0, or -errno with WHY. NULL:
+	 * the backend cannot (no delay at all, or fixed once a device exists). */
+	int (*set_ndelay)(const struct ramdisk_paths *p, uint64_t ndelay_ns, bool check_only, char *why, size_t len);
 };
 
 extern const struct ramdisk_backend ramdisk_scsi_debug, ramdisk_null_blk, ramdisk_brd, ramdisk_zram;
@@ -115,6 +120,12 @@ const struct ramdisk_backend *ramdisk_backend_find(const char *name);
  * with WHY set. Does not probe the kernel. */
 bool ramdisk_backend_fits(const struct ramdisk_backend *b, const struct ramdisk_spec *spec, char *why,
 			  size_t len);
+/* Sets the per-command delay of the devices of BACKEND ("scsi_debug") to
+ * NDELAY_NS at runtime (see set_ndelay above; CHECK_ONLY changes nothing).
+ * -EOPNOTSUPP with WHY naming the backend and the way (a scsi_debug RAM
+ * disk) when it cannot; -EPERM when iotriage did not load the module. */
+int ramdisk_set_ndelay(const struct ramdisk_paths *p, const char *backend, uint64_t ndelay_ns, bool check_only,
+		       char *why, size_t len);
 /* The sector size BACKEND uses for SPEC (the one asked for, or 512, or 4096 for zram). */
 unsigned ramdisk_backend_sector_size(const struct ramdisk_backend *b, const struct ramdisk_spec *spec);
 

@@ -4,7 +4,9 @@
  * host gets its own store (without it every scsi_debug device shares one),
  * INQUIRY vendor IOTRIAGE, product RAMDISK, so the devices are recognisable
  * as ours. delay=0 makes --ndelay 0 answer at once (the module's default is
- * one jiffy); ndelay sets the per-command latency on an hrtimer. Destroy
+ * one jiffy); ndelay sets the per-command latency on an hrtimer, and can be
+ * changed while the module is loaded (set_ndelay: the driver's attribute,
+ * for every device of the module, all ours). Destroy
  * unloads the module; --force first deletes SCSI devices that are still
  * open (the kernel allows that; their users are left dangling). */
 #include "ramdisk/ramdisk.h"
@@ -23,6 +25,7 @@
 
 #define SD_VENDOR "IOTRIAGE"
 #define SD_PRODUCT "RAMDISK"
+#define SD_DRIVER "bus/pseudo/drivers/scsi_debug" /* the driver's runtime attributes */
 
 static void attr_path(const struct ramdisk_paths *p, const char *kname, const char *attr, char *buf, size_t len)
 {
@@ -229,6 +232,52 @@ static int scsi_debug_destroy(const struct ramdisk_paths *p, struct ramdisk_dev 
 	return r;
 }
 
+/* Writes VAL to the driver's ATTR. The module answers EBUSY while
+ * commands are queued (the last reads may still complete): a few tries. */
+static int driver_write(const struct ramdisk_paths *p, const char *attr, const char *val, char *why, size_t len)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/" SD_DRIVER "/%s", p->sysfs, attr);
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int r = -EBUSY;
+	for (int i = 0; i < 100 && r == -EBUSY; i++) {
+		if (i)
+			nanosleep(&tick, NULL);
+		r = write_small_file(path, val);
+	}
+	if (r < 0)
+		snprintf(why, len, "cannot write %s to %s: %s", val, path, strerror(-r));
+	return r;
+}
+
+static int scsi_debug_set_ndelay(const struct ramdisk_paths *p, uint64_t ndelay_ns, bool check_only, char *why,
+				 size_t len)
+{
+	/* The delay is the module's: changed only when every device is ours. */
+	if (!ramdisk_module_loaded(p, "scsi_debug") || !loaded_by_us(p)) {
+		snprintf(why, len, "scsi_debug is not loaded by iotriage (its delay is the module's, for all its "
+			 "devices): make the RAM disk with 'iotriage ramdisk create --backend scsi_debug'");
+		return -EPERM;
+	}
+	char path[256];
+	snprintf(path, sizeof(path), "%s/" SD_DRIVER "/ndelay", p->sysfs);
+	if (access(path, W_OK) < 0) {
+		int r = -errno;
+		snprintf(why, len, "scsi_debug's delay cannot be changed here: %s: %s", path, strerror(errno));
+		return r;
+	}
+	if (check_only)
+		return 0;
+	char val[32];
+	snprintf(val, sizeof(val), "%" PRIu64, ndelay_ns);
+	int r = driver_write(p, "ndelay", val, why, len);
+	/* ndelay=0 falls back to the module's default delay of one jiffy;
+	 * delay=0 answers at once, as creation does */
+	if (r == 0 && ndelay_ns == 0)
+		r = driver_write(p, "delay", "0", why, len);
+	return r;
+}
+
 const struct ramdisk_backend ramdisk_scsi_debug = {
 	.name = "scsi_debug",
 	.summary = "emulated SCSI disks (by-id identity, ndelay, 512 or 4096-byte sectors)",
@@ -240,4 +289,5 @@ const struct ramdisk_backend ramdisk_scsi_debug = {
 	.create = scsi_debug_create,
 	.destroy = scsi_debug_destroy,
 	.owns = scsi_debug_owns,
+	.set_ndelay = scsi_debug_set_ndelay,
 };

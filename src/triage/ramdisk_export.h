@@ -161,6 +161,59 @@ void ramdisk_wire_judge(const struct wire_side *local, const struct wire_side *r
  * when none is known; FROM says which, or why none is known (pure). */
 double ramdisk_wire_ceiling(const struct wire_side *local, const struct wire_side *remote, char *from, size_t len);
 
+/* ramdisk wire --ndelay (triage/ramdisk_wire_delay.c): after the
+ * comparison at the RAM disk's own delay, the back end is set to each
+ * per-command delay in turn (ramdisk_set_ndelay: scsi_debug alone) and the
+ * comparison runs again; the recorded delay is restored at the end, also
+ * on failure and Ctrl-C. Each delay is judged per workload: what the delay
+ * costs locally against what it costs from the client (pure,
+ * ramdisk_wire_delay_judge). QD1: the mean latency it adds (ns); QD32 IOPS
+ * and 1 MiB bandwidth: the fraction it loses. The client's effect within
+ * WIRE_DELAY_PASS of local's is "passed through"; under that "hidden" (the
+ * path's own limit masks the slow back end: its queue depth over its round
+ * trip, or its bandwidth, already binds), over it "amplified". A workload
+ * the delay costs under WIRE_DELAY_NO_EFFECT on both sides (of the QD1
+ * latency at the disk's own delay, or of IOPS or bandwidth) is "no effect":
+ * run-to-run noise of a RAM disk is a few percent. */
+#define WIRE_MAX_DELAYS 8
+#define WIRE_DELAY_PASS 0.25
+#define WIRE_DELAY_NO_EFFECT 0.05
+
+struct wire_delay_effect {
+	double local, remote; /* QD1: ns added; QD32 and 1 MiB: the fraction lost (0.84: -84%) */
+	const char *word;     /* "passed through", "hidden", "amplified" or "no effect" */
+};
+
+struct wire_delay_point {
+	uint64_t ndelay_ns;
+	struct wire_side local, remote;
+	struct wire_delay_effect effect[WIRE_WORKLOADS];
+	char sentence[600]; /* "a back end slower by 2000 us per command: QD1 +2001 us locally, ..." */
+};
+
+/* Pure: POINT's effects and sentence against BASE_LOCAL and BASE_REMOTE,
+ * measured at the disk's own delay BASE_NS. */
+void ramdisk_wire_delay_judge(const struct wire_side *base_local, const struct wire_side *base_remote,
+			      uint64_t base_ns, struct wire_delay_point *point);
+
+struct wire_delay_run {
+	char backend[16], device[64];
+	uint64_t recorded_ns; /* the disk's own delay: the comparison's base, restored at the end */
+	bool changed, restored;
+	size_t n;             /* delays measured */
+	struct wire_delay_point p[WIRE_MAX_DELAYS];
+};
+
+/* ramdisk_wire_compare at the exported disk's own delay (LOCAL, REMOTE),
+ * then at each of NDELAYS (N up to WIRE_MAX_DELAYS) into RET, then the
+ * recorded delay restored. Refused up front (nothing changed, nothing
+ * measured: -EOPNOTSUPP or -EPERM with WHY naming the backend and the
+ * way) when the backend cannot change its delay at runtime. 0, or -errno
+ * with WHY (a failed restore too); the delays measured stay in RET. */
+int ramdisk_wire_delays(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
+			const uint64_t *ndelays, size_t n, struct wire_side *local, struct wire_side *remote,
+			struct wire_delay_run *ret, char *why, size_t len);
+
 /* The judgement's ceiling members: ceiling_mbps (null when unknown),
  * ceiling_from, link_bound. */
 struct json;

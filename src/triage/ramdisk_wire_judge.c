@@ -1,4 +1,5 @@
 /* What the wire costs, judged (triage/ramdisk_export.h): pure. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -134,4 +135,75 @@ void ramdisk_wire_ceiling_json(struct json *j, const struct wire_judgement *jd)
 		json_null(j, "ceiling_mbps");
 	json_string(j, "ceiling_from", jd->ceiling_from);
 	json_bool(j, "link_bound", jd->link_bound);
+}
+
+/* --ndelay: the delay's effect locally against its effect from the client.
+ * REL_*: the effect relative to the figure at the disk's own delay. */
+static const char *delay_word(double local, double remote, double rel_local, double rel_remote)
+{
+	if (fabs(rel_local) < WIRE_DELAY_NO_EFFECT && fabs(rel_remote) < WIRE_DELAY_NO_EFFECT)
+		return "no effect";
+	double ratio = local != 0 ? remote / local : INFINITY;
+	if (ratio < 1 - WIRE_DELAY_PASS)
+		return "hidden";
+	return ratio > 1 + WIRE_DELAY_PASS ? "amplified" : "passed through";
+}
+
+/* The word in the sentence: how much of it the path hides. */
+static const char *delay_phrase(const struct wire_delay_effect *e, double rel_remote)
+{
+	if (strcmp(e->word, "hidden") == 0)
+		return fabs(rel_remote) < WIRE_DELAY_NO_EFFECT ? "hidden by the path" : "hidden in part by the path";
+	return strcmp(e->word, "amplified") == 0 ? "amplified by the path" : e->word;
+}
+
+/* NS as microseconds: whole ones from 10 us, else one decimal; SIGN: with + or -. */
+static void fmt_us(char *buf, size_t len, double ns, bool sign)
+{
+	double us = fabs(ns) < 50 ? 0 : ns / 1e3;
+	if (fabs(us) >= 10)
+		snprintf(buf, len, sign ? "%+.0f us" : "%.0f us", us);
+	else
+		snprintf(buf, len, sign ? "%+.1f us" : "%.1f us", us);
+}
+
+static double lost(double now, double base)
+{
+	return base > 0 ? 1 - now / base : 0;
+}
+
+/* The change in whole percent, as printed: a loss of 0.84 is -84 (never "-0"). */
+static double pct(double lost)
+{
+	double v = -100 * lost;
+	return fabs(v) < 0.5 ? 0 : v;
+}
+
+void ramdisk_wire_delay_judge(const struct wire_side *base_local, const struct wire_side *base_remote,
+			      uint64_t base_ns, struct wire_delay_point *pt)
+{
+	double rel_l[WIRE_WORKLOADS], rel_r[WIRE_WORKLOADS];
+	struct wire_delay_effect *e = pt->effect;
+	const struct wire_lat *bl = base_local->w, *br = base_remote->w, *l = pt->local.w, *r = pt->remote.w;
+	e[WIRE_QD1].local = l[WIRE_QD1].mean_ns - bl[WIRE_QD1].mean_ns;
+	e[WIRE_QD1].remote = r[WIRE_QD1].mean_ns - br[WIRE_QD1].mean_ns;
+	rel_l[WIRE_QD1] = bl[WIRE_QD1].mean_ns > 0 ? e[WIRE_QD1].local / bl[WIRE_QD1].mean_ns : 0;
+	rel_r[WIRE_QD1] = br[WIRE_QD1].mean_ns > 0 ? e[WIRE_QD1].remote / br[WIRE_QD1].mean_ns : 0;
+	rel_l[WIRE_QD32] = e[WIRE_QD32].local = lost(l[WIRE_QD32].iops, bl[WIRE_QD32].iops);
+	rel_r[WIRE_QD32] = e[WIRE_QD32].remote = lost(r[WIRE_QD32].iops, br[WIRE_QD32].iops);
+	rel_l[WIRE_SEQ] = e[WIRE_SEQ].local = lost(l[WIRE_SEQ].bw_bytes_per_s, bl[WIRE_SEQ].bw_bytes_per_s);
+	rel_r[WIRE_SEQ] = e[WIRE_SEQ].remote = lost(r[WIRE_SEQ].bw_bytes_per_s, br[WIRE_SEQ].bw_bytes_per_s);
+	for (int w = 0; w < WIRE_WORKLOADS; w++)
+		e[w].word = delay_word(e[w].local, e[w].remote, rel_l[w], rel_r[w]);
+	double d = (double)pt->ndelay_ns - (double)base_ns;
+	char by[32], ql[32], qr[32];
+	fmt_us(by, sizeof(by), fabs(d), false);
+	fmt_us(ql, sizeof(ql), e[WIRE_QD1].local, true);
+	fmt_us(qr, sizeof(qr), e[WIRE_QD1].remote, true);
+	snprintf(pt->sentence, sizeof(pt->sentence),
+		 "a back end %s by %s per command: QD1 %s locally, %s from the client (%s); QD32 IOPS %+.0f%% locally, "
+		 "%+.0f%% from the client (%s); 1 MiB bandwidth %+.0f%% locally, %+.0f%% from the client (%s)",
+		 d >= 0 ? "slower" : "faster", by, ql, qr, delay_phrase(&e[WIRE_QD1], rel_r[WIRE_QD1]),
+		 pct(e[WIRE_QD32].local), pct(e[WIRE_QD32].remote), delay_phrase(&e[WIRE_QD32], rel_r[WIRE_QD32]),
+		 pct(e[WIRE_SEQ].local), pct(e[WIRE_SEQ].remote), delay_phrase(&e[WIRE_SEQ], rel_r[WIRE_SEQ]));
 }

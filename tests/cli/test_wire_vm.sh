@@ -7,7 +7,10 @@
 # within 15%; destroy refused while exported; Ctrl-C and SIGKILL leave no
 # subsystem, port, controller or record; bad input makes nothing; tbf at
 # 400 Mbit/s on the target's side: the 1 MiB reads meet the link's
-# ceiling and the judgement names it (doctor too, with --client-iotriage).
+# ceiling and the judgement names it (doctor too, with --client-iotriage);
+# --ndelay 2ms on a scsi_debug RAM disk: QD1's added latency passed
+# through to the client, the delay restored after (and after Ctrl-C);
+# refused on null_blk with its delay untouched.
 # Latency is on the VM's instruction-counted clock (run_vm.sh), at 2 ns an
 # instruction here (500 MIPS; the default 4 ns makes the target stack's CPU
 # cost per I/O, ~47,000 instructions, ~190 us: ten times a real core's,
@@ -25,7 +28,7 @@ vm_ready "wire VM tests" "$missing" || exit 0
 
 console=$TMP/console.log
 start=$(date +%s)
-VM_QEMU_ARGS="-icount shift=1,sleep=off" VM_MODULES="configfs null_blk nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem sch_tbf loop" VM_PROGRAMS="ip tc" \
+VM_QEMU_ARGS="-icount shift=1,sleep=off" VM_MODULES="configfs null_blk scsi_debug sd_mod nvmet nvmet_tcp nvme_tcp nvme_fabrics veth sch_netem sch_tbf loop" VM_PROGRAMS="ip tc" \
 	bash "$here/vm/run_vm.sh" "$IOTRIAGE" "$here/vm/wire_scenario.sh" "$console" 600 2>"$TMP/vm.err"
 ok $? "the VM booted, ran the whole scenario and powered off"
 diag "VM run took $(($(date +%s) - start)) s"
@@ -133,6 +136,15 @@ check "another host NQN cannot connect (exit 1)" -- test "$(rc client-intruder)"
 check "and leaves no controller" -- bash -c "! awk '/=== BEGIN objects-intruder/,/=== END objects-intruder/' '$c' | grep -q '^controller'"
 jh=$(jsect wire-host)
 check "the allowed host reads through wire" -- jtest "$jh" '.ramdisk.remote.qd1.ios > 10'
+# --ndelay refused on null_blk, a bad value
+check "wire --ndelay on a null_blk RAM disk exits 1" -- test "$(rc wire-nullblk-ndelay)" = 1
+check "naming the backend and the way" -- \
+	has wire-nullblk-ndelay "cannot change: the null_blk backend fixes its per-command delay when the device is made; make the RAM disk with 'iotriage ramdisk create --backend scsi_debug'"
+check "nothing measured" -- bash -c "! awk '/=== BEGIN wire-nullblk-ndelay\$/,/=== END wire-nullblk-ndelay /' '$c' | grep -q 'random read'"
+check "and its delay untouched" -- \
+	bash -c "b=\$(sed -n 's/^=== NULLB before //p' '$c'); a=\$(sed -n 's/^=== NULLB after //p' '$c'); [ -n \"\$b\" ] && [ \"\$b\" = \"\$a\" ]"
+check "a bad --ndelay value: a usage error (exit 2), saying what is expected" -- \
+	bash -c "[ \"$(rc wire-bad-ndelay)\" = 2 ] && awk '/=== BEGIN wire-bad-ndelay/,/=== END wire-bad-ndelay/' '$c' | grep -q \"invalid --ndelay '2parsecs': expected up to 8 comma-separated per-command delays under 1 s\""
 check "unexport removes the host entry it made too" -- bash -c "[ \"$(rc unexport-host)\" = 0 ] && [ -z \"\$(awk '/=== BEGIN objects-host-after/,/=== END objects-host-after/' '$c' | grep -v '^===')\" ]"
 grep '^=== KILLED' "$c" | while read -r line; do diag "$line"; done
 for d in 0.005 0.01 0.012 0.014 0.016 0.018 0.02 0.04; do
@@ -142,6 +154,34 @@ done
 check "destroy --force after a SIGKILLed export exits 0" -- test "$(rc destroy-after-kill)" = 0
 check "no subsystem, port, controller or record is left" -- none objects-final
 check "and no RAM disk" -- has list-final "No RAM disks exist"
+
+# --ndelay across the wire on scsi_debug
+jn=$(jsect wire-ndelay)
+diag "--ndelay 2ms: $(jq -r '.ramdisk.backend_delay[0].sentence' "$jn" 2>&1)"
+diag "$(sed -n 's/^=== SD //p' "$c" | tr '\n' ';')"
+check "the scsi_debug RAM disk is created and exported" -- bash -c "[ \"$(rc sd-create)\" = 0 ] && [ \"$(rc sd-export)\" = 0 ]"
+check "wire --ndelay 2ms exits 0" -- test "$(rc wire-ndelay)" = 0
+check "the comparison at the disk's own delay first, as without --ndelay" -- \
+	jtest "$jn" '.ramdisk.local.qd1.ios > 100 and .ramdisk.remote.qd1.ios > 100 and .ramdisk.judgement.sentence != null and .ramdisk.backend_delay_base.backend == "scsi_debug" and .ramdisk.backend_delay_base.ndelay_ns == 0'
+check "then once at 2 ms, measured on both sides" -- \
+	jtest "$jn" '(.ramdisk.backend_delay | length) == 1 and .ramdisk.backend_delay[0].ndelay_ns == 2000000 and .ramdisk.backend_delay[0].local.qd1.ios > 10 and .ramdisk.backend_delay[0].remote.qd1.ios > 10'
+check "locally QD1 gains the delay, within 15%" -- \
+	jtest "$jn" '.ramdisk.backend_delay[0].effect.qd1.local as $l | $l >= 1700000 and $l <= 2300000 and ((.ramdisk.backend_delay[0].local.qd1.mean_ns - .ramdisk.local.qd1.mean_ns - $l) | fabs) < 10'
+check "from the client within 25% of local's: passed through" -- \
+	jtest "$jn" '.ramdisk.backend_delay[0].effect.qd1 | (.remote / .local) as $q | $q >= 0.75 and $q <= 1.25 and .word == "passed through"'
+check "QD32 and 1 MiB judged too, and the sentence" -- \
+	jtest "$jn" '[.ramdisk.backend_delay[0].effect[] | .word] | all(. == "passed through" or . == "hidden" or . == "amplified" or . == "no effect")'
+check "the sentence names the delay and QD1's figures" -- \
+	jtest "$jn" '.ramdisk.backend_delay[0].sentence | test("^a back end slower by 2000 us per command: QD1 \\+[0-9]+ us locally, \\+[0-9]+ us from the client \\(passed through\\); QD32 IOPS ")'
+check "the delay is restored: ndelay 0 and delay 0 (not the module's jiffy)" -- grep -qx "=== SD after ndelay=0 delay=0" "$c"
+check "and the document says so" -- jtest "$jn" '.ramdisk.backend_delay_base.restored'
+check "each step is logged: set to 2 ms, restored to 0" -- \
+	bash -c "awk '/=== BEGIN ndelay-steps/,/=== END ndelay-steps/' '$c' | grep -q 'RAMDISK: setting the per-command delay of /dev/sd[a-z]* (scsi_debug) to 2000000 ns' && awk '/=== BEGIN ndelay-steps/,/=== END ndelay-steps/' '$c' | grep -q 'RAMDISK: restoring the per-command delay of /dev/sd[a-z]* (scsi_debug) to 0 ns'"
+check "Ctrl-C while the back end is slowed: exit 130" -- bash -c "grep -qx '=== SD during ndelay=1000000' '$c' && grep -qx '=== SD INT rc=130' '$c'"
+check "and the delay is restored" -- grep -qx "=== SD after-int ndelay=0 delay=0" "$c"
+check "unexport and destroy exit 0, nothing left" -- \
+	bash -c "[ \"$(rc sd-unexport)\" = 0 ] && [ \"$(rc sd-destroy)\" = 0 ] && [ -z \"\$(awk '/=== BEGIN objects-sd\$/,/=== END objects-sd /' '$c' | grep -v '^===')\" ]"
+check "no RAM disk's link, scsi_debug unloaded" -- bash -c "[ \"$(rc sd-left)\" != 0 ] && ! awk '/=== BEGIN sd-left/,/=== END sd-left/' '$c' | grep -v '^===' | grep -qv 'No such file'"
 
 # doctor --client
 check "doctor with a client it cannot reach exits 1" -- test "$(rc doctor-badclient)" = 1

@@ -3,6 +3,8 @@
 # kernel's nvmet on 10.77.0.1 (the VM's own network namespace, the server)
 # and read from a client network namespace "cli" (10.77.0.2) joined by a
 # veth, with no delay and then with netem 500 us on both ends; bad input,
+# --ndelay: a scsi_debug RAM disk's back end slowed at runtime and
+# restored, refused on null_blk;
 # destroy while exported, Ctrl-C of the client, SIGKILL of an export; the
 # target's side shaped with tbf (the link's ceiling); doctor --client with
 # --client-iotriage.
@@ -58,25 +60,26 @@ run objects-exported objects
 run list $I ramdisk list
 runj export-again $I ramdisk export --nvme-tcp 10.77.0.1 --allow-any-host --json
 
-runj wire0 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s --json
+runj wire0 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
 run objects-wire0 objects
 # the target's side shaped to 400 Mbit/s (reads flow from it): the 1 MiB
 # reads meet the link's ceiling
 /bin/tc qdisc add dev vsrv root tbf rate 400mbit burst 512kb latency 100ms
 run qdisc-rate /bin/tc qdisc show dev vsrv
-runj wire-rate $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s --json
+runj wire-rate $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
 run wire-rate-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s
 /bin/tc qdisc del dev vsrv root
 /bin/tc qdisc add dev vsrv root netem delay 500us
 /bin/ip netns exec cli tc qdisc add dev vcli root netem delay 500us
 run ping-delay /bin/ip netns exec cli ping -c 3 10.77.0.1
-runj wire500 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 2s --json
+runj wire500 $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
 run objects-wire500 objects
-run wire-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s
+run wire-table $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 500ms
 
 # Ctrl-C while the client reads: the client disconnects
-# (the local half reads for 4 s first; then the client connects)
-$I ramdisk wire --via "/bin/ip netns exec cli" --runtime 4s >/tmp/int.out 2>&1 &
+# (the local half reads for 3 x 1 s first; then the client connects and
+# reads for 3 x 1 s: the signal comes 1 s in)
+$I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s >/tmp/int.out 2>&1 &
 wpid=$!
 n=0
 while [ $n -lt 600 ] && ! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme; do sleep 0.1; n=$((n + 1)); done
@@ -100,7 +103,14 @@ run objects-host objects
 nqn=$(ls $CFS/subsystems | head -n 1)
 run client-intruder /bin/ip netns exec cli $I ramdisk client --nvme-tcp 10.77.0.1 --nqn "$nqn" --host-nqn nqn.2014-08.org.nvmexpress:uuid:intruder --runtime 1s
 run objects-intruder objects
-runj wire-host $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 1s --json
+runj wire-host $I ramdisk wire --via "/bin/ip netns exec cli" --runtime 500ms --json
+# --ndelay on a null_blk RAM disk (its completion_nsec is fixed once the
+# device is powered): refused up front, nothing measured, its delay as made
+nb=$(ls -d /sys/kernel/config/nullb/iotriage-nullb* | head -n 1)
+echo "=== NULLB before irqmode=$(cat $nb/irqmode) completion_nsec=$(cat $nb/completion_nsec)"
+run wire-nullblk-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 1s
+echo "=== NULLB after irqmode=$(cat $nb/irqmode) completion_nsec=$(cat $nb/completion_nsec)"
+run wire-bad-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2parsecs
 run unexport-host $I ramdisk unexport
 run objects-host-after objects
 
@@ -128,6 +138,38 @@ echo "=== KILLED before destroy: $(objects | tr '\n' ' ') $(grep complete= /run/
 run destroy-after-kill $I ramdisk destroy --force -y
 run objects-final objects
 run list-final $I ramdisk list
+
+# --ndelay across the wire: a scsi_debug RAM disk made with no delay, read
+# at that and then with its back end 2 ms slower per command (netem 500 us
+# each way is still on). Expected: QD1 gains the 2 ms locally and, within
+# a quarter of it, from the client, whose path adds the same cost to both
+# runs (passed through); QD32's local IOPS fall to the delay's bound (32
+# in flight / 2 ms = 16,000), while the client's, already bound by the
+# round trip (32 / ~1.1 ms), lose a smaller share (hidden in part).
+SD=/sys/bus/pseudo/drivers/scsi_debug
+runj sd-create $I ramdisk create 32M --backend scsi_debug -y --json
+run sd-export $I ramdisk export --nvme-tcp 10.77.0.1 --allow-any-host
+# (500 ms a workload: some 250 reads at QD1 locally with the delay)
+runj wire-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 500ms --json --log-file /tmp/ndelay.log
+echo "=== SD after ndelay=$(cat $SD/ndelay) delay=$(cat $SD/delay)"
+run ndelay-steps grep -E 'per-command delay|a back end' /tmp/ndelay.log
+# Ctrl-C once the back end is slowed (the comparison at 1 ms then fills
+# the disk and reads for 3 x 200 ms before the client's turn): the
+# recorded delay is restored too
+$I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 1ms --runtime 200ms >/tmp/sdint.out 2>&1 &
+wpid=$!
+n=0
+while [ $n -lt 600 ] && [ "$(cat $SD/ndelay)" = 0 ]; do sleep 0.1; n=$((n + 1)); done
+echo "=== SD during ndelay=$(cat $SD/ndelay)"
+kill -INT $wpid
+wait $wpid
+echo "=== SD INT rc=$?"
+run sd-int-log cat /tmp/sdint.out
+echo "=== SD after-int ndelay=$(cat $SD/ndelay) delay=$(cat $SD/delay)"
+run sd-unexport $I ramdisk unexport
+run sd-destroy $I ramdisk destroy -y
+run objects-sd objects
+run sd-left ls /dev/iotriage-ramdisk0 /sys/module/scsi_debug
 
 # doctor --client: step 3 across the wire (netem 500 us each way is still on)
 objects_all() { objects; ls /dev/iotriage-ramdisk* /sys/block 2>/dev/null | grep -E 'iotriage-ramdisk|nullb' | sed 's/^/ramdisk /'; true; }
