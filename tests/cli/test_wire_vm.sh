@@ -173,6 +173,8 @@ check "QD32 and 1 MiB judged too, and the sentence" -- \
 	jtest "$jn" '[.ramdisk.backend_delay[0].effect[] | .word] | all(. == "passed through" or . == "hidden" or . == "amplified" or . == "no effect")'
 check "the sentence names the delay and QD1's figures" -- \
 	jtest "$jn" '.ramdisk.backend_delay[0].sentence | test("^a back end slower by 2000 us per command: QD1 \\+[0-9]+ us locally, \\+[0-9]+ us from the client \\(passed through\\); QD32 IOPS ")'
+check "the terminal table: the delayed comparison's heading, a row per workload and the BACK END line" -- \
+	bash -c "sect() { awk '/=== BEGIN wire-ndelay-table\$/,/=== END wire-ndelay-table /' '$c'; }; [ \"\$(sect | grep -c '^with the back end.s per-command delay at 2000.0 us')\" = 1 ] && [ \"\$(sect | grep -Ec '^  (4 KiB random read, QD1|4 KiB random read, QD32|1 MiB sequential read, QD8) +[-+]')\" -ge 3 ] && sect | grep -q '^BACK END: a back end slower by 2000 us per command: QD1 +' && sect | grep -q '^the per-command delay of /dev/sd[a-z]* restored to 0.0 us'"
 check "the delay is restored: ndelay 0 and delay 0 (not the module's jiffy)" -- grep -qx "=== SD after ndelay=0 delay=0" "$c"
 check "and the document says so" -- jtest "$jn" '.ramdisk.backend_delay_base.restored'
 check "each step is logged: set to 2 ms, restored to 0" -- \

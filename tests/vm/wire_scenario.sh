@@ -153,6 +153,8 @@ run sd-export $I ramdisk export --nvme-tcp 10.77.0.1 --allow-any-host
 runj wire-ndelay $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 500ms --json --log-file /tmp/ndelay.log
 echo "=== SD after ndelay=$(cat $SD/ndelay) delay=$(cat $SD/delay)"
 run ndelay-steps grep -E 'per-command delay|a back end' /tmp/ndelay.log
+# the same on the terminal (short: only the table's lines are checked)
+run wire-ndelay-table $I ramdisk wire --via "/bin/ip netns exec cli" --ndelay 2ms --runtime 200ms
 # Ctrl-C once the back end is slowed (the comparison at 1 ms then fills
 # the disk and reads for 3 x 200 ms before the client's turn): the
 # recorded delay is restored too
