@@ -189,9 +189,12 @@ ok $? "matrix on a terminal exits 0" || diag_file "$TMP/mx.tty"
 progress_lines "$TMP/mx.tty" >"$TMP/mx.lines"
 check "matrix: the cell, its place in the grid, half the plan done and its 1 s to come" -- \
 	grep -Eq "^matrix: seqread-64k on $TMP/mx \(2 of 2\), 50%, ETA 1 s$" "$TMP/mx.lines"
-check "matrix: the first cell is shown at two or more percents while it runs" -- \
+# (The line inside a cell is redrawn about a third of the way and two
+# thirds of the way through it; under ASan on a loaded machine only one of
+# the two landed inside a 1 s cell once, so one is asked for.)
+check "matrix: the first cell moves past 0% while it runs, before the plan's half" -- \
 	bash -c "sed -En 's/^matrix: randread-8k on .* \\(1 of 2\\), ([0-9]+)%, ETA [0-9]+ s$/\\1/p' '$TMP/mx.lines' |
-		sort -un | awk '\$1 > 0 && \$1 < 50 {n++} END {exit !(n >= 2)}'"
+		sort -un | awk '\$1 > 0 && \$1 < 50 {n++} END {exit !(n >= 1)}'"
 
 # run (bench/job's own line): percent and ETA by the nearer cap; none with --json.
 script -qefc "$IOTRIAGE run $TMP/r.bin --size 32M --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" \
