@@ -12,6 +12,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int tap_count;
 static int tap_failed;
@@ -44,6 +46,19 @@ static inline int tap_ok(int cond, const char *file, int line, const char *name)
 			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)",   \
 			       w_ ? w_ : "(null)");                            \
 	} while (0)
+
+/* Removes a test's temporary tree DIR (rm -rf, no shell). */
+static inline void tap_remove_tree(const char *dir)
+{
+	const char *const argv[] = { "rm", "-rf", dir, NULL };
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
 
 static inline int tap_done(void)
 {

@@ -207,12 +207,6 @@ int main(void)
 	test_export(root, state);
 	test_reap(root, state);
 	test_find(sys);
-	const char *const rm[] = { "rm", "-rf", tmp, NULL };
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp(rm[0], (char *const *)rm);
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
+	tap_remove_tree(tmp);
 	return tap_done();
 }

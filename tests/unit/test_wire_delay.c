@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "basic/fsutil.h"
@@ -172,12 +171,6 @@ int main(void)
 	char sys[256];
 	snprintf(sys, sizeof(sys), "%s/sys", tmp);
 	test_set_ndelay(sys);
-	const char *const rm[] = { "rm", "-rf", tmp, NULL };
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp(rm[0], (char *const *)rm);
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
+	tap_remove_tree(tmp);
 	return tap_done();
 }
