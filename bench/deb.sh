@@ -21,7 +21,9 @@ step() { echo "+ $*"; }
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (dpkg -i)"
 if dpkg -s iotriage >/dev/null 2>&1; then fail "iotriage is already installed; not touching it"; fi
-for t in dpkg-buildpackage dh lintian fakeroot git; do command -v "$t" >/dev/null || fail "$t not installed"; done
+for t in dpkg-buildpackage dh lintian fakeroot git; do
+	command -v "$t" >/dev/null || fail "$t not installed (apt-get install dpkg-dev debhelper lintian fakeroot git)"
+done
 
 version=$(dpkg-parsechangelog -l "$here/debian/changelog" -S Version)
 src=$work/iotriage-$version
