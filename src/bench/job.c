@@ -110,6 +110,8 @@ struct worker {
 	struct io_unit *units;
 	struct io_unit **free_units;
 	unsigned nr_free;
+	struct io_unit **batch;  /* queued since the last commit (iodepth slots) */
+	bool record_slat;        /* the engine separates submission: record slat */
 
 	bool pin;                /* run on one CPU */
 	unsigned index;          /* its place in the job */
@@ -123,6 +125,7 @@ struct worker {
 	uint64_t usage_start_ns, usage_end_ns;
 	uint64_t bytes[2], ios[2];
 	struct histogram lat[2];
+	struct histogram slat[2];
 	enum job_stop stop;
 	int error;
 	uint64_t error_offset;
@@ -289,6 +292,8 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 		w->bytes[u->dir] += u->len;
 		w->ios[u->dir]++;
 		hist_record(&w->lat[u->dir], now - u->start_ns);
+		if (w->record_slat)
+			hist_record(&w->slat[u->dir], u->submit_ns - u->start_ns);
 	}
 	w->done_ns = now;
 	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE],
@@ -349,6 +354,21 @@ static bool rate_allows(struct worker *w, uint64_t *now, unsigned inflight)
 	return true;
 }
 
+/* Submits the BATCH of QUEUED units. With an engine that separates
+ * submission, one clock read after commit() returns stamps them all: their
+ * submission latency (complete_unit records it with the completion, so the
+ * ramp rule holds for both). */
+static int commit_batch(struct worker *w, unsigned queued)
+{
+	int r = w->ops->commit(&w->ctx);
+	if (r < 0 || !w->record_slat)
+		return r;
+	uint64_t now = now_ns();
+	for (unsigned i = 0; i < queued; i++)
+		w->batch[i]->submit_ns = now;
+	return r;
+}
+
 static void worker_loop(struct worker *w)
 {
 	const struct engine_ops *ops = w->ops;
@@ -380,12 +400,12 @@ static void worker_loop(struct worker *w)
 				complete_unit(w, u, now);
 			} else {
 				inflight++;
-				queued++;
+				w->batch[queued++] = u;
 			}
 			issuing = may_issue(w, now, deadline);
 		}
 		if (queued) {
-			int r = ops->commit(&w->ctx);
+			int r = commit_batch(w, queued);
 			if (r < 0) {
 				/* Nothing can be reaped reliably after a failed submit. */
 				w->stop = JOB_STOP_ERROR;
@@ -455,8 +475,10 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 		return r;
 	w->units = calloc(w->iodepth, sizeof(*w->units));
 	w->free_units = calloc(w->iodepth, sizeof(*w->free_units));
-	if (!w->units || !w->free_units)
+	w->batch = calloc(w->iodepth, sizeof(*w->batch));
+	if (!w->units || !w->free_units || !w->batch)
 		return -ENOMEM;
+	w->record_slat = w->ops->separates_submission;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
 	if (spec->random_map == JOB_MAP_ONCE)
@@ -476,6 +498,8 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	w->ctx = (struct engine_ctx){ .fd = t->fd, .iodepth = w->iodepth, .units = w->units };
 	hist_init(&w->lat[IO_READ]);
 	hist_init(&w->lat[IO_WRITE]);
+	hist_init(&w->slat[IO_READ]);
+	hist_init(&w->slat[IO_WRITE]);
 	return 0;
 }
 
@@ -485,6 +509,7 @@ static void worker_teardown(struct worker *w)
 		munmap(w->buffers, w->buffers_len);
 	free(w->units);
 	free(w->free_units);
+	free(w->batch);
 }
 
 /* Successive workers, across every job in the process (readdisks
@@ -652,6 +677,8 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 	}
 	hist_init(&res->lat_read);
 	hist_init(&res->lat_write);
+	hist_init(&res->slat_read);
+	hist_init(&res->slat_write);
 	res->stop = JOB_STOP_SIZE;
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
@@ -661,6 +688,8 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 		res->write_ios += w->ios[IO_WRITE];
 		hist_merge(&res->lat_read, &w->lat[IO_READ]);
 		hist_merge(&res->lat_write, &w->lat[IO_WRITE]);
+		hist_merge(&res->slat_read, &w->slat[IO_READ]);
+		hist_merge(&res->slat_write, &w->slat[IO_WRITE]);
 		if (w->done_ns < start)
 			w->done_ns = start; /* stopped during the ramp */
 		if (w->done_ns < first)
@@ -702,6 +731,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		return -ENOMEM;
 	}
 	res->engine = engine;
+	res->has_slat = engine->separates_submission;
 	res->iodepth = engine->synchronous ? 1 : spec->iodepth;
 	res->span = spec->size ? spec->size : t->size;
 	res->nr_workers = n;

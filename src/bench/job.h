@@ -7,7 +7,9 @@
  * and which cap ended the run. With TIME_BASED the workers go over the area
  * again and again until RUNTIME. During the first RAMP_NS the I/O runs but
  * is not counted: statistics (and the runtime) start after it. Every I/O's
- * latency goes into a histogram; every worker's CPU time is measured.
+ * latency goes into a histogram, and with an engine that separates
+ * submission from completion its submission latency into another (one clock
+ * read per submitted batch); every worker's CPU time is measured.
  *
  * Written data: with PATTERN_RANDOM every 512-byte sector of every write is
  * scrambled just before it is submitted (bench/pattern.h), so no two sectors
@@ -104,7 +106,12 @@ struct job_result {
 	uint64_t ios, read_ios, write_ios;
 	double seconds;          /* common start to last completion (= last_done_seconds) */
 	double first_done_seconds, last_done_seconds;
-	struct histogram lat_read, lat_write;
+	struct histogram lat_read, lat_write;   /* completion latency: queue() to reap */
+	/* Submission latency (fio's slat): queue() until the commit() that sent
+	 * the I/O returned, for the same I/Os as lat_*. Only when HAS_SLAT, the
+	 * engine's separates_submission; empty otherwise. */
+	bool has_slat;
+	struct histogram slat_read, slat_write;
 	enum job_stop stop;
 	int error;               /* -errno when stop == JOB_STOP_ERROR */
 	uint64_t error_offset;

@@ -97,7 +97,7 @@ static int presets_main(struct command_call *call)
 		.engine = ps->engine, .direct = ps->direct, .size_given = ps->size_given, .mix = 50,
 		.force = ps->force, .guard = { .excl_fd = -1 },
 	};
-	static struct preset_outcome o; /* ~250 KiB of histograms: not on the stack */
+	static struct preset_outcome o; /* ~500 KiB of histograms: not on the stack */
 	memset(&o, 0, sizeof(o));
 	char err[512] = "";
 	int r = preset_run(p, path, &base, ps->loops_given ? ps->loops : p->loops, ps->ramp_ns, ps->runtime_ns, &o, err,

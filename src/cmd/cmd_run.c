@@ -123,8 +123,9 @@ static int parse_run_option(int id, const char *arg, void *state)
 	return id == OPT_ENGINE ? engine_option("run", arg, &c->run.engine) : 2;
 }
 
+/* SLAT: submission latency, NULL when the engine has none of its own. */
 static void print_direction(const char *name, uint64_t bytes, uint64_t ios, const struct histogram *h,
-			    double seconds)
+			    const struct histogram *slat, double seconds)
 {
 	if (!ios)
 		return;
@@ -137,6 +138,9 @@ static void print_direction(const char *name, uint64_t bytes, uint64_t ios, cons
 	       hist_mean(h) / 1e3, hist_stddev(h) / 1e3, hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3,
 	       hist_percentile(h, 99) / 1e3, hist_percentile(h, 99.9) / 1e3, hist_percentile(h, 99.99) / 1e3,
 	       h->max / 1e3);
+	if (slat)
+		printf("        slat (us): mean=%.1f p50=%.1f p99=%.1f max=%.1f\n", hist_mean(slat) / 1e3,
+		       hist_percentile(slat, 50) / 1e3, hist_percentile(slat, 99) / 1e3, slat->max / 1e3);
 }
 
 static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg)
@@ -159,8 +163,10 @@ static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg
 
 static void print_result(const struct job_result *res)
 {
-	print_direction("read:", res->read_bytes, res->read_ios, &res->lat_read, res->seconds);
-	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write, res->seconds);
+	print_direction("read:", res->read_bytes, res->read_ios, &res->lat_read,
+			res->has_slat ? &res->slat_read : NULL, res->seconds);
+	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write,
+			res->has_slat ? &res->slat_write : NULL, res->seconds);
 	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
 	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
 	       res->iodepth);

@@ -31,7 +31,8 @@ struct io_unit {
 	uint64_t offset;
 	uint32_t len;
 	enum io_dir dir;
-	uint64_t start_ns;
+	uint64_t start_ns;       /* just before queue(), set by the caller */
+	uint64_t submit_ns;      /* when the commit() that sent it returned, set by the caller */
 	int64_t result;   /* bytes transferred, or -errno */
 	unsigned index;   /* slot in ctx->units; also the registered-buffer index */
 	void *engine_priv;
@@ -50,6 +51,9 @@ struct engine_ops {
 	const char *name;
 	const char *summary;
 	bool synchronous;        /* completes inside queue(); queue depth is 1 */
+	bool separates_submission; /* the I/O is still in flight when commit() returns, so its
+				    * submission latency (fio's slat) is a figure of its own:
+				    * io_uring and libaio; psync and null finish it in queue() */
 	bool offloads_blocking;  /* I/O a device cannot take without blocking runs on kernel
 				  * worker threads (io_uring's io-wq) */
 	int (*probe)(void);

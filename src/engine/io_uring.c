@@ -161,6 +161,7 @@ const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary = "io_uring with fixed buffers and files (liburing)",
 	.synchronous = false,
+	.separates_submission = true,
 	.offloads_blocking = true,
 	.probe = uring_probe,
 	.init = uring_init,

@@ -143,6 +143,7 @@ const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.summary = "Linux native asynchronous I/O (io_submit)",
 	.synchronous = false,
+	.separates_submission = true,
 	.probe = libaio_probe,
 	.init = libaio_init,
 	.queue = libaio_queue,

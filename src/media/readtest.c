@@ -173,6 +173,8 @@ static struct job_result *abandoned_result(const struct shared_read *sh, const s
 	res->nr_workers = 1;
 	hist_init(&res->lat_read);
 	hist_init(&res->lat_write);
+	hist_init(&res->slat_read);
+	hist_init(&res->slat_write);
 	return res;
 }
 

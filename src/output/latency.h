@@ -1,6 +1,7 @@
 /* output/latency.h: a latency histogram as the "lat_ns" JSON object every
  * command uses: count, min, mean, stdev, p50, p90, p99, p99.9, p99.99, max
- * (nanoseconds, completion latency: submit to completion). */
+ * (nanoseconds, completion latency: submit to completion). run's "slat_ns"
+ * (submission latency) is the same object. */
 #ifndef IOTRIAGE_OUTPUT_LATENCY_H
 #define IOTRIAGE_OUTPUT_LATENCY_H
 

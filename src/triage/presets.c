@@ -118,6 +118,8 @@ static int run_test_once(const struct preset_test *t, const char *path, const st
 		f->bw[f->loops_done] = job_bw_bytes_per_s(res);
 		f->loops_done++;
 		hist_merge(&f->lat, s.spec.read_pct ? &res->lat_read : &res->lat_write);
+		hist_merge(&f->slat, s.spec.read_pct ? &res->slat_read : &res->slat_write);
+		f->has_slat = res->has_slat;
 		snprintf(f->engine, sizeof(f->engine), "%s", res->engine->name);
 		for (unsigned i = 0; i < res->nr_workers; i++)
 			*cpu += res->workers[i].user_seconds + res->workers[i].system_seconds;
@@ -144,6 +146,7 @@ int preset_run(const struct preset *p, const char *path, const struct run_settin
 		const struct preset_test *t = &p->tests[i];
 		struct preset_figures *f = &out->figures[i];
 		hist_init(&f->lat);
+		hist_init(&f->slat);
 		double cpu = 0;
 		uint64_t ios = 0;
 		log_msg(LOG_INFO, "PRESET %s (%s): %s, %u loop(s)", p->name, path, t->name, loops);
@@ -192,6 +195,10 @@ static void json_test(struct json *j, const struct preset_outcome *o, size_t i, 
 	json_double(j, "bw_stdev_bytes_per_s", f->bw_stdev);
 	json_double(j, "cpu_ns_per_io", f->cpu_ns_per_io);
 	json_latency(j, "lat_ns", &f->lat);
+	if (f->has_slat)
+		json_latency(j, "slat_ns", &f->slat);
+	else
+		json_null(j, "slat_ns");
 	json_string(j, "fio_command", fio);
 	json_end_object(j);
 }

@@ -58,6 +58,8 @@ struct preset_figures {
 	double iops[PRESET_MAX_LOOPS], bw[PRESET_MAX_LOOPS];
 	double iops_mean, iops_best, iops_stdev, bw_mean, bw_best, bw_stdev;
 	struct histogram lat;    /* every loop's completion latency */
+	bool has_slat;           /* the engine separates submission (io_uring, libaio) */
+	struct histogram slat;   /* every loop's submission latency, when HAS_SLAT */
 	double cpu_ns_per_io;    /* user + system over the loops' I/Os */
 	char engine[16];
 };

@@ -67,8 +67,10 @@ static const char *open_error_text(int r, bool direct)
 	}
 }
 
+/* One direction's figures. SLAT is null when the engine finishes the I/O
+ * inside its submit call (psync, null): no submission apart from completion. */
 static void json_direction(struct json *j, const char *key, uint64_t bytes, uint64_t ios,
-			   const struct histogram *h, double seconds)
+			   const struct histogram *h, const struct histogram *slat, double seconds)
 {
 	json_begin_object(j, key);
 	json_uint(j, "bytes", bytes);
@@ -76,6 +78,10 @@ static void json_direction(struct json *j, const char *key, uint64_t bytes, uint
 	json_double(j, "bw_bytes_per_s", seconds > 0 ? (double)bytes / seconds : 0);
 	json_double(j, "iops", seconds > 0 ? (double)ios / seconds : 0);
 	json_latency(j, "lat_ns", h);
+	if (slat)
+		json_latency(j, "slat_ns", slat);
+	else
+		json_null(j, "slat_ns");
 	json_end_object(j);
 }
 
@@ -154,8 +160,10 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 	json_double(j, "last_done_seconds", r->last_done_seconds);
 	json_string(j, "stopped_by", job_stop_name(r->stop));
 	json_string(j, "cache", direct ? "bypassed" : "page cache may serve reads");
-	json_direction(j, "read", r->read_bytes, r->read_ios, &r->lat_read, r->seconds);
-	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write, r->seconds);
+	json_direction(j, "read", r->read_bytes, r->read_ios, &r->lat_read, r->has_slat ? &r->slat_read : NULL,
+		       r->seconds);
+	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write,
+		       r->has_slat ? &r->slat_write : NULL, r->seconds);
 	json_double(j, "ramp_seconds", r->ramp_seconds);
 	json_string(j, "random_map", job_random_map_name(r->random_map));
 	json_string(j, "random_map_text", job_random_map_text(r->random_map));

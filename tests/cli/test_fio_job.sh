@@ -81,6 +81,8 @@ check "the job file's options are what ran" -- jtest "$TMP/io.json" \
 	'.fio_job.jobs[] | select(.name == "seqw") | .result.engine == "libaio" and .result.iodepth == 4 and .parameters.bs_bytes == 65536 and .result.write.bytes == 41943040 and .result.cache == "bypassed"'
 check "the psync job ran on psync, with direct=1 from [global]" -- jtest "$TMP/io.json" \
 	'.fio_job.jobs[] | select(.name == "mix") | .result.engine == "psync" and .parameters.direct == true and (.result.jobs | length == 2)'
+check "fio-job results carry slat like run's: libaio's for every write, psync's null" -- jtest "$TMP/io.json" \
+	'(.fio_job.jobs[] | select(.name == "seqw") | .result.write | .slat_ns.count == .ios and .slat_ns.p50 <= .lat_ns.p50) and (.fio_job.jobs[] | select(.name == "mix") | .result.read.slat_ns == null)'
 check "fio's random map: the random job read every block once, as fio does by default" -- \
 	jtest "$TMP/io.json" '.fio_job.jobs[] | select(.name == "rr") | .result.random_map == "once" and .options.norandommap == false'
 check "one result row per job" -- \
@@ -126,4 +128,6 @@ printf '[t]\nrw=randread\nbs=4k\nioengine=io_uring\niodepth=8\ndirect=1\nruntime
 ok $? "a time-based job"
 check "ran for its runtime after the ramp, past its 8 MiB" -- jtest "$TMP/time.json" \
 	'.fio_job.jobs[0].result | .seconds >= 1.4 and .seconds < 3 and .ramp_seconds == 0.5 and .stopped_by == "time" and .bytes > 0'
+check "its slat counts the I/Os after the ramp only, as its lat does" -- jtest "$TMP/time.json" \
+	'.fio_job.jobs[0].result.read | .ios > 0 and .slat_ns.count == .ios and .lat_ns.count == .ios'
 finish

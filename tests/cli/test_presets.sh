@@ -14,6 +14,8 @@ check "cdm and cdm-nvme are there" -- jtest "$TMP/list.json" '[.presets[].name] 
 ok $? "cdm on a new file, 2 loops of 200 ms"
 check "8 tests, each with 2 loops, mean <= best, latency" -- \
 	jtest "$TMP/cdm.json" '.preset.tests | length == 8 and all(.loops == 2 and (.iops | length == 2) and .iops_mean <= .iops_best and .iops_mean > 0 and .lat_ns.count > 0 and .lat_ns.p50 <= .lat_ns.p99)'
+check "slat: null at QD1 (psync), one per I/O of all loops where the engine queues" -- \
+	jtest "$TMP/cdm.json" '.preset.tests | all(if .engine == "psync" then .slat_ns == null else .slat_ns.count == .lat_ns.count and .slat_ns.p50 <= .lat_ns.p50 end) and any(.slat_ns != null) and any(.slat_ns == null)'
 check "the RND4K Q32T1 read test runs at QD32 with 4 KiB" -- \
 	jtest "$TMP/cdm.json" '.preset.tests[] | select(.name == "RND4K Q32T1 read") | .iodepth == 32 and .bs_bytes == 4096 and .rw == "randread"'
 check "each test's fio command names the engine that ran; io_uring's options only with io_uring" -- \
@@ -23,6 +25,8 @@ check "stored: one result row per test" -- \
 "$IOTRIAGE" presets cdm "$f" --size 8M --runtime 100ms --loops 1 --engine libaio --json >"$TMP/aio.json" 2>/dev/null
 check "--engine libaio: its fio command is libaio's, batched, without fixed buffers" -- \
 	jtest "$TMP/aio.json" '.preset.tests | all(.engine == "libaio" and (.fio_command | test("--ioengine=libaio --iodepth_batch_submit=") and (test("--fixedbufs|--registerfiles") | not)))'
+check "--engine libaio: every test has its slat, QD1 too" -- \
+	jtest "$TMP/aio.json" '.preset.tests | all(.slat_ns.count == .lat_ns.count and .slat_ns.count > 0)'
 
 "$IOTRIAGE" presets nosuch "$f" >/dev/null 2>"$TMP/e1"
 check "an unknown preset is a usage error" -- test $? -eq 2
@@ -50,6 +54,7 @@ check "the ramp is outside the measured second" -- jtest "$TMP/r.json" '.result.
 check "the random map is stated" -- jtest "$TMP/r.json" '.result.random_map == "once" and (.result.random_map_text | test("every block once"))'
 check "CPU per job and in total" -- jtest "$TMP/r.json" '(.result.jobs[0] | has("user_seconds") and has("system_seconds") and .busy_seconds > 0) and (.result.cpu.cpu_ns_per_io > 0)'
 check "latency: mean, stdev, p99.99" -- jtest "$TMP/r.json" '.result.read.lat_ns | .mean > 0 and has("stdev") and .["p99.99"] >= .p99'
+check "the null engine has no slat (it finishes the I/O in queue)" -- jtest "$TMP/r.json" '.result.read.slat_ns == null'
 
 # The ramp covers a throttled start: the figure is the steady rate. The
 # steady rate is itself a throttle (32 MiB/s, which a loop device reaches

@@ -9,12 +9,20 @@ check "8 MiB in 2048 I/Os of 4 KiB, stopped by the size cap" -- \
 	jtest "$TMP/r.json" '.result | .bytes == 8388608 and .read.ios == 2048 and .stopped_by == "size" and .engine == "io_uring" and .iodepth == 16'
 check "the file was laid out to its size" -- test "$(stat -c %s "$f")" = 8388608
 check "direct I/O recorded as bypassing the cache" -- jtest "$TMP/r.json" '.result.cache == "bypassed" and .parameters.direct == true'
+check "io_uring: a submission latency for every I/O, above 0 and at most the completion latency" -- \
+	jtest "$TMP/r.json" '.result.read | .slat_ns.count == .ios and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50 and .slat_ns.max <= .lat_ns.max and (.slat_ns | has("stdev") and has("p99.99"))'
+check "no writes: an empty write slat" -- jtest "$TMP/r.json" '.result.write.slat_ns.count == 0'
+"$IOTRIAGE" run "$f" --rw randread --bs 4k --iodepth 16 --engine io_uring --size 1M >"$TMP/r.out" 2>/dev/null
+check "the terminal shows the slat line under the lat line" -- \
+	bash -c "grep -A1 '^ *lat (us): ' '$TMP/r.out' | grep -Eq '^ +slat \(us\): mean=[0-9.]+ p50=[0-9.]+ p99=[0-9.]+ max=[0-9.]+$'"
 
 "$IOTRIAGE" run "$f" --rw randrw --rwmixread 70 --bs 4k --iodepth 8 --numjobs 2 --engine libaio --json >"$TMP/m.json" 2>/dev/null
 ok $? "mixed random read/write with two jobs"
 check "both jobs did the whole size" -- jtest "$TMP/m.json" '.result.jobs | length == 2 and all(.bytes == 8388608)'
 check "reads are about 70%" -- jtest "$TMP/m.json" '.result | (.read.ios / (.read.ios + .write.ios)) | . > 0.62 and . < 0.78'
 check "first done <= last done" -- jtest "$TMP/m.json" '.result.first_done_seconds <= .result.last_done_seconds'
+check "libaio: read and write slat for every I/O of two jobs, at most the lat" -- \
+	jtest "$TMP/m.json" '[.result.read, .result.write] | all(.slat_ns.count == .ios and .ios > 0 and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50)'
 
 "$IOTRIAGE" run "$TMP/big.bin" --size 2G --rw write --bs 64k --runtime 1s --json >"$TMP/t.json" 2>/dev/null
 ok $? "a time-capped write"
@@ -24,6 +32,10 @@ rm -f "$TMP/big.bin"
 
 "$IOTRIAGE" run "$f" --rw read --bs 1M --engine psync --json >"$TMP/p.json" 2>/dev/null
 check "the default size is the file's size" -- jtest "$TMP/p.json" '.result.bytes == 8388608'
+check "psync: slat_ns is null (it completes inside the submit call)" -- \
+	jtest "$TMP/p.json" '.result.read.slat_ns == null and .result.write.slat_ns == null and .result.read.lat_ns.count == 8'
+"$IOTRIAGE" run "$f" --rw read --bs 1M --engine psync >"$TMP/p.out" 2>/dev/null
+check "and no slat line on the terminal" -- bash -c "grep -q ' lat (us): ' '$TMP/p.out' && ! grep -q 'slat' '$TMP/p.out'"
 
 # Progress: a live line on a terminal, none when piped.
 script -qec "$IOTRIAGE run $f --rw randread --bs 4k --engine psync --runtime 2500ms --io-size 1T --direct 0" /dev/null >"$TMP/tty.out" 2>&1
@@ -50,6 +62,12 @@ if need_root; then
 	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --json >"$TMP/dr.json" 2>/dev/null
 	ok $? "a read workload on a block device runs"
 	check "over the whole device" -- jtest "$TMP/dr.json" '.result.bytes == 33554432 and .result.read.ios == 8192'
+	check "io_uring on a loop device: 8192 submission latencies, at most the completion latencies" -- \
+		jtest "$TMP/dr.json" '.result.engine == "io_uring" and .result.read.slat_ns.count == 8192 and .result.read.slat_ns.min > 0 and .result.read.slat_ns.p50 <= .result.read.lat_ns.p50'
+	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --engine libaio --ramp-time 100ms --runtime 300ms --time-based \
+		--json >"$TMP/ramp.json" 2>/dev/null
+	check "libaio with a ramp: slat only for the I/Os counted after it" -- \
+		jtest "$TMP/ramp.json" '.result.read | .ios > 0 and .slat_ns.count == .ios and .lat_ns.count == .ios and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50'
 	"$IOTRIAGE" run "$dev" --rw randread --iodepth 32 --runtime 200ms --json >"$TMP/auto.json" 2>/dev/null
 	check "auto picks io_uring at depth 32 on a loop device (blk-mq)" -- \
 		jtest "$TMP/auto.json" '.result.engine == "io_uring" and (.result.engine_reason | test("queue depth 32"))'

@@ -290,6 +290,59 @@ static void test_ramp_time_based_rate(void)
 	ok(strstr(msg, "ramp time") != NULL, "the message names the ramp time");
 }
 
+/* Submission latency: recorded for the I/Os whose completion latency is,
+ * ramp included, only by engines that submit apart from completing. */
+static void check_slat(const struct engine_ops *engine, const struct target *t)
+{
+	struct job_spec spec = base_spec();
+	spec.random = true;
+	spec.iodepth = 16;
+	spec.numjobs = 2;
+	spec.ramp_ns = 50 * 1000 * 1000ULL;
+	spec.runtime_ns = 150 * 1000 * 1000ULL;
+	spec.time_based = true;
+	struct job_result *r = NULL;
+	char name[128];
+	snprintf(name, sizeof(name), "%s job with a ramp runs", engine->name);
+	is_int(job_run(&spec, t, engine, &r), 0, name);
+	ok(r->has_slat, "io_uring and libaio separate submission");
+	ok(r->read_ios > 0, "it did I/O after the ramp");
+	is_int(r->slat_read.count, r->read_ios, "one slat sample per counted I/O, none from the ramp");
+	is_int(r->slat_read.count, r->lat_read.count, "as many as lat samples");
+	ok(r->slat_read.min > 0, "every slat is above 0");
+	ok(r->slat_read.max <= r->lat_read.max, "no slat above the longest lat");
+	ok(hist_percentile(&r->slat_read, 50) <= hist_percentile(&r->lat_read, 50), "slat p50 <= lat p50");
+	is_int(r->slat_write.count, 0, "no writes, no write slat");
+	free(r);
+}
+
+static void test_slat(void)
+{
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	ok(temp_file(path, 4 << 20) == 0, "scratch file");
+	struct target t = TARGET_INIT;
+	is_int(target_open(path, false, false, false, &t), 0, "target_open read-only");
+	const struct engine_ops *engines[] = { &engine_io_uring, &engine_libaio };
+	for (size_t i = 0; i < 2; i++) {
+		if (engines[i]->probe() < 0) {
+			ok(1, "# SKIP engine does not work on this kernel");
+			continue;
+		}
+		check_slat(engines[i], &t);
+	}
+	struct job_spec spec = base_spec();
+	spec.size = 1 << 20;
+	struct job_result *r = NULL;
+	job_run(&spec, &t, &engine_psync, &r);
+	ok(!r->has_slat && r->slat_read.count == 0, "psync: no slat (it completes inside queue)");
+	free(r);
+	job_run(&spec, &t, &engine_null, &r);
+	ok(!r->has_slat && r->slat_read.count == 0, "null: no slat");
+	free(r);
+	target_close(&t);
+	unlink(path);
+}
+
 static void test_target_errors(void)
 {
 	struct target t = TARGET_INIT;
@@ -309,5 +362,6 @@ int main(void)
 	test_scramble();
 	test_random_map_once();
 	test_ramp_time_based_rate();
+	test_slat();
 	return tap_done();
 }
