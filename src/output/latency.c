@@ -22,3 +22,11 @@ void json_latency(struct json *j, const char *key, const struct histogram *h)
 	hist_summarize(h, &s);
 	json_latency_summary(j, key, &s);
 }
+
+void json_latency_or_null(struct json *j, const char *key, const struct histogram *h)
+{
+	if (h)
+		json_latency(j, key, h);
+	else
+		json_null(j, key);
+}

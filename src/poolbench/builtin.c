@@ -71,6 +71,8 @@ static void fill(struct pb_figure *f, const struct job_result *res, uint64_t byt
 	f->first_done_seconds = res->first_done_seconds;
 	f->last_done_seconds = res->last_done_seconds;
 	hist_summarize(f->is_read ? &res->lat_read : &res->lat_write, &f->lat);
+	if (res->has_slat)
+		hist_summarize(f->is_read ? &res->slat_read : &res->slat_write, &f->slat);
 }
 
 static int fail(struct pb_outcome *o, int r, const char *err)

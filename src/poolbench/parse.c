@@ -65,6 +65,27 @@ int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv *
 	return 0;
 }
 
+bool fio_latency(const struct jv *dir, const char *key, struct hist_summary *ret)
+{
+	const struct jv *lat = jv_get(dir, key);
+	const struct jv *pct = jv_get(lat, "percentile");
+	if (!lat || !pct)
+		return false;
+	*ret = (struct hist_summary){
+		.count = jv_u64(jv_get(lat, "N"), 0),
+		.min = jv_u64(jv_get(lat, "min"), 0),
+		.max = jv_u64(jv_get(lat, "max"), 0),
+		.mean = jv_number(jv_get(lat, "mean"), 0),
+		.stdev = jv_number(jv_get(lat, "stddev"), 0),
+		.p50 = jv_u64(jv_get(pct, "50.000000"), 0),
+		.p90 = jv_u64(jv_get(pct, "90.000000"), 0),
+		.p99 = jv_u64(jv_get(pct, "99.000000"), 0),
+		.p999 = jv_u64(jv_get(pct, "99.900000"), 0),
+		.p9999 = jv_u64(jv_get(pct, "99.990000"), 0),
+	};
+	return ret->count > 0;
+}
+
 int dd_parse_summary(const char *text, uint64_t *ret_bytes, double *ret_seconds)
 {
 	const char *found = NULL;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "basic/jsonread.h"
+#include "bench/histogram.h"
 
 struct fio_direction {
 	uint64_t bytes;
@@ -29,6 +30,12 @@ struct fio_summary {
  * (free with jv_free; may be NULL to not keep it), or -EINVAL with ERR. */
 int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv **ret_doc, char *err,
 	      size_t errlen);
+
+/* One of fio's latency objects of a job's direction DIR (KEY "clat_ns",
+ * "slat_ns" or "lat_ns": N, min, max, mean, stddev and its percentile list)
+ * as iotriage's summary. False when fio gave none (no object, no
+ * percentiles, or no I/O counted: fio's psync has no submission latency). */
+bool fio_latency(const struct jv *dir, const char *key, struct hist_summary *ret);
 
 /* dd's closing line, "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.32 s, 202 MB/s"
  * (the last one in TEXT). Returns 0 or -EINVAL. */

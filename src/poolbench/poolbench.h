@@ -42,7 +42,8 @@ struct pb_figure {
 	const char *cache;     /* reads: PB_CACHE_POOL or PB_CACHE_CACHE; writes: NULL */
 	const char *pattern;   /* the data written: "random" (incompressible) or "zeros" */
 	double first_done_seconds, last_done_seconds; /* several threads: when the first and last finished; 0 if unknown */
-	struct hist_summary lat; /* completion latency (built-in engine); lat.count 0 when unknown */
+	struct hist_summary lat; /* completion latency (built-in engine, fio); lat.count 0 when unknown */
+	struct hist_summary slat;/* submission latency where the engine separates it; slat.count 0 otherwise */
 };
 
 #define PB_MAX_FIGURES 8

@@ -65,6 +65,16 @@ static int run_engine(const struct pb_context *c, const char *const *argv, int s
 
 /* ---- fio ---- */
 
+/* A figure's latency from fio's document: the one job group_reporting
+ * gives, direction DIRECTION (completion; submission where fio has one). */
+static void fio_figure_latency(const struct jv *doc, const char *direction, struct pb_figure *f)
+{
+	const struct jv *dir = jv_get(jv_at(jv_get(doc, "jobs"), 0), direction);
+	/* Where fio gave none, the figure's zeroed summaries stay (count 0). */
+	fio_latency(dir, "clat_ns", &f->lat);
+	fio_latency(dir, "slat_ns", &f->slat);
+}
+
 static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 {
 	bool random = pass == 1;
@@ -112,12 +122,14 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 						 .bw_bytes_per_s = s.read.bw_bytes_per_s, .iops = s.read.iops,
 						 .cache = pb_read_cache_label(c, c->direct_ok) };
 			snprintf(f->label, sizeof(f->label), "%s", label);
+			fio_figure_latency(o->fio_docs[pass], "read", f);
 			snprintf(label, sizeof(label), "%s write", name);
 			f = pb_add_figure(o, label, false);
 			*f = (struct pb_figure){ .bytes = s.write.bytes, .seconds = s.write.runtime_s,
 						 .bw_bytes_per_s = s.write.bw_bytes_per_s, .iops = s.write.iops,
 						 .pattern = pattern_name(c->pattern) };
 			snprintf(f->label, sizeof(f->label), "%s", label);
+			fio_figure_latency(o->fio_docs[pass], "write", f);
 		}
 	}
 	spawn_result_release(&res);

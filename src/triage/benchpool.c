@@ -313,6 +313,8 @@ static void figure_json(struct json *j, const struct pb_figure *f, const char *c
 	}
 	if (f->lat.count)
 		json_latency_summary(j, "lat_ns", &f->lat);
+	if (f->slat.count)
+		json_latency_summary(j, "slat_ns", &f->slat);
 	json_end_object(j);
 }
 

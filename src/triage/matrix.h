@@ -75,6 +75,8 @@ struct mx_result {
 	double seconds, bw, iops, lat_p99_ns, lat_max_ns;
 	bool has_lat;           /* LAT holds the completion latency (built-in engine, fio) */
 	struct hist_summary lat;
+	bool has_slat;          /* SLAT holds the submission latency (io_uring, libaio; fio's where it gives one) */
+	struct hist_summary slat;
 	double noise_sd, noise_min, noise_max;
 	unsigned noise_n;
 	const char *noise_basis;

@@ -97,6 +97,8 @@ static void json_results(struct json *j, const struct matrix *m)
 			/* The whole completion latency (mean, stdev, p50 to p99.99, max) where the tool gave it. */
 			if (r->has_lat)
 				json_latency_summary(j, "lat_ns", &r->lat);
+			if (r->has_slat)
+				json_latency_summary(j, "slat_ns", &r->slat);
 			json_begin_object(j, "noise");
 			json_string(j, "basis", r->noise_basis);
 			json_uint(j, "samples", r->noise_n);

@@ -30,33 +30,11 @@ void mx_result_fail(struct mx_result *r, const char *status, const char *fmt, co
 	snprintf(r->reason, sizeof(r->reason), fmt, arg);
 }
 
-/* fio's completion latency object ("clat_ns": N, min, max, mean, stddev and
- * its percentile list) in iotriage's summary. False when fio gave none. */
 /* A cell's plan in the progress: its runtime in milliseconds. */
 static uint64_t cell_ms(const struct matrix *m)
 {
 	uint64_t ms = m->runtime_ns / 1000000;
 	return ms ? ms : 1;
-}
-
-static bool fio_latency(const struct jv *clat, struct hist_summary *ret)
-{
-	const struct jv *pct = jv_get(clat, "percentile");
-	if (!clat || !pct)
-		return false;
-	*ret = (struct hist_summary){
-		.count = jv_u64(jv_get(clat, "N"), 0),
-		.min = jv_u64(jv_get(clat, "min"), 0),
-		.max = jv_u64(jv_get(clat, "max"), 0),
-		.mean = jv_number(jv_get(clat, "mean"), 0),
-		.stdev = jv_number(jv_get(clat, "stddev"), 0),
-		.p50 = jv_u64(jv_get(pct, "50.000000"), 0),
-		.p90 = jv_u64(jv_get(pct, "90.000000"), 0),
-		.p99 = jv_u64(jv_get(pct, "99.000000"), 0),
-		.p999 = jv_u64(jv_get(pct, "99.900000"), 0),
-		.p9999 = jv_u64(jv_get(pct, "99.990000"), 0),
-	};
-	return ret->count > 0;
 }
 
 static void run_fio(const struct matrix *m, const struct mx_target *t, const struct mx_test *x, struct mx_result *r)
@@ -90,6 +68,7 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 	argv[n++] = "--numjobs=1";
 	argv[n++] = "--refill_buffers=1";
 	argv[n++] = "--randrepeat=1";
+	argv[n++] = "--slat_percentiles=1"; /* so its submission latency has p50..p99.99 too */
 	if (x->write)
 		argv[n++] = "--end_fsync=1";
 	if (t->kind == MX_DEVICE)
@@ -125,7 +104,8 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 			r->iops = d->iops;
 			r->lat_p99_ns = jv_number(jv_get(jv_get(jv_get(dir, "clat_ns"), "percentile"), "99.000000"), NAN);
 			r->lat_max_ns = jv_number(jv_path(dir, "clat_ns.max"), NAN);
-			r->has_lat = fio_latency(jv_get(dir, "clat_ns"), &r->lat);
+			r->has_lat = fio_latency(dir, "clat_ns", &r->lat);
+			r->has_slat = fio_latency(dir, "slat_ns", &r->slat);
 			/* fio's bandwidth samples: bw_dev is their standard deviation, in KiB/s. */
 			r->noise_n = (unsigned)jv_u64(jv_get(dir, "bw_samples"), 0);
 			r->noise_sd = jv_number(jv_get(dir, "bw_dev"), NAN) * 1024.0;
@@ -200,6 +180,10 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 		r->lat_max_ns = (double)h->max;
 		hist_summarize(h, &r->lat);
 		r->has_lat = true;
+		if (res->has_slat) {
+			hist_summarize(x->write ? &res->slat_write : &res->slat_read, &r->slat);
+			r->has_slat = true;
+		}
 		double mean = 0, var = 0;
 		for (unsigned i = 0; i < res->nr_samples; i++)
 			mean += res->samples_bw[i] / res->nr_samples;

@@ -195,10 +195,7 @@ static void json_test(struct json *j, const struct preset_outcome *o, size_t i, 
 	json_double(j, "bw_stdev_bytes_per_s", f->bw_stdev);
 	json_double(j, "cpu_ns_per_io", f->cpu_ns_per_io);
 	json_latency(j, "lat_ns", &f->lat);
-	if (f->has_slat)
-		json_latency(j, "slat_ns", &f->slat);
-	else
-		json_null(j, "slat_ns");
+	json_latency_or_null(j, "slat_ns", f->has_slat ? &f->slat : NULL);
 	json_string(j, "fio_command", fio);
 	json_end_object(j);
 }

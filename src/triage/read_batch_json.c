@@ -87,6 +87,7 @@ static void json_figures(struct json *j, const struct disk_read *d)
 		/* O_DIRECT: neither the page cache nor an ARC served these reads. */
 		json_string(j, "cache", "bypassed");
 		json_latency(j, "lat_ns", &r->lat_read);
+		json_latency_or_null(j, "slat_ns", r->has_slat ? &r->slat_read : NULL);
 	}
 }
 

@@ -78,10 +78,7 @@ static void json_direction(struct json *j, const char *key, uint64_t bytes, uint
 	json_double(j, "bw_bytes_per_s", seconds > 0 ? (double)bytes / seconds : 0);
 	json_double(j, "iops", seconds > 0 ? (double)ios / seconds : 0);
 	json_latency(j, "lat_ns", h);
-	if (slat)
-		json_latency(j, "slat_ns", slat);
-	else
-		json_null(j, "slat_ns");
+	json_latency_or_null(j, "slat_ns", slat);
 	json_end_object(j);
 }
 

@@ -50,6 +50,7 @@ static void json_volume(struct json *j, const struct volume *v)
 		json_uint(j, "iodepth", v->res->iodepth);
 		json_string(j, "stopped_by", job_stop_name(v->res->stop));
 		json_latency(j, "lat_ns", &v->res->lat_read);
+		json_latency_or_null(j, "slat_ns", v->res->has_slat ? &v->res->slat_read : NULL);
 	}
 	json_end_object(j);
 }

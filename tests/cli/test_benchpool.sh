@@ -37,6 +37,10 @@ check "fio's JSON is embedded, both passes" -- \
 	jtest "$TMP/all.json" '.results[0].fio_json.throughput.jobs[0].jobname == "throughput" and .results[0].fio_json.random.jobs[0].jobname == "random"'
 check "fio's four figures: throughput and random, read and write" -- \
 	jtest "$TMP/all.json" '[.results[0].figures[].pass] == ["throughput read", "throughput write", "random read", "random write"]'
+check "fio's figures carry its completion latency (p50 <= p99 <= max over its I/Os); psync: no submission latency" -- \
+	jtest "$TMP/all.json" '[.results[0].figures[] | (.lat_ns | .count > 0 and .p50 > 0 and .p50 <= .p99 and .p99 <= .max * (1 + 1 / 64)) and .slat_ns == null] | all'
+check "and they are fio's own figures for the pass" -- \
+	jtest "$TMP/all.json" '.results[0] | .figures[0].lat_ns.count == .fio_json.throughput.jobs[0].read.clat_ns.N and .figures[3].lat_ns.p99 == .fio_json.random.jobs[0].write.clat_ns.percentile["99.000000"]'
 check "every figure moved bytes at a rate" -- \
 	jtest "$TMP/all.json" '[.results[] | .figures[] | .bytes > 0 and .bw_bytes_per_s > 0] | all'
 check "every read is labelled: pool (O_DIRECT, ARC keeps no file data)" -- \

@@ -50,6 +50,8 @@ check "the compressing datasets carry the compression note, the others no pool f
 	jtest "$TMP/mx.json" '[.targets[] | if .compression_requested == "off" then .pool_findings == null else (.pool_findings | test("^compression: ")) end] | all'
 if command -v fio >/dev/null; then
 	check "fio ran the fio-style tests" -- jtest "$TMP/mx.json" '.engine == "fio" and ([.results[] | select(.test | startswith("dbench") | not) | .tool] | unique) == ["fio"]'
+	check "fio (libaio) gives each result its submission latency too (p50 <= max, over the same I/Os)" -- \
+		jtest "$TMP/mx.json" '[.results[] | select(.test | startswith("dbench") | not) | .slat_ns.count == .lat_ns.count and .slat_ns.p50 <= .slat_ns.max] | length > 0 and all'
 fi
 check "no temporary dataset is left" -- test -z "$(leftovers "$pool")"
 check "the run is in history under the pool" -- \
@@ -156,6 +158,8 @@ ok $? "the next run on the directory succeeds"
 check "and removed the killed run's directory" -- jtest "$TMP/dnext.json" '.stale_areas_removed == 1'
 check "the built-in engine's result carries its latency percentiles" -- \
 	jtest "$TMP/dnext.json" '.results[0] | .tool == "builtin" and .lat_ns.count > 0 and .lat_ns.p50 <= .lat_ns.p99 and .lat_ns.p99 <= .lat_ns["p99.9"]'
+check "and its submission latency (queue depth 8: an asynchronous engine), over the same I/Os" -- \
+	jtest "$TMP/dnext.json" '.iodepth == 8 and (.results[0] | .slat_ns.count == .lat_ns.count and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50)'
 check "leaving only the untagged look-alike" -- test "$(ls -A "$dirt")" = "iotriage-lookalike"
 
 # Raw against qcow2 image files (the published benchmark's comparison),

@@ -41,6 +41,12 @@ for engine in psync libaio io_uring; do
 	"$IOTRIAGE" readdisk "$dev" --size 64M --engine $engine --iodepth 4 --json >"$TMP/e.json" 2>/dev/null
 	check "engine $engine reads 64 MiB" -- \
 		jtest "$TMP/e.json" ".devices[0] | .status == \"ok\" and .bytes == 67108864 and .engine == \"$engine\""
+	if [ $engine = psync ]; then
+		check "psync has no submission latency of its own (slat_ns null)" -- jtest "$TMP/e.json" '.devices[0].slat_ns == null'
+	else
+		check "engine $engine: a submission latency per I/O read, each at most its completion latency" -- \
+			jtest "$TMP/e.json" '.devices[0] | .slat_ns.count == .lat_ns.count and .slat_ns.count == 64 and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50 and .slat_ns.max <= .lat_ns.max'
+	fi
 done
 
 small=$(make_loop 64M)

@@ -95,6 +95,8 @@ zfs set primarycache=metadata "$pool/plain"
 "$IOTRIAGE" volumes --match "$M/zfs/plain" --size 8M --runtime 5s --json >"$TMP/pc.json" 2>/dev/null
 check "primarycache=metadata: labelled pool, with the reason" -- \
 	jtest "$TMP/pc.json" '.volumes[0].read_from == "pool" and (.volumes[0].read_from_reason | test("primarycache=metadata"))'
+check "its read carries completion latency, and submission latency exactly when its engine separates it" -- \
+	jtest "$TMP/pc.json" '.volumes[0] | .lat_ns.count > 0 and .lat_ns.p50 <= .lat_ns.p99 and (if .engine == "psync" then .slat_ns == null else .slat_ns.count == .lat_ns.count end)'
 zfs inherit primarycache "$pool/plain"
 
 # A run killed by SIGKILL leaves its named file; the next run removes it,

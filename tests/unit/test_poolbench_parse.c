@@ -45,6 +45,17 @@ int main(void)
 	n = read_data("fio333_random_captured.json", buf, sizeof(buf));
 	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "random pass (group_reporting) parses");
 	ok(s.write.iops > 1000 && s.read.iops > 1000, "IOPS both ways");
+	struct jv *rdoc = NULL;
+	is_int(fio_parse(buf, n, &s, &rdoc, err, sizeof(err)), 0, "and keeps its document");
+	const struct jv *wdir = jv_get(jv_at(jv_get(rdoc, "jobs"), 0), "write");
+	struct hist_summary lat = { 0 };
+	ok(fio_latency(wdir, "clat_ns", &lat), "the write direction's completion latency is read");
+	ok(lat.count == 4180 && lat.min == 25739 && lat.max == 19538374 && lat.p50 == 150528 && lat.p9999 == 19529728,
+	   "count, min, max, p50 and p99.99 as fio wrote them");
+	ok(lat.p50 <= lat.p90 && lat.p90 <= lat.p99 && lat.p99 <= lat.p999 && lat.p999 <= lat.p9999, "percentiles in order");
+	ok(!fio_latency(wdir, "slat_ns", &lat), "psync: no submission latency (N 0, no percentiles)");
+	ok(!fio_latency(wdir, "nope_ns", &lat) && !fio_latency(NULL, "clat_ns", &lat), "a missing object is none");
+	jv_free(rdoc);
 
 	n = read_data("fio2_old_schema_composed.json", buf, sizeof(buf));
 	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "fio 2.x schema after a warning line parses");
