@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "basic/timeutil.h"
+#include "basic/tools_started.h"
 
 /* Reads what is available on FD into SB; returns false at end of file. */
 static bool drain(int fd, struct strbuf *sb)
@@ -53,6 +54,8 @@ int spawn_start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t 
 	int r = posix_spawnp(ret_pid, argv[0], &fa, &attr, (char *const *)argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	if (r == 0)
+		tools_note_started(argv[0]); /* for the document's "tools" */
 	return -r;
 }
 

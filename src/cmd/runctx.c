@@ -13,6 +13,7 @@
 #include "basic/strbuf.h"
 #include "basic/sysinfo.h"
 #include "basic/timeutil.h"
+#include "output/tools.h"
 
 #define SCHEMA_VERSION 1
 
@@ -180,6 +181,7 @@ int run_ctx_finish(struct run_ctx *rc, struct json *j, int exit_status, run_ctx_
 		   void *arg)
 {
 	char when[32];
+	json_tools(j);
 	time_format_iso8601(time(NULL), when, sizeof(when));
 	json_string(j, "finished_at", when);
 	json_int(j, "exit_status", exit_status);

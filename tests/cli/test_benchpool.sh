@@ -35,6 +35,11 @@ check "elbencho and iozone skipped as not installed" -- \
 check "a WARN line for each skipped engine" -- test "$(grep -c 'WARN.*skipped: .* is not installed' "$TMP/all.err")" -eq 2
 check "fio's JSON is embedded, both passes" -- \
 	jtest "$TMP/all.json" '.results[0].fio_json.throughput.jobs[0].jobname == "throughput" and .results[0].fio_json.random.jobs[0].jobname == "random"'
+check "the document names the tools it ran with their versions: fio as fio --version says" -- \
+	jtest "$TMP/all.json" "[.tools[] | select(.name == \"fio\") | .version] == [\"$(fio --version)\"]"
+check "and the pool's: zpool and zfs with ZFS's version (zfs-fuse: its pool version)" -- \
+	jtest "$TMP/all.json" '[.tools[] | select(.name == "zpool" or .name == "zfs") | .version | test("^(zfs-|ZFS pool version )")] | length == 2 and all'
+check "dd too, each tool once" -- jtest "$TMP/all.json" '(.tools | map(.name) | (index("dd") != null) and (length == (unique | length)))'
 check "fio's four figures: throughput and random, read and write" -- \
 	jtest "$TMP/all.json" '[.results[0].figures[].pass] == ["throughput read", "throughput write", "random read", "random write"]'
 check "fio's figures carry its completion latency (p50 <= p99 <= max over its I/Os); psync: no submission latency" -- \
@@ -92,7 +97,8 @@ for trial in $(seq 1 20); do
 	if [ -z "$(leftovers "$pool")" ] && { [ "$st" -eq 130 ] || [ "$st" -eq 0 ]; }; then
 		clean=$((clean + 1))
 	else
-		diag "trial $trial: exit $st, left: $(leftovers "$pool")"
+		diag "trial $trial: exit $st, left: $(leftovers "$pool"); its stderr ends:"
+		tail -n 5 "$TMP/int.err" | while IFS= read -r line; do diag "  $line"; done
 	fi
 done
 check "20 SIGINTs at random points: nothing left behind, exit 130 or 0 each time" -- test "$clean" -eq 20

@@ -8,6 +8,7 @@ ok $? "randread on a new file lays it out and runs"
 check "8 MiB in 2048 I/Os of 4 KiB, stopped by the size cap" -- \
 	jtest "$TMP/r.json" '.result | .bytes == 8388608 and .read.ios == 2048 and .stopped_by == "size" and .engine == "io_uring" and .iodepth == 16'
 check "the file was laid out to its size" -- test "$(stat -c %s "$f")" = 8388608
+check "a run that started no other program lists no tool" -- jtest "$TMP/r.json" '.tools == []'
 check "direct I/O recorded as bypassing the cache" -- jtest "$TMP/r.json" '.result.cache == "bypassed" and .parameters.direct == true'
 check "io_uring: a submission latency for every I/O, above 0 and at most the completion latency" -- \
 	jtest "$TMP/r.json" '.result.read | .slat_ns.count == .ios and .slat_ns.min > 0 and .slat_ns.p50 <= .lat_ns.p50 and .slat_ns.max <= .lat_ns.max and (.slat_ns | has("stdev") and has("p99.99"))'
