@@ -21,6 +21,13 @@ void tools_note_started(const char *argv0)
 	pthread_mutex_unlock(&tools_lock);
 }
 
+void tools_forget(void)
+{
+	pthread_mutex_lock(&tools_lock);
+	tools_count = 0;
+	pthread_mutex_unlock(&tools_lock);
+}
+
 size_t tools_started(char (*names)[TOOL_NAME_MAX], size_t max)
 {
 	pthread_mutex_lock(&tools_lock);

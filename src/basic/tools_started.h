@@ -14,6 +14,9 @@
 /* Notes that ARGV0 (a name or a path: its base name is kept) was started. */
 void tools_note_started(const char *argv0);
 
+/* Forgets every name noted: a new run starts. */
+void tools_forget(void);
+
 /* Copies the names noted so far, in the order first started, into NAMES;
  * returns how many (at most MAX). */
 size_t tools_started(char (*names)[TOOL_NAME_MAX], size_t max);

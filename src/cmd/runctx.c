@@ -13,6 +13,7 @@
 #include "basic/strbuf.h"
 #include "basic/sysinfo.h"
 #include "basic/timeutil.h"
+#include "basic/tools_started.h"
 #include "output/tools.h"
 
 #define SCHEMA_VERSION 1
@@ -69,6 +70,7 @@ int run_ctx_begin(struct run_ctx *rc, const char *command, int argc, char **argv
 	rc->command = command;
 	rc->started = time(NULL);
 	rc->json = g->json;
+	tools_forget(); /* interactive runs several commands: each document lists its own tools */
 	make_run_id(rc->id, sizeof(rc->id));
 
 	struct strbuf sb = STRBUF_INIT;

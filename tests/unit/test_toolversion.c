@@ -55,6 +55,8 @@ int main(void)
 	ok(n == 2 && strcmp(names[0], "zpool") == 0 && strcmp(names[1], "fio") == 0,
 	   "a path is kept by its base name, once, in the order first started");
 	is_int(tools_started(names, 1), 1, "no more than asked");
+	tools_forget();
+	is_int(tools_started(names, TOOLS_MAX), 0, "forgotten when a new run starts");
 
 	/* spawn notes what it started, and not what it could not start. */
 	const char *const t[] = { "true", NULL };
