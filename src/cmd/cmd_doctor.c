@@ -10,7 +10,7 @@
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "cmd/runctx.h"
 #include "triage/doctor.h"
 

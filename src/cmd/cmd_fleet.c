@@ -11,7 +11,7 @@
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
-#include "cmd/fleet_load_render.h"
+#include "render/fleet.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "output/table.h"

@@ -10,7 +10,7 @@
 
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
-#include "cmd/hosts_render.h"
+#include "render/hosts.h"
 #include "cmd/stored_runs.h"
 #include "output/json.h"
 #include "output/table.h"

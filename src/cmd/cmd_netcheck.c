@@ -13,7 +13,7 @@
 #include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
-#include "cmd/netcheck_render.h"
+#include "render/netcheck.h"
 #include "cmd/runctx.h"
 #include "remote/hostlist.h"
 #include "triage/netcheck.h"

@@ -13,7 +13,7 @@
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "cmd/runctx.h"
 #include "pool/target.h"
 #include "pool/zfs.h"

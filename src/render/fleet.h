@@ -1,7 +1,7 @@
-/* cmd/fleet_load_render.h: the table of `fleet --fio` (triage/fleet_load.h):
+/* render/fleet.h: the table of `fleet --fio` (triage/fleet_load.h):
  * one row per client under the host the user named, then the aggregate. */
-#ifndef IOTRIAGE_CMD_FLEET_LOAD_RENDER_H
-#define IOTRIAGE_CMD_FLEET_LOAD_RENDER_H
+#ifndef IOTRIAGE_RENDER_FLEET_H
+#define IOTRIAGE_RENDER_FLEET_H
 
 #include "triage/fleet_load.h"
 

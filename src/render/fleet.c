@@ -1,4 +1,4 @@
-#include "cmd/fleet_load_render.h"
+#include "render/fleet.h"
 
 #include <stdio.h>
 
