@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basic/humanize.h"
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
@@ -14,7 +13,6 @@
 #include "render/fleet.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
 #include "remote/hostlist.h"
 #include "triage/fleet.h"
 #include "triage/fleet_load.h"
@@ -174,31 +172,6 @@ static int parse_args(struct fleet_args *a, int argc, char **argv, struct global
 	return 0;
 }
 
-static void print_table(const struct fleet_host *hosts, size_t n, const struct fleet_judgement *jd)
-{
-	struct table t;
-	table_init(&t, 6, (const char *[]){ "HOST", "HOSTNAME", "STATUS", "SECONDS", "READ", "REASON" }, "lllrrl");
-	for (size_t i = 0; i < n; i++) {
-		const struct fleet_host *h = &hosts[i];
-		char secs[32] = "", rate[32] = "";
-		if (h->seconds > 0)
-			snprintf(secs, sizeof(secs), "%.1f", h->seconds);
-		if (h->figure > 0)
-			human_rate(h->figure, rate, sizeof(rate));
-		const char *cells[] = { h->name, h->identified ? h->id.hostname : "", fleet_status_name(h->status), secs,
-					rate, h->reason };
-		table_add_row(&t, cells);
-	}
-	table_print(&t, stdout);
-	table_release(&t);
-	for (size_t i = 0; i < jd->n_verdicts; i++)
-		printf("%s\n", jd->verdicts[i].sentence);
-	if (!jd->judged)
-		printf("hosts not judged against each other: %s\n", jd->why_not);
-	else if (jd->n_verdicts == 0)
-		printf("no host stands out from the median of %zu hosts\n", jd->set_size);
-}
-
 struct fleet_store_arg {
 	struct fleet_host *hosts;
 	size_t n;
@@ -247,7 +220,7 @@ static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 	run_ctx_json_head(rc, &j);
 	fleet_json(&j, plan, hosts, plan->n_hosts, &jd);
 	if (!rc->json)
-		print_table(hosts, plan->n_hosts, &jd);
+		fleet_print(hosts, plan->n_hosts, &jd);
 	int status = exit_status(hosts, plan->n_hosts, ok);
 	struct fleet_store_arg sa = { hosts, plan->n_hosts };
 	status = run_ctx_finish(rc, &j, status, store_hosts, &sa);

@@ -15,9 +15,7 @@
 #include "cmd/progress.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
 #include "triage/ramdisk_batch.h"
-#include "output/latency.h"
 #include "triage/ramdisk_sweep.h"
 
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
