@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
@@ -194,27 +193,16 @@ static int exit_status(const struct fleet_host *hosts, size_t n, size_t ok)
 
 static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 {
-	char why[256];
 	struct fleet_plan *plan = &a->plan;
 	handshake_local(&plan->local, run_ctx_schema_version());
-	if (fleet_begin(plan, why, sizeof(why)) < 0) {
-		log_msg(LOG_ERR, "%s", why);
-		return 1;
-	}
-	struct fleet_host *hosts = fleet_hosts_new(plan);
 	struct progress live;
-	plan->progress = cmd_progress_attach(&live, rc->json, "fleet");
-	log_msg(LOG_INFO, "FLEET: '%s' on %zu hosts, %u at a time", plan->command[0], plan->n_hosts, plan->parallel);
-	size_t ok = fleet_run(plan, hosts, plan->n_hosts);
+	struct fleet_host *hosts = NULL;
 	struct fleet_judgement jd = { 0 };
-	if (!interrupt_requested())
-		fleet_judge(plan, hosts, plan->n_hosts, (unsigned)a->confirm, &jd);
-	else
-		snprintf(jd.why_not, sizeof(jd.why_not), "interrupted");
-	fleet_end(plan);
-	plan->progress = NULL; /* LIVE ends here */
-	fleet_write_files(rc->results_dir, hosts, plan->n_hosts);
-
+	cmd_progress_attach(&live, rc->json, "fleet");
+	ssize_t got = fleet_execute(plan, &live, (unsigned)a->confirm, rc->results_dir, &hosts, &jd);
+	if (got < 0)
+		return 1;
+	size_t ok = (size_t)got;
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(rc, &j);
