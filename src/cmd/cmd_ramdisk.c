@@ -1,8 +1,9 @@
 /* ramdisk: create, list and destroy RAM-backed block devices (step 3 of the
  * method; destroy in cmd_ramdisk_destroy.c), and sweep their latency
  * (cmd_ramdisk_sweep.c). The first operand names the sub-command; each has
- * its own option table. The listing's table and JSON and the confirmation
- * are shared through cmd/ramdisk_cmd.h. */
+ * its own option table. The confirmation, the root check and the option
+ * rules are shared through cmd/ramdisk_cmd.h; what is shown is
+ * render/ramdisk.h's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -270,6 +271,8 @@ int cmd_ramdisk(int argc, char **argv, struct global_opts *g)
 	cmd_error("ramdisk", "'%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)", argv[sub]);
 	return 2;
 }
+
+/* ---- shared by the ramdisk sub-commands (ramdisk_cmd.h) ---- */
 
 int ramdisk_confirm(const char *question)
 {
