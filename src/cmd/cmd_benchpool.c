@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "basic/humanize.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
+#include "render/pool.h"
 #include "triage/benchpool.h"
 
 enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN };
@@ -76,68 +75,6 @@ static int parse_test_size(const char *arg, uint64_t *ret)
 	return 0;
 }
 
-/* The outcomes as a table: one row per figure, or the reason a test has none. */
-static void outcomes_table(const struct pb_outcome *o, size_t n, const char *compression, FILE *out)
-{
-	static const char *const headers[] = { "TEST", "PASS", "BYTES", "TIME", "RATE", "IOPS", "SERVED BY / DATA" };
-	struct table t;
-	table_init(&t, 7, headers, "llrrrrl");
-	for (size_t i = 0; i < n; i++) {
-		if (o[i].state != PB_RAN || o[i].nfigures == 0) {
-			char what[600];
-			snprintf(what, sizeof(what), "%s: %s", o[i].state == PB_SKIPPED ? "skipped" :
-				 o[i].state == PB_INTERRUPTED ? "interrupted" : "failed", o[i].reason);
-			const char *row[] = { pb_test_name(o[i].test), "", "", "", "", "", what };
-			table_add_row(&t, row);
-		}
-		for (size_t k = 0; k < o[i].nfigures; k++) {
-			const struct pb_figure *f = &o[i].figures[k];
-			char bytes[32], secs[32], rate[32], iops[32] = "", served[96];
-			human_iec((double)f->bytes, bytes, sizeof(bytes));
-			snprintf(secs, sizeof(secs), "%.2f s", f->seconds);
-			human_rate(f->bw_bytes_per_s, rate, sizeof(rate));
-			if (f->iops > 0)
-				snprintf(iops, sizeof(iops), "%.0f", f->iops);
-			if (f->is_read)
-				snprintf(served, sizeof(served), "%s", f->cache ? f->cache : "");
-			else
-				snprintf(served, sizeof(served), "%s data, compression %s", f->pattern ? f->pattern : "?",
-					 compression);
-			const char *row[] = { k == 0 ? pb_test_name(o[i].test) : "", f->label, bytes, secs, rate, iops, served };
-			table_add_row(&t, row);
-		}
-	}
-	table_print(&t, out);
-	table_release(&t);
-}
-
-/* The table and the notes under it. */
-static void benchpool_print(const struct benchpool_result *b)
-{
-	printf("\n");
-	outcomes_table(b->outcomes, b->noutcomes, b->compression, stdout);
-	printf("\n");
-	if (b->cache_note.len)
-		printf("Note: %s.\n", b->cache_note.buf);
-	if (b->ctx.compression_on)
-		printf("Note: compression is %s here; every write figure above is for %s data.\n", b->compression,
-		       b->set.pattern == PATTERN_ZEROS ? "zero (highly compressible, inflated)" : "incompressible");
-	if (b->zeros_note.len)
-		printf("Note: %s.\n", b->zeros_note.buf);
-}
-
-/* The pool's findings: settings and state, then its members under load. */
-static void findings_print(const struct benchpool_result *b)
-{
-	const struct pool_findings *lists[] = { &b->evidence.settings, &b->evidence.load };
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->count; i++) {
-			const struct pool_finding *f = &lists[l]->items[i];
-			printf("%s: %s: %s (%s); fix: %s\n", f->severity[0] == 'n' ? "Note" : "FINDING", f->subject,
-			       f->text, f->evidence, f->fix);
-		}
-}
-
 /* POOL [SIZE]: their count, the size, the pool's name; the default tests. */
 static int benchpool_check(struct command_call *call)
 {
@@ -170,7 +107,7 @@ static int benchpool_main(struct command_call *call)
 	if (!call->rc->json && b.noutcomes)
 		benchpool_print(&b);
 	if (!call->rc->json)
-		findings_print(&b);
+		benchpool_findings_print(&b);
 	if (status == 0)
 		log_msg(LOG_INFO, "Benchmarking complete.");
 	else

@@ -6,6 +6,7 @@
 
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
+#include "render/bundle.h"
 #include "cmd/runctx.h"
 #include "triage/bundle.h"
 
@@ -27,21 +28,6 @@ static const struct opt_def bundle_opts_table[] = {
 	OPT_END,
 };
 
-static void print_manifest(const struct bundle_result *r, const char *output, bool json_out)
-{
-	if (json_out) {
-		struct json j;
-		json_init(&j);
-		bundle_json(r, output, &j);
-		fputs(j.out.buf, stdout);
-		json_release(&j);
-		return;
-	}
-	printf("Wrote '%s' (%s/):\n", output, r->top);
-	for (size_t i = 0; i < r->nparts; i++)
-		printf("  %-36s %10llu  %s\n", r->parts[i].name, (unsigned long long)r->parts[i].bytes, r->parts[i].note);
-}
-
 static int bundle_main(struct command_call *call)
 {
 	const struct bundle_settings *s = call->settings;
@@ -62,7 +48,7 @@ static int bundle_main(struct command_call *call)
 	char why[1024];
 	if (bundle_make(&o, &res, why, sizeof(why)) < 0)
 		return cmd_error("bundle", "%s", why);
-	print_manifest(&res, output, call->g->json);
+	bundle_manifest_print(&res, output, call->g->json);
 	bundle_result_release(&res);
 	return 0;
 }

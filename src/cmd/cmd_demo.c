@@ -5,7 +5,7 @@
 
 #include "basic/parse.h"
 #include "cmd/commands.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "triage/demo.h"
 
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_DEVICE_SIZE, OPT_SLOW_RATE };

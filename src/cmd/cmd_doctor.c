@@ -9,8 +9,9 @@
 
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
+#include "render/doctor.h"
 #include "cmd/progress.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "cmd/runctx.h"
 #include "triage/doctor.h"
 
@@ -58,29 +59,6 @@ static int handle_option(int id, const char *arg, void *state)
 	c->set.fault = strcmp(arg, "slow-member") == 0;
 	c->fault_given = true;
 	return 0;
-}
-
-static void print_report(const struct doctor *dr)
-{
-	printf("\n");
-	for (int i = 0; i < DOCTOR_STEPS; i++) {
-		const struct doctor_step *s = &dr->steps[i];
-		if (s->state == STEP_NOT_RUN)
-			continue;
-		printf("Step %d, %s: %s%s\n", i + 1, doctor_step_titles[i],
-		       s->state == STEP_FAILED ? "could not be completed: " : "", s->summary);
-	}
-	const struct doctor_verdict *v = &dr->verdict;
-	printf("\n");
-	if (v->layer)
-		printf("VERDICT: the %s layer: %s\n", v->layer, v->subject);
-	else if (v->undetermined)
-		printf("VERDICT: not determined: the media could not be measured\n");
-	else
-		printf("VERDICT: no layer stands out\n");
-	printf("Evidence: %s\n", v->evidence);
-	printf("How sure: %s\n", v->confidence);
-	printf("Next: %s\n", v->next);
 }
 
 static const struct command_doc doctor_doc = {
@@ -145,7 +123,7 @@ static int doctor_main(struct command_call *call)
 	c->set.progress = cmd_progress_attach(&live, rc->json, "doctor");
 	int status = exit_status(dr, doctor_run(dr, &c->set, rc->id, rc->db_path));
 	if (!rc->json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
-		print_report(dr);
+		doctor_print(dr);
 	doctor_json(dr, call->doc);
 	call->store_fn = dr->batch.count ? read_batch_store_run : NULL;
 	call->store_arg = &dr->batch;

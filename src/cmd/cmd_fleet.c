@@ -6,15 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basic/humanize.h"
-#include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
-#include "cmd/fleet_load_render.h"
+#include "render/fleet.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
 #include "remote/hostlist.h"
 #include "triage/fleet.h"
 #include "triage/fleet_load.h"
@@ -174,31 +171,6 @@ static int parse_args(struct fleet_args *a, int argc, char **argv, struct global
 	return 0;
 }
 
-static void print_table(const struct fleet_host *hosts, size_t n, const struct fleet_judgement *jd)
-{
-	struct table t;
-	table_init(&t, 6, (const char *[]){ "HOST", "HOSTNAME", "STATUS", "SECONDS", "READ", "REASON" }, "lllrrl");
-	for (size_t i = 0; i < n; i++) {
-		const struct fleet_host *h = &hosts[i];
-		char secs[32] = "", rate[32] = "";
-		if (h->seconds > 0)
-			snprintf(secs, sizeof(secs), "%.1f", h->seconds);
-		if (h->figure > 0)
-			human_rate(h->figure, rate, sizeof(rate));
-		const char *cells[] = { h->name, h->identified ? h->id.hostname : "", fleet_status_name(h->status), secs,
-					rate, h->reason };
-		table_add_row(&t, cells);
-	}
-	table_print(&t, stdout);
-	table_release(&t);
-	for (size_t i = 0; i < jd->n_verdicts; i++)
-		printf("%s\n", jd->verdicts[i].sentence);
-	if (!jd->judged)
-		printf("hosts not judged against each other: %s\n", jd->why_not);
-	else if (jd->n_verdicts == 0)
-		printf("no host stands out from the median of %zu hosts\n", jd->set_size);
-}
-
 struct fleet_store_arg {
 	struct fleet_host *hosts;
 	size_t n;
@@ -221,33 +193,22 @@ static int exit_status(const struct fleet_host *hosts, size_t n, size_t ok)
 
 static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 {
-	char why[256];
 	struct fleet_plan *plan = &a->plan;
 	handshake_local(&plan->local, run_ctx_schema_version());
-	if (fleet_begin(plan, why, sizeof(why)) < 0) {
-		log_msg(LOG_ERR, "%s", why);
-		return 1;
-	}
-	struct fleet_host *hosts = fleet_hosts_new(plan);
 	struct progress live;
-	plan->progress = cmd_progress_attach(&live, rc->json, "fleet");
-	log_msg(LOG_INFO, "FLEET: '%s' on %zu hosts, %u at a time", plan->command[0], plan->n_hosts, plan->parallel);
-	size_t ok = fleet_run(plan, hosts, plan->n_hosts);
+	struct fleet_host *hosts = NULL;
 	struct fleet_judgement jd = { 0 };
-	if (!interrupt_requested())
-		fleet_judge(plan, hosts, plan->n_hosts, (unsigned)a->confirm, &jd);
-	else
-		snprintf(jd.why_not, sizeof(jd.why_not), "interrupted");
-	fleet_end(plan);
-	plan->progress = NULL; /* LIVE ends here */
-	fleet_write_files(rc->results_dir, hosts, plan->n_hosts);
-
+	cmd_progress_attach(&live, rc->json, "fleet");
+	ssize_t got = fleet_execute(plan, &live, (unsigned)a->confirm, rc->results_dir, &hosts, &jd);
+	if (got < 0)
+		return 1;
+	size_t ok = (size_t)got;
 	struct json j;
 	json_init(&j);
 	run_ctx_json_head(rc, &j);
 	fleet_json(&j, plan, hosts, plan->n_hosts, &jd);
 	if (!rc->json)
-		print_table(hosts, plan->n_hosts, &jd);
+		fleet_print(hosts, plan->n_hosts, &jd);
 	int status = exit_status(hosts, plan->n_hosts, ok);
 	struct fleet_store_arg sa = { hosts, plan->n_hosts };
 	status = run_ctx_finish(rc, &j, status, store_hosts, &sa);

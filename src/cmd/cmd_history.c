@@ -2,7 +2,6 @@
  * Both only read: they record no run of their own and never create the
  * database. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +9,8 @@
 
 #include "basic/timeutil.h"
 #include "cmd/commands.h"
-#include "cmd/hosts_render.h"
+#include "render/stored.h"
+#include "render/hosts.h"
 #include "cmd/stored_runs.h"
 #include "output/json.h"
 #include "output/table.h"
@@ -69,42 +69,6 @@ static int parse_history_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-struct listing {
-	struct table table;
-	struct json json;
-	size_t rows;
-};
-
-static void add_run_row(const struct store_run_row *row, void *arg)
-{
-	struct listing *l = arg;
-	char started[32], exit_text[16], results[24];
-	time_format_iso8601((time_t)row->started_at, started, sizeof(started));
-	snprintf(exit_text, sizeof(exit_text), "%d", row->exit_status);
-	snprintf(results, sizeof(results), "%lld", (long long)row->results);
-	/* A fleet host's run: the host, and the fleet run that collected it. */
-	char host[160];
-	if (row->host)
-		snprintf(host, sizeof(host), "%s (fleet %.8s)", row->host, row->fleet_run_id ? row->fleet_run_id : "?");
-	else
-		snprintf(host, sizeof(host), "local");
-	const char *cells[] = { row->id, row->command, host, started, exit_text, results, row->argv };
-	table_add_row(&l->table, cells);
-	l->rows++;
-	json_begin_object(&l->json, NULL);
-	json_string(&l->json, "run_id", row->id);
-	json_string(&l->json, "command", row->command);
-	json_string(&l->json, "host", row->host);
-	json_string(&l->json, "fleet_run_id", row->fleet_run_id);
-	json_string(&l->json, "started_at", started);
-	json_int(&l->json, "started_at_unix", row->started_at);
-	json_int(&l->json, "finished_at_unix", row->finished_at);
-	json_int(&l->json, "exit_status", row->exit_status);
-	json_int(&l->json, "results", row->results);
-	json_string(&l->json, "argv", row->argv);
-	json_end_object(&l->json);
-}
-
 static int history_check(struct command_call *call)
 {
 	const struct store_run_filter *f = call->settings;
@@ -122,7 +86,7 @@ static int history_main(struct command_call *call)
 	int r = stored_open("history", call->g, &s, db, sizeof(db));
 	if (r < 0)
 		return 1;
-	struct listing l = { .rows = 0 };
+	struct run_listing l = { .rows = 0 };
 	static const char *const headers[] = { "RUN", "COMMAND", "HOST", "STARTED", "EXIT", "RESULTS", "COMMAND LINE" };
 	table_init(&l.table, 7, headers, "llllrrl");
 	json_init(&l.json);
@@ -133,7 +97,7 @@ static int history_main(struct command_call *call)
 	json_begin_array(&l.json, "runs");
 	int status = 0;
 	if (s) {
-		r = store_list_runs(s, f, add_run_row, &l);
+		r = store_list_runs(s, f, run_listing_add, &l);
 		if (r < 0)
 			status = cmd_error("history", "cannot read '%s': %s", db, store_errmsg(s));
 		store_close(s);
@@ -168,37 +132,6 @@ const struct command_frame history_frame = {
 };
 
 static const struct opt_def show_opts[] = { OPT_END };
-
-/* The run's figures as a table; a fleet run's hosts after them. */
-static void show_table(const struct run_doc *d)
-{
-	printf("run %s: %s on %s, started %s, exit status %d\n  %s\n", d->id, d->command, d->host, d->started_at,
-	       d->exit_status, d->argv);
-	if (d->n) {
-		struct table t;
-		static const char *const headers[] = { "TEST", "METRIC", "TARGET", "VALUE", "NOISE (SD)", "STATUS" };
-		table_init(&t, 6, headers, "lllrrl");
-		for (size_t i = 0; i < d->n; i++) {
-			const struct measure *m = &d->m[i];
-			char v[48], sd[48] = "-";
-			measure_format(m->unit, m->value, v, sizeof(v));
-			if (isfinite(m->noise_sd))
-				measure_format(m->unit, m->noise_sd, sd, sizeof(sd));
-			const char *cells[] = { m->test, m->metric, m->target, v, sd, m->status };
-			table_add_row(&t, cells);
-		}
-		table_print(&t, stdout);
-		table_release(&t);
-	} else if (!run_doc_is_fleet(d)) {
-		printf("  (no figures to show for a %s run; --json prints its whole document)\n", d->command);
-	}
-	struct host_rows rows;
-	if (run_doc_is_fleet(d) && host_rows_load(d, &rows) == 0) {
-		hosts_print(&rows, stdout);
-		printf("(one host's document: iotriage show %.8s@HOST)\n", d->id);
-		host_rows_release(&rows);
-	}
-}
 
 /* The run's document exactly as stored; closes S. */
 static int show_stored_text(struct store *s, const char *want, const char *db)
@@ -254,7 +187,7 @@ static int show_main(struct command_call *call)
 		puts(j.out.buf);
 		json_release(&j);
 	} else {
-		show_table(&d);
+		run_doc_print(&d);
 	}
 	run_doc_release(&d);
 	return 0;

@@ -13,19 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "basic/humanize.h"
-#include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/parse.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
-#include "triage/matrix_targets.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
-#include "pool/areas.h"
-#include "pool/target.h"
+#include "render/matrix.h"
+#include "triage/matrix_targets.h"
 #include "triage/matrix.h"
 
 enum {
@@ -139,53 +134,6 @@ static int parse_matrix_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-/* ---- output ---- */
-
-/* The comparison: one row per test, one column per target, the best marked. */
-static void print_table(const struct matrix *m)
-{
-	size_t ncols = m->ntargets + 2;
-	const char **headers = calloc(ncols, sizeof(*headers));
-	char align[16] = "l";
-	headers[0] = "TEST";
-	for (size_t i = 0; i < m->ntargets; i++) {
-		headers[i + 1] = m->targets[i].label;
-		if (i + 2 < sizeof(align))
-			align[i + 1] = 'r';
-	}
-	headers[ncols - 1] = "BEST";
-	if (ncols - 1 < sizeof(align) - 1)
-		align[ncols - 1] = 'l';
-	struct table t;
-	table_init(&t, ncols, headers, align);
-	char (*cells)[48] = calloc(ncols, sizeof(*cells));
-	const char **row = calloc(ncols, sizeof(*row));
-	for (size_t k = 0; k < m->ntests; k++) {
-		size_t best = SIZE_MAX;
-		snprintf(cells[0], sizeof(cells[0]), "%s", m->tests[k].name);
-		for (size_t i = 0; i < m->ntargets; i++) {
-			const struct mx_result *r = &m->results[i][k];
-			if (strcmp(r->status, "ok") == 0) {
-				human_rate(r->bw, cells[i + 1], sizeof(cells[i + 1]));
-				if (best == SIZE_MAX || r->bw > m->results[best][k].bw)
-					best = i;
-			} else {
-				snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s", r->status);
-			}
-		}
-		snprintf(cells[ncols - 1], sizeof(cells[0]), "%s", best == SIZE_MAX ? "-" : m->targets[best].label);
-		for (size_t c = 0; c < ncols; c++)
-			row[c] = cells[c];
-		table_add_row(&t, row);
-	}
-	table_print(&t, stdout);
-	printf("Higher is better. 'iotriage report <run id> --html FILE' draws one chart per test.\n");
-	table_release(&t);
-	free(cells);
-	free(row);
-	free(headers);
-}
-
 static int store_rows(struct store *s, const struct run_ctx *rc, void *arg)
 {
 	return mx_store_rows(s, rc->id, arg);
@@ -247,32 +195,12 @@ static int matrix_check(struct command_call *call)
 	return status ? status : choose_engine(&c->m, &c->use_fio);
 }
 
-/* The --target paths, the pool's datasets, the image files. Returns 0, or
- * the exit status after removing what was made and saying why. */
+/* The targets set up (triage/matrix_targets.h). Returns 0, or the exit
+ * status after removing what was made and saying why. */
 static int set_up_targets(struct matrix *m, const char *run_id)
 {
 	char why[PATH_MAX + 512] = "";
-	int r = mx_add_path_targets(m, run_id, why, sizeof(why));
-	if (r == 0 && m->pool) {
-		struct pool_target pool;
-		r = pool_target_resolve(m->pool, "zfs", &pool);
-		if (r == 0) {
-			snprintf(m->pool_parent, sizeof(m->pool_parent), "%s", pool.parent);
-			m->stale_removed += pool_areas_remove_stale(&pool, "MATRIX");
-		}
-		for (size_t a = 0; r == 0 && a < m->nrs && !interrupt_requested(); a++)
-			for (size_t b = 0; b < m->ncomp && !interrupt_requested(); b++)
-				mx_create_dataset(m, &m->targets[m->ntargets++], run_id, m->recordsizes[a], m->compressions[b]);
-	}
-	if (r == 0 && m->images_dir) {
-		struct stat st;
-		if (stat(m->images_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			snprintf(why, sizeof(why), "--images '%s' is not a directory", m->images_dir);
-			r = -EINVAL;
-		} else {
-			r = mx_add_image_targets(m, run_id, why, sizeof(why));
-		}
-	}
+	int r = mx_set_up_targets(m, run_id, why, sizeof(why));
 	if (r == 0)
 		return 0;
 	if (why[0])
@@ -330,7 +258,7 @@ static int matrix_main(struct command_call *call)
 	if (sig)
 		status = sig;
 	if (!call->rc->json)
-		print_table(m);
+		matrix_print_table(m);
 	mx_write_json(call->doc, m, c->use_fio);
 	call->store_fn = store_rows;
 	call->store_arg = m;

@@ -4,7 +4,7 @@
  * port that routes to it, and jumbo frames end to end (don't-fragment
  * probes at the port's MTU, bisected to the largest size that passes).
  * The options and the exit status are here; gathering, judging and the
- * document are in triage/netcheck.h, the tables in cmd/netcheck_render.c. */
+ * document are in triage/netcheck.h, the tables in render/netcheck.c. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
-#include "cmd/netcheck_render.h"
+#include "render/netcheck.h"
 #include "cmd/runctx.h"
 #include "remote/hostlist.h"
 #include "triage/netcheck.h"

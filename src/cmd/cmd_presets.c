@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "basic/humanize.h"
 #include "cmd/commands.h"
+#include "render/presets.h"
 #include "cmd/progress.h"
 #include "triage/presets.h"
 
@@ -55,21 +55,6 @@ static void list_presets(struct command_call *call)
 	}
 }
 
-static void print_outcome(const struct preset_outcome *o)
-{
-	printf("%-20s %6s %12s %12s %10s %12s %10s %10s %10s\n", "TEST", "LOOPS", "IOPS MEAN", "IOPS BEST", "SPREAD",
-	       "BW MEAN", "p50 us", "p99 us", "p99.9 us");
-	for (size_t i = 0; i < o->ntests_done; i++) {
-		const struct preset_figures *f = &o->figures[i];
-		char bw[32];
-		human_rate(f->bw_mean, bw, sizeof(bw));
-		printf("%-20s %6u %12.0f %12.0f %9.1f%% %12s %10.1f %10.1f %10.1f\n", o->preset->tests[i].name,
-		       f->loops_done, f->iops_mean, f->iops_best, f->iops_mean > 0 ? 100 * f->iops_stdev / f->iops_mean : 0,
-		       bw, hist_percentile(&f->lat, 50) / 1e3, hist_percentile(&f->lat, 99) / 1e3,
-		       hist_percentile(&f->lat, 99.9) / 1e3);
-	}
-}
-
 struct presets_record {
 	const struct preset_outcome *o;
 	const char *path;
@@ -103,7 +88,7 @@ static int presets_main(struct command_call *call)
 	int r = preset_run(p, path, &base, ps->loops_given ? ps->loops : p->loops, ps->ramp_ns, ps->runtime_ns, &o, err,
 			   sizeof(err));
 	if (!call->rc->json && o.ntests_done)
-		print_outcome(&o);
+		preset_outcome_print(&o);
 	preset_json(call->doc, &o, path);
 	json_string(call->doc, "status", r < 0 ? "error" : "ok");
 	json_string(call->doc, "reason", r < 0 ? err : NULL);

@@ -1,8 +1,9 @@
 /* ramdisk: create, list and destroy RAM-backed block devices (step 3 of the
  * method; destroy in cmd_ramdisk_destroy.c), and sweep their latency
  * (cmd_ramdisk_sweep.c). The first operand names the sub-command; each has
- * its own option table. The listing's table and JSON and the confirmation
- * are shared through cmd/ramdisk_cmd.h. */
+ * its own option table. The confirmation, the root check and the option
+ * rules are shared through cmd/ramdisk_cmd.h; what is shown is
+ * render/ramdisk.h's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,14 +12,12 @@
 #include <unistd.h>
 
 #include "basic/log.h"
+#include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
 #include "triage/ramdisk_batch.h"
-
-#define MB (1024.0 * 1024.0)
 
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND };
 
@@ -57,19 +56,6 @@ static int parse_create_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-static void show_plan(const struct ramdisk_spec *spec, const struct ramdisk_backend *b, bool sector_defaulted)
-{
-	FILE *o = stderr;
-	fprintf(o, "\n  About to create %u RAM disk(s) of %.0fMB each (%.0fMB total) with %s.\n", spec->count,
-		(double)spec->size / MB, (double)spec->size * spec->count / MB, b->name);
-	fprintf(o, "  Sector size: %u%s   Synthetic latency: %" PRIu64 "ns\n\n", spec->sector_size,
-		sector_defaulted && spec->sector_size == 4096 ? " (the only size zram offers)" : "", spec->ndelay_ns);
-	fputs("  These devices are VOLATILE.  All data on them is lost on 'iotriage ramdisk destroy'\n"
-	      "  and on reboot.  They are for performance measurement only -- do not place\n"
-	      "  customer data on them and do not build production pools on them.\n\n",
-	      o);
-}
-
 /* Asks before creating, unless -y. Returns 0 to go on, or -1 with REASON. */
 static int confirm_create(bool yes, char *reason, size_t len)
 {
@@ -90,22 +76,6 @@ static int confirm_create(bool yes, char *reason, size_t len)
 	return 0;
 }
 
-static void create_json(struct json *j, const struct create_args *a, const struct ramdisk_backend *b, bool created,
-			const char *reason, const struct ramdisk_listed *l)
-{
-	json_begin_object(j, "ramdisk");
-	json_string(j, "action", "create");
-	json_string(j, "backend", b ? b->name : NULL);
-	json_uint(j, "count", a->spec.count);
-	json_uint(j, "size_bytes", a->spec.size);
-	json_uint(j, "sector_size_bytes", a->spec.sector_size);
-	json_uint(j, "ndelay_ns", a->spec.ndelay_ns);
-	json_bool(j, "created", created);
-	json_string(j, "reason", reason[0] ? reason : NULL);
-	ramdisk_json_devices(j, "devices", l, created ? a->spec.count : 0);
-	json_end_object(j);
-}
-
 /* The checks, the plan, the confirmation and the batch. Returns the listing
  * of the devices made (malloc'd), or NULL with REASON. */
 static struct ramdisk_listed *create_batch(struct create_args *a, const struct ramdisk_backend **ret_b,
@@ -115,7 +85,7 @@ static struct ramdisk_listed *create_batch(struct create_args *a, const struct r
 	if (ramdisk_create_prepare(a->backend, &a->spec, ret_b, &defaulted, reason, len) < 0)
 		return NULL;
 	const struct ramdisk_backend *b = *ret_b;
-	show_plan(&a->spec, b, defaulted);
+	ramdisk_plan_print(&a->spec, b, defaulted);
 	if (confirm_create(a->yes, reason, len) < 0)
 		return NULL;
 	struct ramdisk_dev devs[RAMDISK_MAX_COUNT];
@@ -159,7 +129,7 @@ static int create_main(struct command_call *call)
 	}
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	create_json(call->doc, a, b, l != NULL, reason, l);
+	ramdisk_create_json(call->doc, &a->spec, b, l != NULL, reason, l);
 	free(l);
 	return status;
 }
@@ -300,4 +270,40 @@ int cmd_ramdisk(int argc, char **argv, struct global_opts *g)
 	}
 	cmd_error("ramdisk", "'%s' is not a ramdisk sub-command (create, list, destroy, sweep, export, unexport, wire, client)", argv[sub]);
 	return 2;
+}
+
+/* ---- shared by the ramdisk sub-commands (ramdisk_cmd.h) ---- */
+
+int ramdisk_confirm(const char *question)
+{
+	if (!isatty(STDIN_FILENO))
+		return -ENOTTY;
+	fprintf(stderr, "  %s [y/N] ", question);
+	fflush(stderr);
+	char buf[16];
+	ssize_t k = read(STDIN_FILENO, buf, sizeof(buf) - 1);
+	if (k <= 0) {
+		fputc('\n', stderr);
+		return 0;
+	}
+	buf[k] = '\0';
+	return buf[0] == 'y' || buf[0] == 'Y';
+}
+
+int ramdisk_need_root(const char *command)
+{
+	if (geteuid() == 0)
+		return 0;
+	return cmd_error(command, "needs root (to load modules and make block devices)");
+}
+
+const char *const ramdisk_backend_choices[] = { "scsi_debug", "null_blk", "brd", "zram", NULL };
+
+int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret)
+{
+	uint64_t v;
+	if (parse_uint(arg, 512, 4096, &v) < 0 || (v != 512 && v != 4096))
+		return opts_usage_error(command, "invalid --sector-size '%s': expected 512 or 4096", arg);
+	*ret = (unsigned)v;
+	return 0;
 }

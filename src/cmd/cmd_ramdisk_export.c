@@ -83,27 +83,6 @@ static int wire_option(int id, const char *arg, void *settings)
 				      "per-command delays under 1 s (2ms, or 100us,2ms)", arg, WIRE_MAX_DELAYS) : 0;
 }
 
-static void export_json(struct json *j, const struct ramdisk_export *e)
-{
-	json_begin_object(j, "export");
-	json_string(j, "transport", "nvme-tcp");
-	json_string(j, "nqn", e->nqn);
-	json_string(j, "traddr", e->traddr);
-	json_uint(j, "trsvcid", e->trsvcid);
-	json_uint(j, "nvmet_port", e->port_id);
-	json_string(j, "host_nqn", e->allow_any_host ? NULL : e->host_nqn);
-	json_bool(j, "allow_any_host", e->allow_any_host);
-	json_begin_array(j, "namespaces");
-	for (size_t i = 0; i < e->n; i++) {
-		json_begin_object(j, NULL);
-		json_uint(j, "nsid", i + 1);
-		json_string(j, "device", e->devices[i]);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
-}
-
 void ramdisk_list_export(FILE *out, struct json *j)
 {
 	struct ramdisk_export e;
@@ -121,11 +100,9 @@ void ramdisk_list_export(FILE *out, struct json *j)
 		return;
 	}
 	if (j)
-		export_json(j, &e);
+		nvme_export_json(j, &e);
 	if (out)
-		fprintf(out, "\nExported over NVMe/TCP as %s on %s:%u (nvmet port %u), %zu namespace(s), %s%s\n", e.nqn,
-			e.traddr, e.trsvcid, e.port_id, e.n, e.allow_any_host ? "any host" : "host ",
-			e.allow_any_host ? "" : e.host_nqn);
+		nvme_export_print(out, &e);
 }
 
 /* The document shared by export, unexport, client and wire. */
@@ -153,7 +130,7 @@ static void export_body(struct json *j, const void *arg)
 {
 	const struct both_exports *b = arg;
 	if (b->nvme.complete)
-		export_json(j, &b->nvme);
+		nvme_export_json(j, &b->nvme);
 	else if (b->lio.complete)
 		iscsi_json(j, &b->lio);
 	else

@@ -15,9 +15,7 @@
 #include "cmd/progress.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "output/table.h"
 #include "triage/ramdisk_batch.h"
-#include "output/latency.h"
 #include "triage/ramdisk_sweep.h"
 
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
@@ -84,80 +82,6 @@ static int parse_sweep_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-static void print_sweep_table(const struct sweep *s)
-{
-	const struct sweep_point *base = NULL;
-	for (size_t i = 0; i < s->n && !base; i++)
-		if (s->points[i].measured && s->points[i].ndelay_ns == 0)
-			base = &s->points[i];
-	static const char *const headers[] = { "NDELAY(ns)", "MEAN(us)", "P50(us)", "P99(us)", "IOPS",
-					       "ADDED(us)", "ADDED/NDELAY" };
-	struct table t;
-	table_init(&t, 7, headers, "rrrrrrr");
-	for (size_t i = 0; i < s->n; i++) {
-		const struct sweep_point *pt = &s->points[i];
-		char c[7][48];
-		snprintf(c[0], sizeof(c[0]), "%" PRIu64, pt->ndelay_ns);
-		if (!pt->measured) {
-			const char *cells[] = { c[0], "-", "-", "-", "-", "-", pt->why[0] ? pt->why : "not measured" };
-			table_add_row(&t, cells);
-			continue;
-		}
-		snprintf(c[1], sizeof(c[1]), "%.1f", pt->mean_ns / 1e3);
-		snprintf(c[2], sizeof(c[2]), "%.1f", (double)pt->p50_ns / 1e3);
-		snprintf(c[3], sizeof(c[3]), "%.1f", (double)pt->p99_ns / 1e3);
-		snprintf(c[4], sizeof(c[4]), "%.0f", pt->iops);
-		snprintf(c[5], sizeof(c[5]), "%s", "-");
-		snprintf(c[6], sizeof(c[6]), "%s", "-");
-		if (base && pt != base) {
-			double added = pt->mean_ns - base->mean_ns;
-			snprintf(c[5], sizeof(c[5]), "%.1f", added / 1e3);
-			if (pt->ndelay_ns)
-				snprintf(c[6], sizeof(c[6]), "%.0f%%", 100.0 * added / (double)pt->ndelay_ns);
-		}
-		const char *cells[] = { c[0], c[1], c[2], c[3], c[4], c[5], c[6] };
-		table_add_row(&t, cells);
-	}
-	fputc('\n', stdout);
-	table_print(&t, stdout);
-	table_release(&t);
-}
-
-static void sweep_json(struct json *j, const struct sweep *s)
-{
-	json_begin_object(j, "ramdisk");
-	json_string(j, "action", "sweep");
-	json_string(j, "backend", s->b ? s->b->name : NULL);
-	json_string(j, "reason", s->reason);
-	json_uint(j, "size_bytes", s->size);
-	json_uint(j, "bs_bytes", 4096);
-	json_uint(j, "iodepth", 1);
-	json_string(j, "engine", "psync");
-	json_string(j, "cache", "bypassed");
-	json_double(j, "runtime_cap_seconds", (double)s->runtime_ns / 1e9);
-	json_begin_array(j, "points");
-	for (size_t i = 0; i < s->n; i++) {
-		const struct sweep_point *pt = &s->points[i];
-		json_begin_object(j, NULL);
-		json_uint(j, "ndelay_ns", pt->ndelay_ns);
-		json_bool(j, "measured", pt->measured);
-		if (pt->measured) {
-			json_double(j, "mean_lat_ns", pt->mean_ns);
-			json_uint(j, "p50_lat_ns", pt->p50_ns);
-			json_uint(j, "p99_lat_ns", pt->p99_ns);
-			json_latency_summary(j, "lat_ns", &pt->lat);
-			json_double(j, "iops", pt->iops);
-			json_uint(j, "ios", pt->ios);
-			json_double(j, "seconds", pt->seconds);
-		} else {
-			json_string(j, "reason", pt->why[0] ? pt->why : "interrupted");
-		}
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
-}
-
 /* The handler rows' defaults where not given (neither parses to empty or
  * zero), then root, before a run is recorded. */
 static int sweep_check(struct command_call *call)
@@ -180,10 +104,10 @@ static int sweep_main(struct command_call *call)
 	int measured = ramdisk_sweep_run(s, call->rc->id);
 	int status = measured >= 0 && (size_t)measured == s->n ? 0 : 1;
 	if (measured >= 0 && !call->rc->json)
-		print_sweep_table(s);
+		ramdisk_sweep_print(s);
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	sweep_json(call->doc, s);
+	ramdisk_sweep_json(call->doc, s);
 	return status;
 }
 

@@ -7,7 +7,7 @@
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "triage/read_batch.h"
 #include "triage/read_group.h"
 #include "triage/read_shared.h"

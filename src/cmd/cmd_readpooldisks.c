@@ -5,7 +5,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
-#include "cmd/read_render.h"
+#include "cmd/read_report.h"
 #include "triage/read_pool.h"
 
 struct readpooldisks_settings {

@@ -6,21 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basic/humanize.h"
-#include "basic/interrupt.h"
-#include "basic/log.h"
 #include "basic/parse.h"
 #include "basic/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
-#include "cmd/read_render.h"
 #include "cmd/runctx.h"
-#include "pool/target.h"
-#include "pool/zfs.h"
-#include "triage/read_batch.h"
-#include "triage/read_pool.h"
-#include "triage/read_verdict.h"
-#include "triage/rwpool.h"
+#include "render/pool.h"
+#include "triage/rwpools.h"
 
 #define RWPOOL_DEFAULT_SIZE (1ULL << 30)
 
@@ -69,24 +61,6 @@ static int runall_option(int id, const char *arg, void *state)
 	return handle_option("runall", id, arg, state);
 }
 
-static void rwpool_print(const struct rwpool_result *r)
-{
-	printf("%s (%s, %s):", r->target.pool, r->target.fstype, r->target.mountpoint);
-	if (r->status) {
-		printf(" failed: %s\n", r->reason);
-		return;
-	}
-	for (size_t i = 0; i < r->outcome.nfigures; i++) {
-		const struct pb_figure *f = &r->outcome.figures[i];
-		char bytes[32], rate[32];
-		human_iec((double)f->bytes, bytes, sizeof(bytes));
-		human_rate(f->bw_bytes_per_s, rate, sizeof(rate));
-		printf("  %s %s at %s%s%s%s", f->is_read ? "read" : "wrote", bytes, rate, f->is_read ? " (" : "",
-		       f->is_read ? f->cache : "", f->is_read ? ")" : "");
-	}
-	putchar('\n');
-}
-
 /* ---- rwpool, rwpools, runall ---- */
 
 static const struct opt_def rwpool_opts[] = {
@@ -123,137 +97,6 @@ static const struct command_doc runall_doc = {
 	runall_opts,
 };
 
-struct pool_reads {
-	struct read_batch batches[64];
-	struct pool_layout layouts[64];
-	size_t count;
-};
-
-/* One run of rwpool, rwpools or runall. */
-struct pools_run {
-	const char *command;
-	bool one, with_disks;
-	struct rwpool_settings set;
-	struct pool_target *targets;
-	size_t ntargets;
-	struct rwpool_result *results;
-	size_t done;                /* pools written and read */
-	struct pool_reads *reads;   /* runall */
-	int status;
-};
-
-static int store_all_batches(struct store *s, const struct run_ctx *rc, void *arg)
-{
-	struct pool_reads *reads = arg;
-	for (size_t i = 0; i < reads->count; i++) {
-		int r = read_batch_store(s, rc->id, rc->started, &reads->batches[i]);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* The pools: the one named, or every pool here. */
-static void find_targets(struct pools_run *p, const char *id)
-{
-	if (p->one) {
-		p->targets = calloc(1, sizeof(*p->targets));
-		if (!p->targets)
-			abort();
-		if (pool_target_resolve(id, p->set.fstype, &p->targets[0]) == 0)
-			p->ntargets = 1;
-		else
-			p->status = 1;
-	} else {
-		p->ntargets = pool_target_list_all(&p->targets);
-		if (p->ntargets == 0) {
-			log_msg(LOG_ERR, "%s: no ZFS pool with a mount point and no mounted btrfs file system here",
-				p->command);
-			p->status = 1;
-		}
-	}
-}
-
-static void write_and_read(struct pools_run *p, const struct run_ctx *rc)
-{
-	struct progress live;
-	struct progress *pr = cmd_progress_attach(&live, rc->json, p->command);
-	progress_start(pr, p->ntargets * 2 * p->set.size, true);
-	for (; p->done < p->ntargets && !interrupt_requested(); p->done++) {
-		struct rwpool_result *res = &p->results[p->done];
-		rwpool_run(&p->targets[p->done], p->set.size, rc->id, pr, res);
-		if (res->status)
-			p->status = 1;
-		progress_clear(pr); /* for the pool's lines; the next write draws it again */
-		if (!rc->json)
-			rwpool_print(res);
-	}
-	progress_finish(pr);
-}
-
-/* runall: each ZFS pool's and btrfs file system's members, read. */
-static void read_members(struct pools_run *p, const struct run_ctx *rc)
-{
-	struct pool_reads *reads = p->reads;
-	for (size_t i = 0; i < p->done && reads->count < 64 && !interrupt_requested(); i++) {
-		if (p->targets[i].kind == SCRATCH_DIR)
-			continue;
-		struct read_batch *b = &reads->batches[reads->count];
-		*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = READ_GROUP_VDEV };
-		readtest_opts_default(&b->opts);
-		b->opts.size = p->set.read_size;
-		if (pool_read_batch_prepare(p->targets[i].pool, b, &reads->layouts[reads->count]) < 0) {
-			p->status = 1;
-			read_batch_release(b);
-			pool_layout_release(&reads->layouts[reads->count]);
-			continue;
-		}
-		struct progress live;
-		b->progress = cmd_progress_attach(&live, rc->json, p->command);
-		if (read_batch_execute(b) || read_batch_count(b, READTEST_OK) == 0)
-			p->status = 1;
-		b->progress = NULL;
-		read_batch_conclude(b, rc->db_path);
-		if (!rc->json) {
-			printf("\nMembers of %s:", p->targets[i].pool);
-			read_batch_present(b, stdout);
-		}
-		reads->count++;
-	}
-}
-
-static void pools_json(struct json *j, const struct pools_run *p)
-{
-	json_string(j, "operation", p->command);
-	json_begin_array(j, "pools");
-	for (size_t i = 0; i < p->done; i++)
-		rwpool_result_json(j, &p->results[i]);
-	json_end_array(j);
-	if (!p->with_disks)
-		return;
-	json_begin_array(j, "pool_disks");
-	for (size_t i = 0; i < p->reads->count; i++) {
-		json_begin_object(j, NULL);
-		pool_layout_json(j, &p->reads->layouts[i]);
-		read_batch_document(&p->reads->batches[i], j);
-		json_end_object(j);
-	}
-	json_end_array(j);
-}
-
-static void pools_release(struct pools_run *p)
-{
-	for (size_t i = 0; i < p->reads->count; i++) {
-		read_batch_release(&p->reads->batches[i]);
-		pool_layout_release(&p->reads->layouts[i]);
-	}
-	for (size_t i = 0; i < p->done; i++)
-		rwpool_result_release(&p->results[i]);
-	free(p->reads);
-	free(p->results);
-	free(p->targets);
-}
-
 /* rwpool: one pool, named by a valid operand; rwpools and runall: none.
  * Then the sizes' defaults. */
 static int pools_check(struct command_call *call)
@@ -280,27 +123,38 @@ static int pools_check(struct command_call *call)
 static void pools_free(void *arg)
 {
 	struct pools_run *p = arg;
-	pools_release(p);
+	rwpools_release(p);
 	free(p);
+}
+
+static int store_all_batches(struct store *s, const struct run_ctx *rc, void *arg)
+{
+	return rwpools_store(s, rc->id, rc->started, arg);
 }
 
 /* rwpool (one pool), rwpools (all) and runall (all, plus their disks). */
 static int pools_main(struct command_call *call)
 {
+	const struct rwpool_settings *s = call->settings;
 	struct pools_run *p = xcalloc(1, sizeof(*p));
+	struct progress live;
 	*p = (struct pools_run){ .command = call->name, .one = strcmp(call->name, "rwpool") == 0,
-				 .with_disks = strcmp(call->name, "runall") == 0,
-				 .set = *(struct rwpool_settings *)call->settings };
-	find_targets(p, p->one ? call->operands[0] : NULL);
+				 .with_disks = strcmp(call->name, "runall") == 0, .size = s->size, .fstype = s->fstype,
+				 .read_size = s->read_size,
+				 .pool_done = call->rc->json ? NULL : rwpool_print,
+				 .members_read = call->rc->json ? NULL : rwpool_members_print };
+	rwpools_find_targets(p, p->one ? call->operands[0] : NULL);
 	p->results = xcalloc(p->ntargets ? p->ntargets : 1, sizeof(*p->results));
 	p->reads = xcalloc(1, sizeof(*p->reads));
-	write_and_read(p, call->rc);
+	p->progress = cmd_progress_attach(&live, call->rc->json, call->name);
+	rwpools_write_and_read(p, call->rc->id);
 	if (p->with_disks)
-		read_members(p, call->rc);
+		rwpools_read_members(p, call->rc->db_path);
+	p->progress = NULL; /* LIVE is this function's */
 	int status = p->status;
 	if (run_ctx_interrupted_status())
 		status = run_ctx_interrupted_status();
-	pools_json(call->doc, p);
+	rwpools_json(call->doc, p);
 	call->store_fn = p->with_disks ? store_all_batches : NULL;
 	call->store_arg = p->reads;
 	call->release_fn = pools_free;

@@ -8,15 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "basic/humanize.h"
 #include "basic/parse.h"
-#include "basic/strbuf.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
+#include "render/volumes.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "fs/volfile.h"
-#include "output/table.h"
 #include "triage/volumes.h"
 
 enum { OPT_RUNTIME = OPT_COMMAND_BASE, OPT_SIZE, OPT_BS, OPT_IODEPTH, OPT_MATCH };
@@ -64,42 +62,6 @@ static int handle_option(int id, const char *arg, void *state)
 	return 2;
 }
 
-static void print_table(const struct volume_list *l)
-{
-	struct table t;
-	table_init(&t, 8, (const char *[]){ "VolID", "Name", "Pool", "Mapping", "Mount", "Throughput", "From", "Note" },
-		   "llllllll");
-	for (size_t i = 0; i < l->count; i++) {
-		const struct volume *v = &l->vols[i];
-		char bw[32] = "-";
-		struct strbuf note = STRBUF_INIT;
-		if (v->status == VOLUME_OK) {
-			char total[32];
-			human_rate(job_bw_bytes_per_s(v->res), bw, sizeof(bw));
-			human_iec((double)v->res->bytes, total, sizeof(total));
-			strbuf_addf(&note, "%s in %.2f s, %s", total, v->res->seconds, v->access);
-			if (v->compression[0])
-				strbuf_addf(&note, ", compression=%s", v->compression);
-			if (v->note[0])
-				strbuf_addf(&note, "; %s", v->note);
-		} else {
-			strbuf_addf(&note, "%s: %s", volume_status_name(v->status), v->reason);
-		}
-		table_add_row(&t, (const char *[]){ v->vol_id_short, v->name, v->pool, v->mapping, v->m->mountpoint, bw,
-						    v->read_from ? v->read_from : "-", note.buf });
-		strbuf_release(&note);
-	}
-	table_print(&t, stdout);
-	table_release(&t);
-	for (size_t i = 0; i < l->count; i++)
-		if (l->vols[i].read_from && strcmp(l->vols[i].read_from, "media") != 0)
-			printf("%s: %s: %s\n", l->vols[i].m->mountpoint, l->vols[i].read_from, l->vols[i].read_from_reason);
-	if (l->nskipped)
-		printf("skipped:\n");
-	for (size_t i = 0; i < l->nskipped; i++)
-		printf("  %s (%s): %s\n", l->skipped[i].m->mountpoint, l->skipped[i].m->fstype, l->skipped[i].reason);
-}
-
 static int store_volumes(struct store *st, const struct run_ctx *rc, void *arg)
 {
 	return volumes_store(st, rc->id, arg);
@@ -126,7 +88,7 @@ static int volumes_main(struct command_call *call)
 	s->progress = cmd_progress_attach(&live, call->rc->json, "volumes");
 	int r = volumes_run(s, call->rc->id, l);
 	if (r == 0 && !call->rc->json)
-		print_table(l);
+		volumes_print(l);
 
 	int status = r < 0 || l->counts[VOLUME_ERROR] || l->counts[VOLUME_OK] == 0 ? 1 : 0;
 	int sig = run_ctx_interrupted_status();

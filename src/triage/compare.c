@@ -137,3 +137,21 @@ size_t compare_sides_judge(const struct compare_side *base, const struct compare
 	*ret = rows;
 	return n;
 }
+
+size_t compare_sides_of_hosts(const char *fleet_id, const struct host_rows *rows, size_t base, struct run_doc **ret_runs,
+			      struct compare_side **ret_sides)
+{
+	size_t n = host_rows_run_docs(rows, base, ret_runs);
+	struct compare_side *sides = xcalloc(n, sizeof(*sides));
+	for (size_t k = 0; k < n; k++)
+		sides[k].nruns = 1;
+	compare_sides_attach(sides, n, *ret_runs);
+	for (size_t k = 0; k < n; k++) { /* each side named as compare accepts it: RUN@HOST */
+		free(sides[k].label);
+		struct strbuf l = STRBUF_INIT;
+		strbuf_addf(&l, "%.8s@%s", fleet_id, (*ret_runs)[k].host);
+		sides[k].label = strbuf_detach(&l);
+	}
+	*ret_sides = sides;
+	return n;
+}

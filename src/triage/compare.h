@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "report/hosts.h"
 #include "report/measure.h"
 #include "report/significance.h"
 
@@ -42,5 +43,11 @@ struct compare_row {
  * one), judged. *RET is malloc'd; returns the count. */
 size_t compare_sides_judge(const struct compare_side *base, const struct compare_side *other,
 			   struct compare_row **ret);
+
+/* compare --hosts: the sides of a fleet run's hosts in ROWS, the BASE host
+ * first, each labelled RUN@HOST; their runs in *RET_RUNS and the sides in
+ * *RET_SIDES (both malloc'd). Returns the count. */
+size_t compare_sides_of_hosts(const char *fleet_id, const struct host_rows *rows, size_t base, struct run_doc **ret_runs,
+			      struct compare_side **ret_sides);
 
 #endif

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "basic/progress.h"
 #include "media/outlier.h"
@@ -143,6 +144,15 @@ int fleet_write_files(const char *results_dir, struct fleet_host *hosts, size_t 
  * argv), with the host's name, host name and machine-id, attributed to
  * FLEET_RUN_ID. Returns 0 or -errno (logged). */
 int fleet_record(struct store *s, const char *fleet_run_id, struct fleet_host *hosts, size_t n);
+
+/* The whole fan-out above in order: begin, every host run (PROGRESS, a
+ * renderer not yet started, copied for the run), outliers judged and
+ * confirmed (CONFIRM_RUNS) unless interrupted, end, each host's document
+ * kept under RESULTS_DIR. *RET_HOSTS (fleet_hosts_free) and JD (zeroed by
+ * the caller) are filled. Returns the hosts ok, or -1 when the fleet could
+ * not begin (logged). */
+ssize_t fleet_execute(struct fleet_plan *plan, const struct progress *progress, unsigned confirm_runs,
+		      const char *results_dir, struct fleet_host **ret_hosts, struct fleet_judgement *jd);
 
 /* The combined document's members: "parameters", "hosts" (each with host,
  * identity, status, reason, exit_status, seconds, results_file, document)

@@ -13,6 +13,7 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "pool/areas.h"
+#include "pool/target.h"
 #include "triage/matrix_image.h"
 #include "triage/matrix_targets.h"
 
@@ -166,4 +167,30 @@ int mx_add_image_targets(struct matrix *m, const char *run_id, char *why, size_t
 		}
 	}
 	return 0;
+}
+
+int mx_set_up_targets(struct matrix *m, const char *run_id, char *why, size_t len)
+{
+	int r = mx_add_path_targets(m, run_id, why, len);
+	if (r == 0 && m->pool) {
+		struct pool_target pool;
+		r = pool_target_resolve(m->pool, "zfs", &pool);
+		if (r == 0) {
+			snprintf(m->pool_parent, sizeof(m->pool_parent), "%s", pool.parent);
+			m->stale_removed += pool_areas_remove_stale(&pool, "MATRIX");
+		}
+		for (size_t a = 0; r == 0 && a < m->nrs && !interrupt_requested(); a++)
+			for (size_t b = 0; b < m->ncomp && !interrupt_requested(); b++)
+				mx_create_dataset(m, &m->targets[m->ntargets++], run_id, m->recordsizes[a], m->compressions[b]);
+	}
+	if (r == 0 && m->images_dir) {
+		struct stat st;
+		if (stat(m->images_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "--images '%s' is not a directory", m->images_dir);
+			r = -EINVAL;
+		} else {
+			r = mx_add_image_targets(m, run_id, why, len);
+		}
+	}
+	return r;
 }

@@ -19,6 +19,10 @@ void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id
 /* The raw and qcow2 image targets in m->images_dir. Returns 0 or -errno
  * with WHY. */
 int mx_add_image_targets(struct matrix *m, const char *run_id, char *why, size_t len);
+/* Every target: the --target paths, the pool's datasets (recordsize x
+ * compression), the image files. Returns 0, or -errno with WHY (maybe
+ * empty); what was made stays for mx_destroy_targets(). */
+int mx_set_up_targets(struct matrix *m, const char *run_id, char *why, size_t len);
 /* Removes every dataset, directory and image file the targets made. */
 void mx_destroy_targets(struct matrix *m);
 

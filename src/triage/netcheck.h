@@ -3,7 +3,7 @@
  * window, routes, bonds, destinations and the probes to them), how it is
  * judged (netcheck_judge.c: findings, one sentence and one fix each) and
  * its stored form (netcheck_json.c). Nothing here prints: the netcheck
- * command draws the tables (cmd/netcheck_render.c); doctor reads the
+ * command draws the tables (render/netcheck.c); doctor reads the
  * findings. */
 #ifndef IOTRIAGE_TRIAGE_NETCHECK_H
 #define IOTRIAGE_TRIAGE_NETCHECK_H

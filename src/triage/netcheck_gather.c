@@ -4,7 +4,7 @@
  * port that routes to it, and jumbo frames end to end (don't-fragment
  * probes at the port's MTU, bisected to the largest size that passes).
  * Gathering is here; judging is in netcheck_judge.c, the document in
- * netcheck_json.c, the tables in cmd/netcheck_render.c. */
+ * netcheck_json.c, the tables in render/netcheck.c. */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
  *
  * Used by readdisk, readdisks, readpooldisks, demo, doctor and runall.
  * Everything here logs its steps (the READ-DISK lines) and never writes to
- * stdout; the terminal table is cmd/read_render.h's. The batch's stored
+ * stdout; the terminal table is render/read.h's. The batch's stored
  * form is its JSON members (read_batch_json, read_batch_document) and its
  * database rows (read_batch_store). */
 #ifndef IOTRIAGE_TRIAGE_READ_BATCH_H

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layering and size rules of docs/ARCHITECTURE.md, checked on the
 # sources (tests/tools/source_rules.py): no include of a layer above, no
-# cmd/ header outside cmd/, no include circle, no stdout in triage/, cmd/
+# cmd/ header outside cmd/, no include circle, no stdout in triage/, no
+# argument parsing or exit in render/, cmd/
 # under 5,500 lines, no function over 80 lines but the listed exceptions.
 # The linker checks the calls themselves (meson's layer_check_* programs).
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,4 +1,5 @@
-#include "cmd/fleet_load_render.h"
+/* render/fleet.c: fleet's tables on the terminal (see fleet.h). */
+#include "render/fleet.h"
 
 #include <stdio.h>
 
@@ -39,4 +40,29 @@ void fleet_load_print(const struct fleet_load *ld)
 	table_release(&t);
 	if (ld->error[0])
 		printf("no synchronized load: %s\n", ld->error);
+}
+
+void fleet_print(const struct fleet_host *hosts, size_t n, const struct fleet_judgement *jd)
+{
+	struct table t;
+	table_init(&t, 6, (const char *[]){ "HOST", "HOSTNAME", "STATUS", "SECONDS", "READ", "REASON" }, "lllrrl");
+	for (size_t i = 0; i < n; i++) {
+		const struct fleet_host *h = &hosts[i];
+		char secs[32] = "", rate[32] = "";
+		if (h->seconds > 0)
+			snprintf(secs, sizeof(secs), "%.1f", h->seconds);
+		if (h->figure > 0)
+			human_rate(h->figure, rate, sizeof(rate));
+		const char *cells[] = { h->name, h->identified ? h->id.hostname : "", fleet_status_name(h->status), secs,
+					rate, h->reason };
+		table_add_row(&t, cells);
+	}
+	table_print(&t, stdout);
+	table_release(&t);
+	for (size_t i = 0; i < jd->n_verdicts; i++)
+		printf("%s\n", jd->verdicts[i].sentence);
+	if (!jd->judged)
+		printf("hosts not judged against each other: %s\n", jd->why_not);
+	else if (jd->n_verdicts == 0)
+		printf("no host stands out from the median of %zu hosts\n", jd->set_size);
 }

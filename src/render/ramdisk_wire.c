@@ -1,9 +1,10 @@
-/* The wire comparison's rendering (ramdisk client and wire): each side's
- * three workloads as JSON, the judged pair as JSON and as the table and
- * sentence on the terminal. */
+/* render/ramdisk_wire.c: the wire comparison's rendering (ramdisk client
+ * and wire): each side's three workloads as JSON, the judged pair as JSON
+ * and as the table and sentence on the terminal. */
+#include "render/ramdisk_wire.h"
+
 #include <stdio.h>
 
-#include "cmd/ramdisk_cmd.h"
 #include "triage/ramdisk_export.h"
 
 /* The port under the path on one side; null when it was not found. */

@@ -1,5 +1,5 @@
-/* A read batch on the terminal and at the end of a run. */
-#include "cmd/read_render.h"
+/* render/read.c: a read batch on the terminal (see read.h). */
+#include "render/read.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,26 +112,4 @@ void read_batch_present(const struct read_batch *b, FILE *out)
 	read_groups_release(&groups);
 	if (b->conclusion[0])
 		fprintf(out, "Verdict\n  %s\n\n", b->conclusion);
-}
-
-int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg)
-{
-	return read_batch_store(s, rc->id, rc->started, arg);
-}
-
-int read_batch_report(struct run_ctx *rc, struct json *doc, struct read_batch *b, size_t errors, size_t ok,
-		      const struct shared_paths *shared, read_batch_json_fn extra, void *extra_arg)
-{
-	read_batch_conclude(b, rc->db_path);
-	if (!rc->json)
-		read_batch_present(b, stdout);
-	int status = run_ctx_interrupted_status();
-	if (!status)
-		status = (errors || ok == 0) ? 1 : 0;
-	read_batch_document(b, doc);
-	if (shared)
-		shared_paths_json(shared, doc);
-	if (extra)
-		extra(doc, extra_arg);
-	return status;
 }

@@ -1,8 +1,8 @@
-/* cmd/hosts_render.h: a fleet run's hosts (report/hosts.h) on the terminal
+/* render/hosts.h: a fleet run's hosts (report/hosts.h) on the terminal
  * and in compare's document: one row per host with its status, run, figure,
  * share of the median and a bar; the median host and the outlier host. */
-#ifndef IOTRIAGE_CMD_HOSTS_RENDER_H
-#define IOTRIAGE_CMD_HOSTS_RENDER_H
+#ifndef IOTRIAGE_RENDER_HOSTS_H
+#define IOTRIAGE_RENDER_HOSTS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -18,9 +18,5 @@ void hosts_outlier_sentence(const struct host_rows *rows, char *buf, size_t len)
 void hosts_print(const struct host_rows *rows, FILE *out);
 /* "hosts": [...], "median_host", "outlier_host" and "outlier" in J. */
 void hosts_json(struct json *j, const struct host_rows *rows);
-
-/* compare --hosts' base host in ROWS: WANT (--base) or the median host.
- * Returns 0, or 1 after printing why there is none. */
-int hosts_base(const char *fleet_id, const struct host_rows *rows, const char *want, size_t *ret);
 
 #endif

@@ -1,7 +1,7 @@
-/* cmd/netcheck_render.h: netcheck's terminal tables (the netcheck command
+/* render/netcheck.h: netcheck's terminal tables (the netcheck command
  * only; doctor summarises the findings itself). */
-#ifndef IOTRIAGE_CMD_NETCHECK_RENDER_H
-#define IOTRIAGE_CMD_NETCHECK_RENDER_H
+#ifndef IOTRIAGE_RENDER_NETCHECK_H
+#define IOTRIAGE_RENDER_NETCHECK_H
 
 #include "triage/netcheck.h"
 

@@ -5,7 +5,7 @@
 
 #include "basic/humanize.h"
 #include "basic/strbuf.h"
-#include "cmd/netcheck_render.h"
+#include "render/netcheck.h"
 #include "output/table.h"
 
 static void format_bps(double bps, char *buf, size_t len)

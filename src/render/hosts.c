@@ -1,11 +1,10 @@
-/* cmd/hosts_render.c: a fleet run's hosts rendered (see hosts_render.h). */
-#include "cmd/hosts_render.h"
+/* render/hosts.c: a fleet run's hosts rendered (see hosts.h). */
+#include "render/hosts.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cmd/commands.h"
 #include "output/table.h"
 
 enum { BAR_WIDTH = 30 };
@@ -95,16 +94,4 @@ void hosts_json(struct json *j, const struct host_rows *rows)
 	char sentence[512];
 	hosts_outlier_sentence(rows, sentence, sizeof(sentence));
 	json_string(j, "outlier", sentence);
-}
-
-int hosts_base(const char *fleet_id, const struct host_rows *rows, const char *want, size_t *ret)
-{
-	size_t k = want ? host_rows_find(rows, want) : rows->base;
-	if (want && k == SIZE_MAX)
-		return cmd_error("compare", "fleet run '%s' has no host '%s'", fleet_id, want);
-	if (k == SIZE_MAX || !rows->r[k].document)
-		return cmd_error("compare", "fleet run '%s': %s%s has no document to compare with", fleet_id,
-				 want ? "host " : "no host", want ? want : "");
-	*ret = k;
-	return 0;
 }
