@@ -5,12 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "basic/humanize.h"
 #include "bench/job.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/read_options.h"
 #include "cmd/runctx.h"
+#include "render/run.h"
 #include "triage/fiojob_run.h"
 #include "triage/run.h"
 
@@ -123,26 +123,6 @@ static int parse_run_option(int id, const char *arg, void *state)
 	return id == OPT_ENGINE ? engine_option("run", arg, &c->run.engine) : 2;
 }
 
-/* SLAT: submission latency, NULL when the engine has none of its own. */
-static void print_direction(const char *name, uint64_t bytes, uint64_t ios, const struct histogram *h,
-			    const struct histogram *slat, double seconds)
-{
-	if (!ios)
-		return;
-	char bw[32], total[32];
-	human_rate(seconds > 0 ? (double)bytes / seconds : 0, bw, sizeof(bw));
-	human_iec((double)bytes, total, sizeof(total));
-	printf("  %-5s IOPS=%.0f, BW=%s, %s in %" PRIu64 " I/Os\n", name,
-	       seconds > 0 ? (double)ios / seconds : 0, bw, total, ios);
-	printf("        lat (us): mean=%.1f stdev=%.1f p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f p99.99=%.1f max=%.1f\n",
-	       hist_mean(h) / 1e3, hist_stddev(h) / 1e3, hist_percentile(h, 50) / 1e3, hist_percentile(h, 90) / 1e3,
-	       hist_percentile(h, 99) / 1e3, hist_percentile(h, 99.9) / 1e3, hist_percentile(h, 99.99) / 1e3,
-	       h->max / 1e3);
-	if (slat)
-		printf("        slat (us): mean=%.1f p50=%.1f p99=%.1f max=%.1f\n", hist_mean(slat) / 1e3,
-		       hist_percentile(slat, 50) / 1e3, hist_percentile(slat, 99) / 1e3, slat->max / 1e3);
-}
-
 static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg)
 {
 	const struct run_record *rec = arg;
@@ -159,25 +139,6 @@ static int store_run_result(struct store *s, const struct run_ctx *rc, void *arg
 		.params = rec->params,
 	};
 	return store_add_result(s, &res);
-}
-
-static void print_result(const struct job_result *res)
-{
-	print_direction("read:", res->read_bytes, res->read_ios, &res->lat_read,
-			res->has_slat ? &res->slat_read : NULL, res->seconds);
-	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write,
-			res->has_slat ? &res->slat_write : NULL, res->seconds);
-	printf("  jobs: %u, first done %.3f s, last done %.3f s; engine %s at queue depth %u\n",
-	       res->nr_workers, res->first_done_seconds, res->last_done_seconds, res->engine->name,
-	       res->iodepth);
-	double user = 0, sys = 0;
-	for (unsigned i = 0; i < res->nr_workers; i++) {
-		user += res->workers[i].user_seconds;
-		sys += res->workers[i].system_seconds;
-	}
-	printf("  cpu: user %.2f s, system %.2f s, %.0f ns per I/O, busiest job %.0f%%; random map: %s\n", user, sys,
-	       res->ios ? (user + sys) * 1e9 / (double)res->ios : 0, 100 * job_max_worker_cpu(res),
-	       job_random_map_text(res->random_map));
 }
 
 /* The settings the options do not carry, and those they carry in another form. */
@@ -256,7 +217,7 @@ static int fio_job_main(struct command_call *call)
 		printf("job [%s] on %s:%s%s\n", c->fio.jobs.jobs[i].name, c->fio.target[i], c->fio.error[i][0] ? " " : "",
 		       c->fio.error[i]);
 		if (c->fio.results[i])
-			print_result(c->fio.results[i]);
+			run_result_print(c->fio.results[i]);
 	}
 	int sig_status = run_ctx_interrupted_status();
 	if (sig_status)
@@ -280,7 +241,7 @@ static int run_main(struct command_call *call)
 	int status = run_workload(path, s, &c->res, c->err, sizeof(c->err), c->engine_reason,
 				  sizeof(c->engine_reason)) < 0 ? 1 : 0;
 	if (c->res && !call->rc->json)
-		print_result(c->res);
+		run_result_print(c->res);
 	int sig_status = run_ctx_interrupted_status();
 	if (sig_status)
 		status = sig_status;
