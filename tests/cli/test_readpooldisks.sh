@@ -36,7 +36,7 @@ ok $? "readpooldisks by GUID"
 check "resolves to the same pool" -- jtest "$TMP/g.json" ".pool.name == \"$pool\""
 
 "$IOTRIAGE" readpooldisks "$pool" --size 8M >"$TMP/h.txt" 2>/dev/null
-check "human output shows the members by vdev" -- grep -Eq "^mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s +${devs[1]#/dev/} [0-9]+ MB/s" "$TMP/h.txt"
+check "human output shows the members by vdev" -- grep -Eq "^mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s( \([^)]+\))? +${devs[1]#/dev/} [0-9]+ MB/s" "$TMP/h.txt"
 
 # readdisks --group-by: pools found by the tools themselves, each whole disk
 # placed in its pool's device group; a disk in no pool says so.
@@ -53,8 +53,10 @@ check "the outsider is in no pool" -- \
 check "each device names its pool and vdev" -- \
 	jtest "$TMP/gv.json" ".devices[] | select(.path == \"${devs[3]}\") | .groups.pool == \"$pool\" and .groups.vdev == \"raidz1-1\""
 "$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by vdev >"$TMP/gv.txt" 2>/dev/null
+# A member read on a loaded machine may be judged (slow); its verdict then
+# follows its figure in parentheses.
 check "the human view has one line per group" -- \
-	grep -Eq "^$pool/mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s +${devs[1]#/dev/} [0-9]+ MB/s\$" "$TMP/gv.txt"
+	grep -Eq "^$pool/mirror-0 +${devs[0]#/dev/} [0-9]+ MB/s( \([^)]+\))? +${devs[1]#/dev/} [0-9]+ MB/s( \([^)]+\))?\$" "$TMP/gv.txt"
 
 "$IOTRIAGE" readdisks "${m[@]}" --size 8M --group-by controller --json >"$TMP/gc.json" 2>/dev/null
 ok $? "readdisks --group-by controller exits 0"
