@@ -13,7 +13,10 @@
 # tools; without them the preset's are used. The output says which.
 # Prints per row the median IOPS of each tool and their ratio, and the median
 # CPU time per I/O (user+sys of the whole process, ramp included, over the
-# I/Os counted after the ramp: the same rule for both) and its ratio.
+# I/Os counted after the ramp: the same rule for both) and its ratio. The
+# machine's speed drifts between rounds (a shared VM: one tool's rounds span
+# 30%), so each round's two runs, back to back, also give a paired ratio; the
+# last columns are the median of those and their range.
 # Needs root; removes the zram device on exit and signals. Run it alone.
 set -eu
 rounds=${1:-5}
@@ -97,8 +100,8 @@ per_io_us() { awk -v c="$1" -v n="$2" 'BEGIN {print c / n * 1e6}'; }
 own="the preset's own"
 echo "zram ${dev#/dev/}, 1 GiB filled, $rounds rounds, alternating who runs first;" \
 	"ramp ${ramp:-$own}, runtime ${runtime:-$own}"
-printf '%-28s %-11s %12s %12s %6s %10s %10s %6s\n' test ramp+run "fio IOPS" "iot IOPS" ratio "fio us/IO" \
-	"iot us/IO" cpu
+printf '%-28s %-11s %12s %12s %6s %10s %10s %6s %7s %13s %7s\n' test ramp+run "fio IOPS" "iot IOPS" ratio \
+	"fio us/IO" "iot us/IO" cpu paired "paired range" "p. cpu"
 for row in "nas-iops;4K random read" "cdm;RND4K Q32T1 read"; do
 	preset=${row%%;*} test=${row#*;}
 	line=$(fio_line "$preset" "$test")
@@ -106,7 +109,7 @@ for row in "nas-iops;4K random read" "cdm;RND4K Q32T1 read"; do
 	parse_row "$line"
 	echo "  fio ${fio_argv[*]}" >&2
 	echo "  iotriage ${iot_argv[*]}" >&2
-	fi=() ii=() fc=() ic=()
+	fi=() ii=() fc=() ic=() pr=() pc=()
 	for r in $(seq "$rounds"); do
 		if [ $((r % 2)) -eq 1 ]; then
 			f=$(run_fio); t=$(run_iotriage)
@@ -118,11 +121,15 @@ for row in "nas-iops;4K random read" "cdm;RND4K Q32T1 read"; do
 		echo "  round $r: fio $fiops IOPS $fcpu s cpu $fios I/Os; iotriage $tiops IOPS $tcpu s cpu $tios I/Os" >&2
 		fi+=("$fiops") ii+=("$tiops")
 		fc+=("$(per_io_us "$fcpu" "$fios")") ic+=("$(per_io_us "$tcpu" "$tios")")
+		pr+=("$(awk -v a="$tiops" -v b="$fiops" 'BEGIN {print a / b}')")
+		pc+=("$(awk -v a="${ic[-1]}" -v b="${fc[-1]}" 'BEGIN {print a / b}')")
 	done
+	pm=$(printf '%s\n' "${pr[@]}" | median) pcm=$(printf '%s\n' "${pc[@]}" | median)
+	prange=$(printf '%s\n' "${pr[@]}" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
 	mf=$(printf '%s\n' "${fi[@]}" | median) mi=$(printf '%s\n' "${ii[@]}" | median)
 	cf=$(printf '%s\n' "${fc[@]}" | median) ci=$(printf '%s\n' "${ic[@]}" | median)
-	printf '%-28s %-11s %12.0f %12.0f %6.2f %10.2f %10.2f %6.2f\n' "$preset $test" "$row_ramp+$row_runtime" \
-		"$mf" "$mi" \
+	printf '%-28s %-11s %12.0f %12.0f %6.2f %10.2f %10.2f %6.2f %7.3f %13s %7.3f\n' "$preset $test" \
+		"$row_ramp+$row_runtime" "$mf" "$mi" \
 		"$(awk -v a="$mi" -v b="$mf" 'BEGIN {print a / b}')" "$cf" "$ci" \
-		"$(awk -v a="$ci" -v b="$cf" 'BEGIN {print a / b}')"
+		"$(awk -v a="$ci" -v b="$cf" 'BEGIN {print a / b}')" "$pm" "$prange" "$pcm"
 done

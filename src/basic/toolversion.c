@@ -71,6 +71,46 @@ static const struct version_query queries[] = {
 	{ "modprobe", { { "modprobe", "--version", NULL } } },
 };
 
+/* Answers already given in this process, by the query's first command
+ * line: zfs and zpool ask the same one, and interactive mode runs several
+ * commands. Only the main thread asks (at each run's end). */
+struct version_memo {
+	const char *const *way;
+	int status;
+	char version[128];
+};
+static struct version_memo memo[8];
+static size_t memo_count;
+
+static bool same_way(const char *const *a, const char *const *b)
+{
+	for (size_t i = 0; i < 4; i++) {
+		if (!a[i] || !b[i])
+			return !a[i] && !b[i];
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
+static int ask_version(const struct version_query *q, char *buf, size_t len)
+{
+	int r = -ENOENT;
+	for (size_t w = 0; w < 2 && q->ways[w][0]; w++) {
+		struct spawn_result res;
+		r = spawn_run(q->ways[w], 2000, &res);
+		/* A version request answers with status 0 (dbench's and ssh's on stderr). */
+		if (r == 0 && res.status != 0 && strcmp(q->name, "dbench") != 0)
+			r = -EIO;
+		if (r == 0)
+			r = tool_version_line(res.out.buf, res.err.buf, buf, len);
+		spawn_result_release(&res);
+		if (r == 0)
+			return 0;
+	}
+	return r;
+}
+
 int tool_version(const char *name, char *buf, size_t len)
 {
 	const struct version_query *q = NULL;
@@ -79,18 +119,17 @@ int tool_version(const char *name, char *buf, size_t len)
 			q = &queries[i];
 	if (!q)
 		return -ENOTSUP;
-	int r = -ENOENT;
-	for (size_t w = 0; w < 2 && q->ways[w][0]; w++) {
-		struct spawn_result res;
-		r = spawn_run(q->ways[w], 2000, &res);
-		/* A version request answers with status 0 (dbench's and ssh's on stderr). */
-		if (r == 0 && res.status != 0 && strcmp(name, "dbench") != 0)
-			r = -EIO;
-		if (r == 0)
-			r = tool_version_line(res.out.buf, res.err.buf, buf, len);
-		spawn_result_release(&res);
-		if (r == 0)
-			return 0;
+	for (size_t i = 0; i < memo_count; i++)
+		if (same_way(memo[i].way, q->ways[0])) {
+			snprintf(buf, len, "%s", memo[i].version);
+			return memo[i].status;
+		}
+	int r = ask_version(q, buf, len);
+	if (memo_count < sizeof(memo) / sizeof(memo[0])) {
+		struct version_memo *m = &memo[memo_count++];
+		m->way = q->ways[0];
+		m->status = r;
+		snprintf(m->version, sizeof(m->version), "%s", r == 0 ? buf : "");
 	}
 	return r;
 }

@@ -102,9 +102,9 @@ static void run_fio(const struct matrix *m, const struct mx_target *t, const str
 			r->seconds = d->runtime_s;
 			r->bw = d->bw_bytes_per_s;
 			r->iops = d->iops;
-			r->lat_p99_ns = jv_number(jv_get(jv_get(jv_get(dir, "clat_ns"), "percentile"), "99.000000"), NAN);
-			r->lat_max_ns = jv_number(jv_path(dir, "clat_ns.max"), NAN);
 			r->has_lat = fio_latency(dir, "clat_ns", &r->lat);
+			r->lat_p99_ns = r->has_lat ? (double)r->lat.p99 : NAN;
+			r->lat_max_ns = r->has_lat ? (double)r->lat.max : NAN;
 			r->has_slat = fio_latency(dir, "slat_ns", &r->slat);
 			/* fio's bandwidth samples: bw_dev is their standard deviation, in KiB/s. */
 			r->noise_n = (unsigned)jv_u64(jv_get(dir, "bw_samples"), 0);

@@ -2,7 +2,11 @@
  * real programs' output (captured here), the started list, and asking
  * programs installed on this machine. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "basic/spawn.h"
 #include "basic/tools_started.h"
@@ -42,6 +46,49 @@ static bool listed(char (*names)[TOOL_NAME_MAX], size_t n, const char *name)
 	return false;
 }
 
+/* zfs and zpool are asked the same way: a stand-in zfs first on PATH counts
+ * how often it is run; the second name gets the first one's answer. */
+static void asked_once(void)
+{
+	char dir[] = "/tmp/iotriage-toolversion.XXXXXX", zfs[64], count[64], path[4096];
+	if (!mkdtemp(dir)) {
+		ok(false, "a temporary directory");
+		return;
+	}
+	snprintf(zfs, sizeof(zfs), "%s/zfs", dir);
+	snprintf(count, sizeof(count), "%s/count", dir);
+	FILE *f = fopen(zfs, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho run >>%s\necho zfs-9.9.9-stand-in\n", count);
+		fclose(f);
+	}
+	chmod(zfs, 0755);
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	snprintf(path, sizeof(path), "%s:%s", dir, old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+
+	char a[128] = "", b[128] = "";
+	is_int(tool_version("zfs", a, sizeof(a)), 0, "zfs answers");
+	is_int(tool_version("zpool", b, sizeof(b)), 0, "zpool answers");
+	is_str(b, "zfs-9.9.9-stand-in", "zpool: the same answer as zfs");
+	int runs = 0;
+	f = fopen(count, "r");
+	for (int c; f && (c = fgetc(f)) != EOF;)
+		runs += c == '\n';
+	if (f)
+		fclose(f);
+	is_int(runs, 1, "the shared way is run once for both names");
+
+	if (saved) {
+		setenv("PATH", saved, 1);
+		free(saved);
+	}
+	unlink(zfs);
+	unlink(count);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	version_lines();
@@ -72,5 +119,6 @@ int main(void)
 	/* dd is coreutils': on every machine this runs on. */
 	is_int(tool_version("dd", buf, sizeof(buf)), 0, "dd answers");
 	ok(strncmp(buf, "dd (coreutils) ", 15) == 0, "with coreutils' version line");
+	asked_once();
 	return tap_done();
 }
