@@ -13,6 +13,7 @@
 #include "basic/strbuf.h"
 #include "disk/enumerate.h"
 #include "pool/btrfs.h"
+#include "pool/zpool_json.h"
 
 #define POOL_TOOL_TIMEOUT_MS 30000
 #define MAX_BTRFS_FILESYSTEMS 64
@@ -31,9 +32,29 @@ static int run_tool(const char *const *argv, struct spawn_result *out)
 	return r;
 }
 
-/* The layout of the ZFS pool NAME from zpool status. */
+/* The layout from `zpool status -j` (OpenZFS 2.3+): each leaf's real path
+ * even where the text has only names. -ENOTSUP where zpool has no -j. */
+static int zfs_layout_json(const char *name, struct pool_layout *layout)
+{
+	const char *argv[] = { "zpool", "status", "-j", name, NULL };
+	struct spawn_result st;
+	int r = spawn_run(argv, POOL_TOOL_TIMEOUT_MS, &st);
+	if (r == 0 && (st.status != 0 || !st.out.len || st.out.buf[0] != '{'))
+		r = -ENOTSUP;
+	if (r == 0 && zfs_parse_status_json(st.out.buf, st.out.len, name, layout) < 0) {
+		log_msg(LOG_WARN, "zpool status -j %s: not understood; reading its text instead", name);
+		r = -ENOTSUP;
+	}
+	spawn_result_release(&st);
+	return r;
+}
+
+/* The layout of the ZFS pool NAME from zpool status: its JSON where zpool
+ * answers it, else the text. */
 static int zfs_layout(const char *name, struct pool_layout *layout)
 {
+	if (zfs_layout_json(name, layout) == 0)
+		return 0;
 	/* -P gives the paths the pool was built with (OpenZFS); zfs-fuse has
 	 * no -P and names devices by their node name, which is then the path. */
 	const char *status_p_argv[] = { "zpool", "status", "-P", name, NULL };

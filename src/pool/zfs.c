@@ -49,6 +49,28 @@ const char *pool_member_unread_reason(const struct pool_member *m)
 	return "not ONLINE in zpool status";
 }
 
+void pool_layout_data_vdevs(const struct pool_layout *l, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->nvdevs && used < len; i++) {
+		const struct pool_vdev *v = &l->vdevs[i];
+		if (v->klass != POOL_CLASS_DATA)
+			continue;
+		char kind[48];
+		switch (v->type) {
+		case POOL_VDEV_DISK: snprintf(kind, sizeof(kind), "disk"); break;
+		case POOL_VDEV_MIRROR: snprintf(kind, sizeof(kind), "mirror"); break;
+		case POOL_VDEV_RAIDZ: snprintf(kind, sizeof(kind), "raidz%u", v->parity); break;
+		case POOL_VDEV_DRAID:
+			snprintf(kind, sizeof(kind), "draid%u:%ud:%uc:%us", v->parity, v->draid_data, v->draid_children,
+				 v->draid_spares);
+			break;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %u", used ? " + " : "", kind, v->width);
+	}
+}
+
 bool pool_layout_member_counts(const struct pool_layout *l, size_t i)
 {
 	const struct pool_member *m = &l->members[i];
@@ -174,7 +196,10 @@ static int add_member(struct pool_layout *l, const struct row *row, const struct
 	snprintf(m->was, sizeof(m->was), "%s", row->was);
 	m->klass = at->klass;
 	m->virtual_spare = is_distributed_spare(row->name);
-	member_path(row->was[0] ? row->was : row->name, m->path, sizeof(m->path));
+	if (m->virtual_spare)
+		snprintf(m->path, sizeof(m->path), "%s", row->name); /* no device node: never read */
+	else
+		member_path(row->was[0] ? row->was : row->name, m->path, sizeof(m->path));
 	return 0;
 }
 
@@ -205,8 +230,8 @@ static int vdev_kind(const char *name, struct pool_vdev *v)
 	return -EINVAL; /* a nesting word we do not know: never guess a layout */
 }
 
-static int add_vdev(struct pool_layout *l, const struct row *row, enum pool_class klass, bool has_children,
-		    const struct row *rows, size_t i, size_t nrows)
+int pool_vdev_record(struct pool_layout *l, const char *name, enum pool_class klass, unsigned width,
+		     const char *state)
 {
 	struct pool_vdev *grown = realloc(l->vdevs, (l->nvdevs + 1) * sizeof(*grown));
 	if (!grown)
@@ -214,17 +239,22 @@ static int add_vdev(struct pool_layout *l, const struct row *row, enum pool_clas
 	l->vdevs = grown;
 	struct pool_vdev *v = &l->vdevs[l->nvdevs++];
 	memset(v, 0, sizeof(*v));
-	snprintf(v->name, sizeof(v->name), "%s", row->name);
-	snprintf(v->state, sizeof(v->state), "%s", row->state);
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->state, sizeof(v->state), "%s", state);
 	v->klass = klass;
 	v->type = POOL_VDEV_DISK;
-	v->width = 1;
-	if (!has_children)
-		return 0;
-	v->width = 0;
-	for (size_t k = i + 1; k < nrows && rows[k].depth > row->depth; k++)
-		v->width += rows[k].depth == row->depth + 1;
-	return vdev_kind(row->name, v);
+	v->width = width ? width : 1;
+	return width ? vdev_kind(name, v) : 0;
+}
+
+/* Row I's top-level vdev: its width is the rows one level under it. */
+static int add_vdev(struct pool_layout *l, const struct row *rows, size_t i, size_t nrows, enum pool_class klass,
+		    bool has_children)
+{
+	unsigned width = 0;
+	for (size_t k = i + 1; has_children && k < nrows && rows[k].depth > rows[i].depth; k++)
+		width += rows[k].depth == rows[i].depth + 1;
+	return pool_vdev_record(l, rows[i].name, klass, width, rows[i].state);
 }
 
 int zfs_parse_status(const char *text, struct pool_layout *ret)
@@ -257,7 +287,8 @@ int zfs_parse_status(const char *text, struct pool_layout *ret)
 		}
 		line = next ? next + 1 : NULL;
 	}
-	if (nrows == 0 || rows[0].depth != 0) {
+	/* zpool status ends with its "errors:" line: without it the table may be cut short. */
+	if (nrows == 0 || rows[0].depth != 0 || !strstr(config, "\nerrors:")) {
 		free(rows);
 		return -EINVAL;
 	}
@@ -282,7 +313,7 @@ int zfs_parse_status(const char *text, struct pool_layout *ret)
 			group[0] = '\0';
 			snprintf(vdev, sizeof(vdev), "%s", has_children ? rows[i].name : top);
 			if (at.klass != POOL_CLASS_SPARE && at.klass != POOL_CLASS_CACHE)
-				r = add_vdev(ret, &rows[i], at.klass, has_children, rows, i, nrows);
+				r = add_vdev(ret, rows, i, nrows, at.klass, has_children);
 			if (has_children || r < 0)
 				continue;
 		} else if (rows[i].depth == 2) {

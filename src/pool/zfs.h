@@ -75,6 +75,17 @@ const char *pool_class_name(enum pool_class c);
  * node exists is the caller's to check. */
 const char *pool_member_unread_reason(const struct pool_member *m);
 
+/* Appends a top-level vdev NAME of class KLASS with WIDTH children (0: a
+ * disk of its own) and STATE to L, its kind and geometry read from the name.
+ * Returns 0, -ENOMEM, or -EINVAL for a name of no kind ZFS has (for the
+ * parsers: pool/zfs.c's text, pool/zpool_json.c's JSON). */
+int pool_vdev_record(struct pool_layout *l, const char *name, enum pool_class klass, unsigned width,
+		     const char *state);
+
+/* The data vdevs as "KIND WIDTH" joined by " + " ("raidz2 6 + mirror 2",
+ * "draid1:2d:6c:1s 6", "disk 1"), in the pool's order, into BUF. */
+void pool_layout_data_vdevs(const struct pool_layout *l, char *buf, size_t len);
+
 /* Whether member I is one of its vdev's working members for the layout: it
  * is read (pool_member_unread_reason is NULL) and, inside a replacing or
  * spare nesting, the first such of its nesting (the nesting stands for one

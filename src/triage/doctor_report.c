@@ -75,6 +75,7 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_end_object(j);
 	json_begin_object(j, "twin");
 	json_string(j, "data_vdevs", dr->twin.data_vdevs[0] ? dr->twin.data_vdevs : NULL);
+	json_string(j, "pool_data_vdevs", dr->twin.pool_data_vdevs[0] ? dr->twin.pool_data_vdevs : NULL);
 	json_string(j, "left_out", dr->twin.left_out[0] ? dr->twin.left_out : NULL);
 	json_end_object(j);
 	json_begin_object(j, "layout_expectation");

@@ -14,6 +14,7 @@
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "pool/areas.h"
+#include "pool/lookup.h"
 #include "pool/zpool.h"
 
 #define TOOL_TIMEOUT_MS 120000
@@ -78,7 +79,7 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 	snprintf(owner, sizeof(owner), "%s=%s", SCRATCH_OWNER_PROPERTY, tag);
 	const char *argv[8 + 2 * POOL_TWIN_MAX_MEMBERS];
 	char words[POOL_TWIN_MAX_MEMBERS][32];
-	size_t n = 0, used = 0, nwords = 0, len = 0;
+	size_t n = 0, used = 0, nwords = 0;
 	argv[n++] = "zpool";
 	argv[n++] = "create";
 	argv[n++] = "-f";
@@ -92,21 +93,25 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 		vdev_type_word(v, words[nwords], sizeof(words[nwords]));
 		if (words[nwords][0])
 			argv[n++] = words[nwords];
-		if (len < sizeof(t->data_vdevs))
-			len += (size_t)snprintf(t->data_vdevs + len, sizeof(t->data_vdevs) - len, "%s%s %u",
-						len ? " + " : "", words[nwords][0] ? words[nwords] : "disk", v->width);
 		nwords++;
 		for (unsigned k = 0; k < v->width; k++)
 			argv[n++] = t->loops[used++].path;
 	}
 	argv[n] = NULL;
 	note_left_out(layout, t);
-	log_msg(LOG_INFO, "DOCTOR: the RAM twin's data vdevs: %s%s%s", t->data_vdevs, t->left_out[0] ? "; left out: " : "",
-		t->left_out);
 	int r = run_tool(argv, NULL);
 	if (r < 0)
 		return r;
 	t->pool_made = true;
+	/* What the twin is, as ZFS reports it, not as it was asked for. */
+	struct pool_layout made = { .count = 0 };
+	const char *fstype;
+	if (pool_find(name, &made, &fstype) == 0)
+		pool_layout_data_vdevs(&made, t->data_vdevs, sizeof(t->data_vdevs));
+	pool_layout_release(&made);
+	pool_layout_data_vdevs(layout, t->pool_data_vdevs, sizeof(t->pool_data_vdevs));
+	log_msg(LOG_INFO, "DOCTOR: the RAM twin's data vdevs: %s (the pool's: %s)%s%s", t->data_vdevs,
+		t->pool_data_vdevs, t->left_out[0] ? "; left out: " : "", t->left_out);
 	return pool_target_resolve(name, "zfs", &t->target);
 }
 

@@ -34,8 +34,9 @@ struct pool_twin {
 	size_t nloops;
 	bool pool_made;          /* ZFS pool created, or btrfs file system mounted */
 	char mnt[PATH_MAX];      /* btrfs: its mount point under /run */
-	char data_vdevs[512];    /* ZFS: the twin's data vdevs as given to zpool create,
-				  * "raidz2 6 + mirror 2" (kind and width, in the pool's order) */
+	char data_vdevs[512];    /* ZFS: the twin's data vdevs as its zpool status gives them,
+				  * "raidz2 6 + mirror 2" (pool/zfs.h: pool_layout_data_vdevs) */
+	char pool_data_vdevs[512]; /* ZFS: the real pool's, the same way */
 	char left_out[512];      /* ZFS: the classes the twin leaves out, and why; "" for none */
 };
 

@@ -25,7 +25,8 @@ fi
 
 # Seeds per target: its captures in tests/data, and its own directory.
 declare -A seeds=(
-	[zpool_status]="zpool_status_*"
+	[zpool_status]="zpool_status_* openzfs232_*_status*.txt"
+	[zpool_status_json]="openzfs232_*_status_j.json"
 	[zpool_list]=""
 	[zfs_datasets]="zfs_get_datasets_*"
 	[btrfs_show]="btrfs_show_*"

@@ -71,11 +71,14 @@ int main(void)
 	is_int(zfs_parse_status("no pools available\n", &l), -EINVAL, "no config section is an error");
 
 	static const char by_id_names[] = "  pool: p\nconfig:\n\n\tNAME  STATE\n\tp  ONLINE\n\t  scsi-36000c2-part1  ONLINE\n"
-					  "\t  sdf1  ONLINE\n\n";
+					  "\t  sdf1  ONLINE\n\nerrors: No known data errors\n";
 	is_int(zfs_parse_status(by_id_names, &l), 0, "names without -P parsed");
+	char cut[sizeof(by_id_names)];
+	snprintf(cut, sizeof(cut), "%.*s", (int)(strstr(by_id_names, "\t  sdf1") - by_id_names), by_id_names);
 	is_str(l.members[0].path, "/dev/disk/by-id/scsi-36000c2-part1", "a by-id name is read through /dev/disk/by-id");
 	is_str(l.members[1].path, "/dev/sdf1", "a kernel name through /dev");
 	pool_layout_release(&l);
+	is_int(zfs_parse_status(cut, &l), -EINVAL, "a status cut off inside its table (no errors: line) is an error");
 
 	ok(zfs_valid_pool_name("tank") && zfs_valid_pool_name("qs-596a6bb7-b2c7.x:y"), "valid pool names");
 	ok(!zfs_valid_pool_name("9tank") && !zfs_valid_pool_name("tank/ds") && !zfs_valid_pool_name("") &&

@@ -3,9 +3,9 @@
 # Real OpenZFS: the tests/vm VM (run_vm.sh, build_initramfs.sh) with spl.ko
 # and zfs.ko built for its kernel and OpenZFS's userland (zpool, zfs and
 # their libraries) from tests/vm/openzfs_build.sh's cache, udev, the loop
-# driver (doctor's RAM twin) and twelve SCSI disks on virtio-scsi:
+# driver (doctor's RAM twin) and fourteen SCSI disks on virtio-scsi:
 #
-#   serial IOTZFS00..11, 192 MiB each (sparse raw files), 512-byte logical
+#   serial IOTZFS00..13, 192 MiB each (sparse raw files), 512-byte logical
 #   and 4096-byte physical sectors (as most SATA disks today: an ashift of 9
 #   on them is a finding), every disk read-throttled to OZFS_BPS bytes/s
 #   (default 40 MB/s) so that "normal" is one known rate whatever the load of
@@ -32,7 +32,7 @@ trap 'rm -rf "$img"' EXIT
 trap 'exit 130' INT TERM HUP
 
 args=(-device virtio-scsi-pci,id=scsi0)
-for i in $(seq 0 11); do
+for i in $(seq 0 13); do
 	id=$(printf 'ozfs%02d' "$i")
 	t="throttling.bps-read=$bps"
 	[ "$i" = 11 ] && t="throttling.bps-read=$slow"

@@ -4,12 +4,15 @@
 # OpenZFS prints about it (zpool status text with and without -P, and the
 # JSON of zpool status -j), and runs iotriage on it:
 #   tank   data mirror + mirrored log + cache + hot spare (by-id names)
-#   rz2    raidz2 of six + special mirror: readpooldisks, doctor (RAM twin)
+#   rz2    raidz2 of six + special mirror: readpooldisks, doctor (RAM twin,
+#          no member named)
+#   slow   raidz2 of six, one member read-throttled to 40%: doctor names it
 #   dr     dRAID1 (2 data, 6 children, 1 distributed spare), the spare
 #          swapped in for a member
 #   deg    raidz1 of four: a member offlined, a member replaced while the
-#          new disk is write-throttled (a "replacing" vdev), then exported
-#          and imported with a disk deleted (a member known only by GUID)
+#          new disk is write-throttled (a "replacing" vdev); then, the
+#          resilver done and the member back online, exported and imported
+#          with a disk deleted (a member known only by GUID)
 #   ash    raidz1 with ashift=9 on 4096-byte-physical disks; sync=always
 #          with no log: doctor's findings
 # Sections as in hwlab_scenario.sh: "=== BEGIN name" ... "=== END name
@@ -62,11 +65,11 @@ for m in virtio_pci virtio_scsi sd_mod loop spl zfs; do
 done
 # virtio-scsi probes its disks after modprobe returns: wait for all twelve.
 i=0
-while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 12 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 14 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 udevadm trigger --action=add --subsystem-match=block
 udevadm settle --timeout=60
 run versions sh -c 'zfs version; cat /sys/module/zfs/version'
-list_disks() { for i in 0 1 2 3 4 5 6 7 8 9 10 11; do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
+list_disks() { for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13; do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
 run disks list_disks
 
 # --- tank: mirror + log mirror + cache + spare, by-id names
@@ -85,6 +88,12 @@ runj rz2-doctor $I doctor rz2 --quick --no-network --json
 run rz2-after zpool list -H -o name
 run rz2-destroy zpool destroy rz2
 
+# --- slow: raidz2 of six, IOTZFS11 read at 40% of the others
+wipe 0 1 2 3 4 5 6 7
+run slow-create zpool create -f -o ashift=12 slow raidz2 $(d 6) $(d 7) $(d 8) $(d 12) $(d 13) $(d 11)
+runj slow-doctor $I doctor slow --quick --no-network --json
+run slow-destroy zpool destroy slow
+
 # --- dr: dRAID1 with a distributed spare swapped in
 wipe 0 1 2 3 4 5 6 7
 run dr-create zpool create -f -o ashift=12 dr draid1:2d:6c:1s $(d 0) $(d 1) $(d 2) $(d 3) $(d 4) $(d 5)
@@ -101,10 +110,13 @@ run deg-create zpool create -f -o ashift=12 deg raidz1 $(d 0) $(d 1) $(d 2) $(d 
 dd if=/dev/urandom of=/deg/data bs=1M count=40 2>/dev/null
 sync
 run deg-offline zpool offline deg $(d 1)
-run deg-replace zpool replace deg $(d 2) $(d 9)
+wipe 9
+run deg-replace zpool replace -f deg $(d 2) $(d 9)
 capture deg-replacing deg
 runj deg-read $I readpooldisks deg --size 8M --json
 run deg-wait zpool wait -t resilver deg
+run deg-online zpool online deg $(d 1)
+run deg-wait2 zpool wait -t resilver deg
 run deg-export zpool export deg
 gone=$(d 3)
 echo 1 >/sys/block/$gone/device/delete

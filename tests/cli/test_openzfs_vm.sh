@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Real OpenZFS 2.3 (tests/vm/openzfs.sh: spl and zfs built for the VM's
+# Debian kernel and cached, OpenZFS's own zpool and zfs, udev, fourteen
+# SCSI disks with 4096-byte physical sectors). One boot runs
+# tests/vm/openzfs_scenario.sh: pools of every layout an admin has, what
+# OpenZFS prints about them, readpooldisks and doctor on each. Checked here:
+# every member with its class, vdev and state, no spare or distributed spare
+# read as a disk, offline and missing members listed with why and not read,
+# a member known by GUID named by the path it was; doctor's RAM twin has the
+# pool's data vdevs (as the twin's own zpool status gives them); a member
+# read-throttled to 40% is named, an unthrottled pool names none; ashift 9
+# on 4096-byte disks and sync=always without a log are findings, a default
+# pool has none. OZFS_CONSOLE=FILE re-checks an earlier boot's console
+# (KEEP_CONSOLE=FILE keeps one; tests/data/capture_openzfs.sh takes the
+# parsers' test data from it). OZFS_LIMIT caps the boot (600 s).
+# One VM run is enough (tests/run.sh): with the sanitized build.
+# run-once: asan
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vmlib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+missing=$(vm_missing)
+command -v jq >/dev/null || missing="jq"
+command -v udevadm >/dev/null && [ -x /usr/lib/udev/scsi_id ] || missing="udevadm and its helpers (package udev)"
+vm_ready "OpenZFS VM tests" "$missing" || exit 0
+
+console=$TMP/console.log
+start=$(date +%s)
+if [ -n "${OZFS_CONSOLE:-}" ]; then
+	cp "$OZFS_CONSOLE" "$console"
+	grep -q "^=== VM DONE" "$console"
+else
+	bash "$here/vm/openzfs.sh" "$IOTRIAGE" "$here/vm/openzfs_scenario.sh" "$console" "${OZFS_LIMIT:-600}" 2>"$TMP/vm.err"
+fi
+status=$?
+[ "$status" -eq 2 ] && sed 's/^/# /' "$TMP/vm.err"
+ok $status "the OpenZFS VM booted, ran the whole scenario and powered off"
+diag "OpenZFS VM run took $(($(date +%s) - start)) s"
+[ -n "${KEEP_CONSOLE:-}" ] && cp "$console" "$KEEP_CONSOLE"
+tr -d '\r' <"$console" >"$TMP/c"
+c=$TMP/c
+check "no image directory is left" -- bash -c "! compgen -G '/tmp/iotriage-ozfs.*' >/dev/null"
+check "no sanitizer report in the VM" -- bash -c "! grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:' '$c'"
+check "OpenZFS 2.3's module and userland ran in the VM" -- has versions '^zfs-kmod-2\.3\.'
+check "no modprobe failed" -- bash -c "! grep -q '=== MODPROBE FAILED' '$c'"
+kname() { sect disks | awk -v s="IOTZFS$1" '$1 == s { print $2 }'; }
+
+# --- tank: mirror + mirrored log + cache + hot spare
+t=$(jsect tank-read)
+check "tank: readpooldisks ran" -- test "$(rc tank-read)" = 0
+check "tank: six members, each with its class and vdev" -- jtest "$t" \
+	'[.pool.members[] | [.class, .vdev]] == [["data","mirror-0"],["data","mirror-0"],["log","mirror-1"],["log","mirror-1"],["cache","cache"],["spare","spares"]]'
+check "tank: the log mirror is a log vdev, not a second data mirror" -- jtest "$t" \
+	'[.pool.vdevs[] | [.name, .class, .type, .width]] == [["mirror-0","data","mirror",2],["mirror-1","log","mirror",2]]'
+check "tank: every member ONLINE but the hot spare, AVAIL" -- jtest "$t" '[.pool.members[].state] == ["ONLINE","ONLINE","ONLINE","ONLINE","ONLINE","AVAIL"]'
+check "tank: the hot spare is listed, not read, with why" -- jtest "$t" \
+	'[.devices[] | select(.status == "skipped")] | length == 1 and .[0].reason == "a hot spare not in use"'
+check "tank: the five others are read" -- jtest "$t" '[.devices[] | select(.status == "ok")] | length == 5'
+
+# --- rz2: raidz2 + special mirror; doctor with its RAM twin
+r=$(jsect rz2-read)
+check "rz2: the special mirror is its own class" -- jtest "$r" \
+	'[.pool.vdevs[] | [.class, .type, .parity, .width]] == [["data","raidz",2,6],["special","mirror",null,2]]'
+d=$(jsect rz2-doctor)
+check "rz2: doctor ran" -- test "$(rc rz2-doctor)" = 0
+check "rz2: the RAM twin's zpool status has the pool's data vdevs (raidz2 of 6, no special)" -- jtest "$d" \
+	'.doctor.twin | .data_vdevs == "raidz2 6" and .pool_data_vdevs == .data_vdevs'
+check "rz2: the twin says it left the special vdev out, and why" -- jtest "$d" '.doctor.twin.left_out | test("special mirror-1 \\(it holds metadata")'
+check "rz2: the layout's expectation counts the data vdev only" -- jtest "$d" '.doctor.layout_expectation.basis | startswith("raidz2 of 6:") and (contains(" + ") | not)'
+check "rz2: an unthrottled pool names no member" -- jtest "$d" '.doctor.verdict.layer != "media" and .doctor.verdict.subject == null'
+check "rz2: a default pool has no finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.severity == "finding")] == []'
+no_twin_left() { sect rz2-after | grep -q . && ! sect rz2-after | grep -q iotriage-twin; }
+check "nothing of the twin is left (only rz2 after doctor)" -- no_twin_left
+
+# --- slow: raidz2 of six with IOTZFS11 read at 40%
+s=$(jsect slow-doctor)
+slow=$(kname 11)
+diag "slow member IOTZFS11 is $slow; doctor: $(jq -c '.doctor.verdict | [.layer, .subject]' "$s")"
+check "slow: doctor names the throttled member, in the media layer" -- jtest "$s" \
+	".doctor.verdict.layer == \"media\" and (.doctor.verdict.subject | test(\"$slow\"))"
+
+# --- dr: dRAID1 with its distributed spare in use
+r=$(jsect dr-read)
+check "dr: the dRAID vdev with its geometry" -- jtest "$r" \
+	'[.pool.vdevs[] | [.type, .parity, .draid_data, .draid_children, .draid_spares, .width]] == [["draid",1,2,6,1,6]]'
+check "dr: the distributed spare is listed once, not read, as what it is" -- jtest "$r" \
+	'[.pool.members[] | select(.name == "draid1-0-0")] | length == 1 and (.[0].not_read | test("distributed spare")) and .[0].group == "spare-1"'
+check "dr: no device was read at a distributed spare's name" -- jtest "$r" '[.devices[] | select(.status == "ok" and (.path | test("draid")))] == []'
+check "dr: the six disks are read" -- jtest "$r" '[.devices[] | select(.status == "ok")] | length == 6'
+d=$(jsect dr-doctor)
+check "dr: doctor builds the twin (no 'pool with 0 data members'), with the dRAID's geometry" -- jtest "$d" \
+	'.doctor.twin | .data_vdevs == "draid1:2d:6c:1s 6" and .pool_data_vdevs == .data_vdevs'
+
+# --- deg: offlined member, replacing vdev, then a member known by GUID
+r=$(jsect deg-read)
+check "deg: the offlined member is listed OFFLINE and not read" -- jtest "$r" \
+	'[.pool.members[] | select(.state == "OFFLINE")] | length == 1 and (.[0].not_read | test("OFFLINE"))'
+check "deg: the replacing vdev's two members, in their nesting" -- jtest "$r" \
+	'[.pool.members[] | select(.group != null) | .group] | length == 2 and all(test("^replacing-"))'
+r=$(jsect deg-guid-read)
+gone=$(sect deg-guid-status-P | awk '$2 == "UNAVAIL" { print $NF }')
+check "deg: the missing member is named by the path it was ($gone), UNAVAIL, not read" -- jtest "$r" \
+	"[.pool.members[] | select(.was != null)] | length == 1 and .[0].path == \"$gone\" and .[0].state == \"UNAVAIL\" and (.[0].not_read | test(\"UNAVAIL\"))"
+check "deg: no device read at a GUID" -- jtest "$r" '[.devices[] | select(.path | test("^/dev/[0-9]+$"))] == []'
+
+# --- ash: ashift 9 on 4096-byte disks, sync=always without a log
+d=$(jsect ash-doctor)
+check "ash: ashift 9 below the members' 4096-byte physical sector is a finding" -- jtest "$d" \
+	'[.doctor.pool_settings.findings[] | select(.code == "ashift")] | length == 4'
+check "ash: sync=always without a log is a finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.code == "sync-no-log")] | length == 1'
+check "nothing left in the VM: no pool, no loop device" -- none leftovers
+finish

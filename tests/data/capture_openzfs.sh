@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# tests/data/capture_openzfs.sh CONSOLE_LOG: keeps what OpenZFS printed in
+# the VM (tests/vm/openzfs_scenario.sh, run by tests/vm/openzfs.sh) as the
+# captured test data the pool parsers are tested on:
+#   openzfs232_<layout>_status[_P].txt   zpool status [-P] POOL
+#   openzfs232_<layout>_status_j.json     zpool status -j POOL
+#   openzfs232_ashift9_sync_get.txt       zpool get -H -p all; zfs get -H -p all
+# KEEP_CONSOLE=FILE bash tests/cli/test_openzfs_vm.sh keeps a console to run this on.
+set -eu
+console=${1:?console log}
+here=$(cd "$(dirname "$0")" && pwd)
+section() { # section NAME: the lines between "=== BEGIN NAME" and its END
+	tr -d '\r' <"$console" | awk -v n="$1" '$0 == "=== BEGIN " n { on = 1; next } on && index($0, "=== END " n " rc=") == 1 { exit } on'
+}
+keep() { # keep SECTION FILE
+	section "$1" >"$here/$2"
+	[ -s "$here/$2" ] || { echo "capture_openzfs: section $1 is empty" >&2; exit 1; }
+	echo "kept $2"
+}
+keep tank-status-P openzfs232_mirror_log_cache_spare_status_P.txt
+keep tank-status openzfs232_mirror_log_cache_spare_status.txt
+keep tank-status-j openzfs232_mirror_log_cache_spare_status_j.json
+keep rz2-status-P openzfs232_raidz2_special_status_P.txt
+keep rz2-status-j openzfs232_raidz2_special_status_j.json
+keep dr-status-P openzfs232_draid1_spare_in_use_status_P.txt
+keep dr-status openzfs232_draid1_spare_in_use_status.txt
+keep dr-status-j openzfs232_draid1_spare_in_use_status_j.json
+keep deg-replacing-status-P openzfs232_raidz1_offline_replacing_status_P.txt
+keep deg-replacing-status-j openzfs232_raidz1_offline_replacing_status_j.json
+keep deg-guid-status-P openzfs232_raidz1_guid_member_status_P.txt
+keep deg-guid-status openzfs232_raidz1_guid_member_status.txt
+keep deg-guid-status-j openzfs232_raidz1_guid_member_status_j.json
+keep ash-get openzfs232_ashift9_sync_get.txt
