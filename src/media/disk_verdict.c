@@ -4,15 +4,19 @@
 #include <stdio.h>
 #include <string.h>
 
-enum verdict_kind disk_verdict_kind_of_reads(enum outlier_flag first, const struct verdict_reads *reads)
+enum verdict_kind disk_verdict_kind_of_reads(enum outlier_flag first, enum outlier_flag tail,
+					     const struct verdict_reads *reads)
 {
 	bool confirmed = reads->out_of_line && reads->out_of_line == reads->total;
 	bool regressed = reads->below_baseline && reads->below_baseline == reads->total;
+	bool tail_confirmed = reads->tail_out_of_line && reads->tail_out_of_line == reads->total;
 	if (confirmed && first == OUTLIER_SLOW)
 		return VERDICT_SLOW;
 	if (confirmed && first == OUTLIER_FAST)
 		return VERDICT_FAST;
-	return regressed ? VERDICT_REGRESSED : VERDICT_OK;
+	if (regressed)
+		return VERDICT_REGRESSED;
+	return tail_confirmed && tail == VERDICT_TAIL_HIGH ? VERDICT_SLOW_TAIL : VERDICT_OK;
 }
 
 enum verdict_confidence disk_verdict_confidence(const struct disk_verdict *v)
@@ -23,6 +27,7 @@ enum verdict_confidence disk_verdict_confidence(const struct disk_verdict *v)
 	case VERDICT_SLOW:
 	case VERDICT_FAST:
 	case VERDICT_REGRESSED:
+	case VERDICT_SLOW_TAIL:
 		return VERDICT_CONFIRMED;
 	case VERDICT_IO_ERROR:
 	case VERDICT_NO_RESPONSE:
@@ -48,6 +53,8 @@ const char *disk_verdict_word(enum verdict_kind k)
 		return "slow";
 	case VERDICT_FAST:
 		return "fast";
+	case VERDICT_SLOW_TAIL:
+		return "slow tail";
 	case VERDICT_IO_ERROR:
 	case VERDICT_NO_RESPONSE:
 	case VERDICT_CUT_SHORT:
@@ -80,7 +87,12 @@ bool disk_verdict_is_slow(enum verdict_kind k)
 
 bool disk_verdict_out_of_line(enum verdict_kind k)
 {
-	return k == VERDICT_SLOW || k == VERDICT_FAST || k == VERDICT_REGRESSED;
+	return k == VERDICT_SLOW || k == VERDICT_FAST || k == VERDICT_REGRESSED || k == VERDICT_SLOW_TAIL;
+}
+
+bool disk_verdict_suspect(enum verdict_kind k)
+{
+	return k == VERDICT_SLOW || k == VERDICT_REGRESSED || k == VERDICT_SLOW_TAIL;
 }
 
 bool disk_verdict_read_failed(enum verdict_kind k)

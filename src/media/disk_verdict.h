@@ -27,6 +27,7 @@ enum verdict_kind {
 	VERDICT_SLOW,        /* every read out of line below its peers */
 	VERDICT_FAST,        /* every read out of line above its peers */
 	VERDICT_REGRESSED,   /* every read below its baseline (in line with its peers, or none) */
+	VERDICT_SLOW_TAIL,   /* every read's p99 latency out of line above its peers', its rate in line */
 	VERDICT_IO_ERROR,    /* the device failed a read part way */
 	VERDICT_NO_RESPONSE, /* no I/O completed within the deadline */
 	VERDICT_CUT_SHORT,   /* the read started and was interrupted before its end */
@@ -47,6 +48,7 @@ enum verdict_confidence {
 enum verdict_reason_kind {
 	REASON_PEERS,    /* its rate against its peers' median, or that it has none */
 	REASON_BASELINE, /* its rate against its own baseline from an earlier run */
+	REASON_LATENCY,  /* its p99 completion latency against its peers', when out of line */
 	REASON_READ,     /* why the read failed, stopped or did not run */
 	REASON_HEALTH,   /* the drive's own report of a failure (SMART) */
 };
@@ -63,37 +65,54 @@ struct verdict_reason {
 /* The reads a verdict rests on: the first and its confirming re-reads. */
 struct verdict_reads {
 	unsigned total;
-	unsigned out_of_line;    /* out of line with its peers, in the first read's direction */
-	unsigned below_baseline; /* below the regression limit of its baseline */
+	unsigned out_of_line;      /* out of line with its peers, in the first read's direction */
+	unsigned below_baseline;   /* below the regression limit of its baseline */
+	unsigned tail_out_of_line; /* its p99 latency out of line above its peers' */
 };
+
+/* The tail is judged with media/outlier's statistics on the p99 latency
+ * itself, so a tail above its peers' is the larger number: OUTLIER_FAST. */
+#define VERDICT_TAIL_HIGH OUTLIER_FAST
+/* A p99 of fewer completions than this is close to their maximum, one
+ * hiccup: such a read's tail is not judged. */
+#define VERDICT_TAIL_MIN_IOS 200
 
 struct disk_verdict {
 	enum verdict_kind kind;
 	struct outlier_finding peers; /* the first read against its peers */
+	struct outlier_finding tail;  /* its p99 latency against its peers'; OUTLIER_NO_PEERS: not judged */
+	double p99_ns;                /* the first read's p99 completion latency; 0 when not judged */
 	struct verdict_reads reads;
 	struct verdict_reason reasons[VERDICT_MAX_REASONS];
 	size_t reason_count;
 };
 
-/* The kind of a disk that read from its counts of reads and the first
- * read's flag against its peers: slow or fast when every read was out of
- * line with its peers, else regressed when every read was below its
- * baseline, else ok. */
-enum verdict_kind disk_verdict_kind_of_reads(enum outlier_flag first, const struct verdict_reads *reads);
+/* The kind of a disk that read, from its counts of reads and the first
+ * read's flags against its peers (FIRST its rate, TAIL its p99 latency):
+ * slow or fast when every read was out of line with its peers, else
+ * regressed when every read was below its baseline, else a slow tail when
+ * every read's p99 was above its peers', else ok. */
+enum verdict_kind disk_verdict_kind_of_reads(enum outlier_flag first, enum outlier_flag tail,
+					     const struct verdict_reads *reads);
 enum verdict_confidence disk_verdict_confidence(const struct disk_verdict *v);
 
 /* The word shown in the VERDICT column and stored as the device's
- * "verdict": "ok", "slow", "fast", "error", "skipped"; NULL when not
- * judged. */
+ * "verdict": "ok", "slow", "fast", "slow tail", "error", "skipped"; NULL
+ * when not judged. */
 const char *disk_verdict_word(enum verdict_kind k);
 /* Whether a stored verdict word names an outlier against the peers or the
- * baseline ("slow" or "fast"); false for NULL or a word it does not know. */
+ * baseline ("slow", "fast", "slow tail"); false for NULL or a word it does
+ * not know. */
 bool disk_verdict_word_is_outlier(const char *word);
 
 /* Slow against its peers or its baseline. */
 bool disk_verdict_is_slow(enum verdict_kind k);
-/* Out of line with its peers or its baseline: slow, fast or regressed. */
+/* Out of line with its peers or its baseline: slow, fast, regressed or a
+ * slow tail. */
 bool disk_verdict_out_of_line(enum verdict_kind k);
+/* A media suspect, to be cross-checked with its health and named by
+ * doctor: slow, regressed or a slow tail (a fast disk is not). */
+bool disk_verdict_suspect(enum verdict_kind k);
 /* The read started and did not end well: an I/O error, no response, or cut
  * short. */
 bool disk_verdict_read_failed(enum verdict_kind k);

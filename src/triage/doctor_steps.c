@@ -71,6 +71,9 @@ static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct 
 		strbuf_addf(conf, "%s%s: %u of %u reads out of line%s", conf->len ? "; " : "", d->info.dev_path,
 			    v->reads.out_of_line ? v->reads.out_of_line : v->reads.below_baseline, v->reads.total,
 			    v->peers.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
+	else if (v->kind == VERDICT_SLOW_TAIL)
+		strbuf_addf(conf, "%s%s: %u of %u reads with a p99 latency out of line", conf->len ? "; " : "",
+			    d->info.dev_path, v->reads.tail_out_of_line, v->reads.total);
 	else if (read == VERDICT_NO_RESPONSE)
 		strbuf_addf(conf, "%s%s: the disk did not answer within %u s", conf->len ? "; " : "", d->info.dev_path,
 			    d->timeout_s);
@@ -91,7 +94,7 @@ static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct 
  * interrupt stops the batch before its verdicts. */
 static bool media_read_flagged(const struct disk_read *d)
 {
-	return disk_verdict_is_slow(d->verdict.kind) || disk_verdict_read_failed(read_verdict_kind_of_status(d));
+	return disk_verdict_suspect(d->verdict.kind) || disk_verdict_read_failed(read_verdict_kind_of_status(d));
 }
 
 void doctor_step_media(struct doctor *dr)

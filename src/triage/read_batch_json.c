@@ -48,6 +48,19 @@ static void json_verdict(struct json *j, const struct disk_read *d)
 	json_uint(j, "reads", v->reads.total);
 	json_uint(j, "reads_out_of_line", v->reads.out_of_line);
 	json_end_object(j);
+	if (v->tail.flag == OUTLIER_NO_PEERS)
+		return;
+	/* The p99 completion latency against the peers' (lat_ns has every percentile). */
+	json_begin_object(j, "tail");
+	json_double(j, "p99_ns", v->p99_ns);
+	json_uint(j, "set_size", v->tail.set_size);
+	json_double(j, "median_p99_ns", v->tail.peer_median);
+	json_double(j, "spread_p99_ns", v->tail.peer_spread);
+	json_double(j, "ratio", v->tail.ratio);
+	json_double(j, "robust_z", v->tail.robust_z);
+	json_uint(j, "reads", v->reads.total);
+	json_uint(j, "reads_out_of_line", v->reads.tail_out_of_line);
+	json_end_object(j);
 }
 
 static void json_parameters(const struct read_batch *b, struct json *j)

@@ -23,8 +23,9 @@
 
 static bool needs_health_check(const struct disk_read *d)
 {
-	/* A disk faster than its peers is worth a look but not a health question. */
-	if (disk_verdict_is_slow(d->verdict.kind))
+	/* A disk faster than its peers is worth a look but not a health question;
+	 * a slow tail is (retries, remapped sectors). */
+	if (disk_verdict_suspect(d->verdict.kind))
 		return true;
 	/* An error after the read started (an I/O error) is a media question;
 	 * one that stopped it from starting (permission, no such device) is not. */

@@ -31,6 +31,16 @@ void read_verdict_describe(struct disk_read *d, double bw)
 			    out ? v->reads.out_of_line : v->reads.total, v->reads.total, out ? "out of line" : "in line");
 		disk_verdict_add_reason(v, REASON_PEERS, v->kind == VERDICT_SLOW || v->kind == VERDICT_FAST, sb.buf);
 	}
+	if (v->tail.flag == VERDICT_TAIL_HIGH) {
+		/* Only a tail out of line is said: an ordinary one adds nothing. */
+		const struct outlier_finding *t = &v->tail;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "its p99 completion latency, %.2f ms, is %.1f times the median of %zu %sdisks' (%.2f ms; "
+			    "%u of %u reads out of line)", v->p99_ns / 1e6, t->ratio, t->set_size,
+			    t->peers_are_group ? "same-model " : "", t->peer_median / 1e6, v->reads.tail_out_of_line,
+			    v->reads.total);
+		disk_verdict_add_reason(v, REASON_LATENCY, v->reads.tail_out_of_line == v->reads.total, sb.buf);
+	}
 	if (d->has_baseline) {
 		char when[32];
 		time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
@@ -59,16 +69,20 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 	struct disk_verdict *v = &d->verdict;
 	enum outlier_flag first = v->peers.flag;
 	bool peer_suspect = first == OUTLIER_SLOW || first == OUTLIER_FAST;
+	bool tail_suspect = v->tail.flag == VERDICT_TAIL_HIGH;
 	for (int i = 0; i < READ_CONFIRM_READS; i++) {
 		struct disk_read again = { .info = d->info };
 		readtest_run(&again, opts);
 		v->reads.total++;
 		if (again.status == READTEST_OK) {
-			double bw = disk_read_figure(&again);
+			double bw = disk_read_figure(&again), p99 = read_verdict_p99_ns(&again);
 			if (peer_suspect && outlier_classify(bw, &v->peers, &outlier_default_params) == first)
 				v->reads.out_of_line++;
 			if (below_baseline(d, bw, regression_pct))
 				v->reads.below_baseline++;
+			if (tail_suspect && p99 > 0 &&
+			    outlier_classify(p99, &v->tail, &outlier_tail_params) == VERDICT_TAIL_HIGH)
+				v->reads.tail_out_of_line++;
 			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f %s",
 				d->info.dev_path, i + 1, READ_CONFIRM_READS, again.by_iops ? bw : bw / 1e6,
 				again.by_iops ? "IOPS" : "MB/s");
@@ -113,25 +127,43 @@ static void judge_unread(struct disk_read *d)
 	disk_verdict_add_reason(v, REASON_READ, false, text);
 }
 
-/* Judges one disk of the batch (FOUND: its finding against its peers, BW:
- * its first read's rate). Returns whether it was confirmed out of line. */
-static bool judge_one(struct disk_read *d, const struct outlier_finding *found, double bw,
-		      const struct readtest_opts *opts, double regression_pct)
+double read_verdict_p99_ns(const struct disk_read *d)
+{
+	if (!d->res || d->res->lat_read.count < VERDICT_TAIL_MIN_IOS)
+		return 0;
+	return (double)hist_percentile(&d->res->lat_read, 99);
+}
+
+/* One disk's first read against its peers: its rate and its tail. */
+struct first_read {
+	struct outlier_finding rate, tail;
+	double figure; /* bytes/s, or IOPS in the IOPS pass */
+	double p99_ns; /* 0: too few reads for a tail */
+};
+
+/* Judges one disk of the batch from its first read. Returns whether it was
+ * confirmed out of line. */
+static bool judge_one(struct disk_read *d, const struct first_read *first, const struct readtest_opts *opts,
+		      double regression_pct)
 {
 	if (d->status != READTEST_OK) {
 		judge_unread(d);
 		return false; /* not out of line with its peers: a failure, counted as an error */
 	}
 	struct disk_verdict *v = &d->verdict;
-	v->peers = *found;
+	double bw = first->figure;
+	v->peers = first->rate;
+	v->tail = first->p99_ns > 0 ? first->tail : (struct outlier_finding){ .flag = OUTLIER_NO_PEERS };
+	v->p99_ns = first->p99_ns;
 	v->reads = (struct verdict_reads){
 		.total = 1,
-		.out_of_line = (found->flag == OUTLIER_SLOW || found->flag == OUTLIER_FAST) ? 1 : 0,
+		.out_of_line = (v->peers.flag == OUTLIER_SLOW || v->peers.flag == OUTLIER_FAST) ? 1 : 0,
 		.below_baseline = below_baseline(d, bw, regression_pct) ? 1 : 0,
+		.tail_out_of_line = v->tail.flag == VERDICT_TAIL_HIGH ? 1 : 0,
 	};
-	if (v->reads.out_of_line || v->reads.below_baseline)
+	if (v->reads.out_of_line || v->reads.below_baseline || v->reads.tail_out_of_line)
 		confirm(d, opts, regression_pct);
-	v->kind = disk_verdict_kind_of_reads(v->peers.flag, &v->reads);
+	v->kind = disk_verdict_kind_of_reads(v->peers.flag, v->tail.flag, &v->reads);
 	read_verdict_describe(d, bw);
 	if (v->kind == VERDICT_OK)
 		return false;
@@ -141,30 +173,46 @@ static bool judge_one(struct disk_read *d, const struct outlier_finding *found, 
 	return true;
 }
 
-size_t read_batch_judge(struct read_batch *b)
+/* Each disk's first read against its peers': the rate (IOPS in the IOPS
+ * pass) and, where it read enough for one, the p99 latency. */
+static void first_reads(const struct read_batch *b, struct first_read *first)
 {
-	struct outlier_sample *samples = xcalloc(b->count, sizeof(*samples));
+	struct outlier_sample *rates = xcalloc(b->count, sizeof(*rates));
+	struct outlier_sample *tails = xcalloc(b->count, sizeof(*tails));
+	struct outlier_finding *rate = xcalloc(b->count, sizeof(*rate)), *tail = xcalloc(b->count, sizeof(*tail));
 	char (*groups)[200] = xcalloc(b->count, sizeof(*groups));
 	for (size_t i = 0; i < b->count; i++) {
 		const struct disk_read *d = &b->reads[i];
+		bool ok = d->status == READTEST_OK;
 		outlier_group_key(d->info.model, d->info.size_bytes, groups[i], sizeof(groups[i]));
-		samples[i] = (struct outlier_sample){
-			.ok = d->status == READTEST_OK,
-			.bw = d->status == READTEST_OK ? disk_read_figure(d) : 0, /* IOPS in the IOPS pass */
-			.group = groups[i],
-		};
+		first[i].figure = ok ? disk_read_figure(d) : 0;
+		first[i].p99_ns = ok ? read_verdict_p99_ns(d) : 0;
+		rates[i] = (struct outlier_sample){ .ok = ok, .bw = first[i].figure, .group = groups[i] };
+		tails[i] = (struct outlier_sample){ .ok = first[i].p99_ns > 0, .bw = first[i].p99_ns, .group = groups[i] };
 	}
-	struct outlier_finding *found = xcalloc(b->count, sizeof(*found));
-	outlier_analyze(samples, b->count, &outlier_default_params, found);
+	outlier_analyze(rates, b->count, &outlier_default_params, rate);
+	outlier_analyze(tails, b->count, &outlier_tail_params, tail);
+	for (size_t i = 0; i < b->count; i++) {
+		first[i].rate = rate[i];
+		first[i].tail = tail[i];
+	}
+	free(groups);
+	free(tail);
+	free(rate);
+	free(tails);
+	free(rates);
+}
 
+size_t read_batch_judge(struct read_batch *b)
+{
+	struct first_read *first = xcalloc(b->count ? b->count : 1, sizeof(*first));
+	first_reads(b, first);
 	size_t flagged = 0;
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL;
 	for (size_t i = 0; i < b->count; i++)
-		flagged += judge_one(&b->reads[i], &found[i], samples[i].bw, &opts, b->regression_pct);
-	free(found);
-	free(groups);
-	free(samples);
+		flagged += judge_one(&b->reads[i], &first[i], &opts, b->regression_pct);
+	free(first);
 	return flagged;
 }
 

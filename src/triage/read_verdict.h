@@ -28,6 +28,9 @@ void read_batch_log_conclusion(struct read_batch *b, size_t flagged);
  * ok (to be compared), skipped, or how the read failed (an I/O error, no
  * response, cut short, or never started). Pure. */
 enum verdict_kind read_verdict_kind_of_status(const struct disk_read *d);
+/* The p99 completion latency of D's read, in ns; 0 when it made fewer than
+ * VERDICT_TAIL_MIN_IOS reads (its tail is not judged). */
+double read_verdict_p99_ns(const struct disk_read *d);
 /* The reasons of an ok disk whose first read ran at BW bytes/s (its kind
  * and reads already set): its share of the peers' median and how many reads
  * agreed, then its share of its baseline. Pure. */

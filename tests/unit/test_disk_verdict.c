@@ -11,7 +11,33 @@
 static enum verdict_kind kind_of(enum outlier_flag first, unsigned total, unsigned out, unsigned below)
 {
 	struct verdict_reads reads = { .total = total, .out_of_line = out, .below_baseline = below };
-	return disk_verdict_kind_of_reads(first, &reads);
+	return disk_verdict_kind_of_reads(first, OUTLIER_NONE, &reads);
+}
+
+static enum verdict_kind tail_kind(enum outlier_flag first, enum outlier_flag tail, unsigned total, unsigned out,
+				   unsigned below, unsigned tail_out)
+{
+	struct verdict_reads reads = { .total = total, .out_of_line = out, .below_baseline = below,
+				       .tail_out_of_line = tail_out };
+	return disk_verdict_kind_of_reads(first, tail, &reads);
+}
+
+/* Part 4's rule: a p99 out of line on every read is a finding even when
+ * the rate is in line; the rate's own findings come first. */
+static void test_kind_of_tail(void)
+{
+	is_int(tail_kind(OUTLIER_NONE, VERDICT_TAIL_HIGH, 3, 0, 0, 3), VERDICT_SLOW_TAIL,
+	       "a slow tail when every read's p99 was out of line, its rate in line");
+	is_int(tail_kind(OUTLIER_NONE, VERDICT_TAIL_HIGH, 3, 0, 0, 2), VERDICT_OK, "ok when a re-read's p99 was in line");
+	is_int(tail_kind(OUTLIER_NONE, VERDICT_TAIL_HIGH, 1, 0, 0, 1), VERDICT_SLOW_TAIL,
+	       "a lone out-of-line read counts as every read (the judge always re-reads a suspect)");
+	is_int(tail_kind(OUTLIER_NONE, OUTLIER_SLOW, 3, 0, 0, 3), VERDICT_OK, "a p99 below its peers' is no finding");
+	is_int(tail_kind(OUTLIER_NONE, OUTLIER_NO_PEERS, 3, 0, 0, 3), VERDICT_OK, "nor one not judged");
+	is_int(tail_kind(OUTLIER_SLOW, VERDICT_TAIL_HIGH, 3, 3, 0, 3), VERDICT_SLOW, "a slow rate is the kind, its tail a reason");
+	is_int(tail_kind(OUTLIER_FAST, VERDICT_TAIL_HIGH, 3, 3, 0, 3), VERDICT_FAST, "so is a fast one");
+	is_int(tail_kind(OUTLIER_NONE, VERDICT_TAIL_HIGH, 3, 0, 3, 3), VERDICT_REGRESSED, "and a regression");
+	is_int(tail_kind(OUTLIER_SLOW, VERDICT_TAIL_HIGH, 3, 2, 0, 3), VERDICT_SLOW_TAIL,
+	       "a rate not confirmed leaves the confirmed tail");
 }
 
 static void test_kind_of_reads(void)
@@ -36,8 +62,8 @@ static void test_confidence(void)
 	is_int(disk_verdict_confidence(&v), VERDICT_ONE_READ, "ok on one read: nothing to confirm");
 	v.reads = (struct verdict_reads){ .total = 3, .out_of_line = 1 };
 	is_int(disk_verdict_confidence(&v), VERDICT_DISMISSED, "ok after re-reads: the suspicion dismissed");
-	const enum verdict_kind confirmed[] = { VERDICT_SLOW, VERDICT_FAST, VERDICT_REGRESSED };
-	for (size_t i = 0; i < 3; i++) {
+	const enum verdict_kind confirmed[] = { VERDICT_SLOW, VERDICT_FAST, VERDICT_REGRESSED, VERDICT_SLOW_TAIL };
+	for (size_t i = 0; i < 4; i++) {
 		v.kind = confirmed[i];
 		is_int(disk_verdict_confidence(&v), VERDICT_CONFIRMED, "an outlier is confirmed by every read");
 	}
@@ -59,6 +85,7 @@ static void test_words(void)
 	is_str(disk_verdict_word(VERDICT_SLOW), "slow", "slow");
 	is_str(disk_verdict_word(VERDICT_REGRESSED), "slow", "a regression is slow, as before");
 	is_str(disk_verdict_word(VERDICT_FAST), "fast", "fast");
+	is_str(disk_verdict_word(VERDICT_SLOW_TAIL), "slow tail", "slow tail");
 	const enum verdict_kind errors[] = { VERDICT_IO_ERROR, VERDICT_NO_RESPONSE, VERDICT_CUT_SHORT, VERDICT_NOT_READ };
 	for (size_t i = 0; i < 4; i++)
 		is_str(disk_verdict_word(errors[i]), "error", "every failed or refused read is error");
@@ -66,6 +93,7 @@ static void test_words(void)
 
 	ok(disk_verdict_word_is_outlier("slow"), "a stored slow is an outlier");
 	ok(disk_verdict_word_is_outlier("fast"), "a stored fast is an outlier");
+	ok(disk_verdict_word_is_outlier("slow tail"), "a stored slow tail is an outlier");
 	ok(!disk_verdict_word_is_outlier("ok"), "ok is not");
 	ok(!disk_verdict_word_is_outlier("error"), "error is not");
 	ok(!disk_verdict_word_is_outlier("skipped"), "skipped is not");
@@ -74,10 +102,10 @@ static void test_words(void)
 }
 
 /* Each predicate over every kind, as a string of the kinds it holds for
- * (in enum order: N O S F R I Q C X K). */
+ * (in enum order: N O S F R T I Q C X K). */
 static void holds_for(bool (*pred)(enum verdict_kind), char *buf)
 {
-	static const char letters[] = "NOSFRIQCXK";
+	static const char letters[] = "NOSFRTIQCXK";
 	size_t n = 0;
 	for (int k = 0; k < VERDICT_KIND_COUNT; k++)
 		if (pred((enum verdict_kind)k))
@@ -91,11 +119,13 @@ static void test_predicates(void)
 	holds_for(disk_verdict_is_slow, got);
 	is_str(got, "SR", "slow: against its peers or its baseline");
 	holds_for(disk_verdict_out_of_line, got);
-	is_str(got, "SFR", "out of line: slow, fast or regressed");
+	is_str(got, "SFRT", "out of line: slow, fast, regressed or a slow tail");
+	holds_for(disk_verdict_suspect, got);
+	is_str(got, "SRT", "a media suspect: slow, regressed or a slow tail, never fast");
 	holds_for(disk_verdict_read_failed, got);
 	is_str(got, "IQC", "a read that failed part way: I/O error, no response, cut short");
 	holds_for(disk_verdict_flagged, got);
-	is_str(got, "SFRIQCX", "flagged: anything but not judged, ok and skipped");
+	is_str(got, "SFRTIQCX", "flagged: anything but not judged, ok and skipped");
 }
 
 static void test_reasons(void)
@@ -136,6 +166,7 @@ static void test_reasons(void)
 int main(void)
 {
 	test_kind_of_reads();
+	test_kind_of_tail();
 	test_confidence();
 	test_words();
 	test_predicates();

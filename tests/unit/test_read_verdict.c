@@ -144,6 +144,57 @@ static void test_judge_in_line(void)
 	read_batch_release(&one);
 }
 
+/* D's read as N completions: most at BASE_NS, SLOW_PER_1000 of every
+ * thousand at SLOW_NS. */
+static void set_latencies(struct disk_read *d, unsigned n, uint64_t base_ns, unsigned slow_per_1000, uint64_t slow_ns)
+{
+	hist_init(&d->res->lat_read);
+	for (unsigned i = 0; i < n; i++)
+		hist_record(&d->res->lat_read, i % 1000 < slow_per_1000 ? slow_ns : base_ns);
+}
+
+/* The tail (part 4): a disk whose p99 stands out from its peers' while its
+ * rate is in line is suspected, its p99 against the peers' median kept and
+ * said; the confirming re-reads of a device that is not there fail, so it
+ * stays unconfirmed (ok) here: the command test confirms on a real one. */
+static void test_judge_tail(void)
+{
+	struct read_batch b = { .count = 5, .regression_pct = DEFAULT_REGRESSION_PCT };
+	b.reads = xcalloc(b.count, sizeof(*b.reads));
+	const char *names[] = { "iotriage-no-such-a", "iotriage-no-such-b", "iotriage-no-such-c", "iotriage-no-such-d",
+				"iotriage-no-such-e" };
+	for (size_t i = 0; i < b.count; i++) {
+		set_ok(&b.reads[i], names[i], "DISK-A", 200 * MB);
+		set_latencies(&b.reads[i], 1000, 1000000, 0, 0); /* every read 1 ms */
+	}
+	set_latencies(&b.reads[2], 1000, 1000000, 20, 30000000); /* 2% at 30 ms: its p99 */
+	set_latencies(&b.reads[4], 150, 1000000, 100, 30000000); /* too few reads for a p99 */
+
+	is_int(read_verdict_p99_ns(&b.reads[0]), 1000000, "p99 of an even read: its latency (within a bucket)");
+	ok(read_verdict_p99_ns(&b.reads[2]) > 29000000, "p99 of the read with 2% slow completions: the slow ones");
+	is_int(read_verdict_p99_ns(&b.reads[4]), 0, "under VERDICT_TAIL_MIN_IOS completions: no p99 judged");
+
+	read_batch_judge(&b);
+	const struct disk_verdict *t = &b.reads[2].verdict;
+	ok(t->peers.flag == OUTLIER_NONE, "the tail disk's rate is in line");
+	ok(t->tail.flag == VERDICT_TAIL_HIGH, "its p99 is out of line above its peers'");
+	is_int(t->tail.set_size, 4, "judged among the four disks with enough reads");
+	ok(t->tail.ratio > 25 && t->tail.ratio < 35, "at about 30 times their median");
+	is_int(t->reads.total, 1 + READ_CONFIRM_READS, "and re-read to confirm");
+	is_int(t->reads.tail_out_of_line, 1, "the re-reads of a missing device do not confirm it");
+	is_int(t->kind, VERDICT_OK, "so it is ok, unconfirmed");
+	is_int(disk_verdict_confidence(t), VERDICT_DISMISSED, "a suspicion dismissed");
+	ok(disk_verdict_has_reason(t, REASON_LATENCY) && !t->reasons[1].against, "its tail said, not held against it");
+	ok(strstr(sentence_of(&b.reads[2]), "; its p99 completion latency, 30.") != NULL &&
+	   strstr(sentence_of(&b.reads[2]), "(1.00 ms; 1 of 3 reads out of line)") != NULL,
+	   "the sentence gives its p99, the peers' median and the reads");
+	ok(b.reads[0].verdict.tail.flag == OUTLIER_NONE && !disk_verdict_has_reason(&b.reads[0].verdict, REASON_LATENCY),
+	   "a disk with an ordinary tail: judged, nothing said");
+	is_int(b.reads[0].verdict.reads.total, 1, "and not re-read");
+	ok(b.reads[4].verdict.tail.flag == OUTLIER_NO_PEERS, "a read too short for a p99: its tail not judged");
+	read_batch_release(&b);
+}
+
 /* A health failure is a finding whatever the rate: the sentence says so. */
 static void test_health(void)
 {
@@ -226,6 +277,7 @@ int main(void)
 	test_ata_finding();
 	test_sentence();
 	test_kind_of_status();
+	test_judge_tail();
 	test_judge_in_line();
 	return tap_done();
 }
