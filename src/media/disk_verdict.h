@@ -54,7 +54,7 @@ enum verdict_reason_kind {
 };
 
 #define VERDICT_MAX_REASONS 4
-#define VERDICT_SENTENCE_LEN 320 /* the sentence's room, as stored and logged */
+#define VERDICT_SENTENCE_LEN 512 /* the sentence's room, as stored and logged */
 
 struct verdict_reason {
 	enum verdict_reason_kind kind;

@@ -31,16 +31,6 @@ void read_verdict_describe(struct disk_read *d, double bw)
 			    out ? v->reads.out_of_line : v->reads.total, v->reads.total, out ? "out of line" : "in line");
 		disk_verdict_add_reason(v, REASON_PEERS, v->kind == VERDICT_SLOW || v->kind == VERDICT_FAST, sb.buf);
 	}
-	if (v->tail.flag == VERDICT_TAIL_HIGH) {
-		/* Only a tail out of line is said: an ordinary one adds nothing. */
-		const struct outlier_finding *t = &v->tail;
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "its p99 completion latency, %.2f ms, is %.1f times the median of %zu %sdisks' (%.2f ms; "
-			    "%u of %u reads out of line)", v->p99_ns / 1e6, t->ratio, t->set_size,
-			    t->peers_are_group ? "same-model " : "", t->peer_median / 1e6, v->reads.tail_out_of_line,
-			    v->reads.total);
-		disk_verdict_add_reason(v, REASON_LATENCY, v->reads.tail_out_of_line == v->reads.total, sb.buf);
-	}
 	if (d->has_baseline) {
 		char when[32];
 		time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
@@ -53,6 +43,16 @@ void read_verdict_describe(struct disk_read *d, double bw)
 			    out ? v->reads.below_baseline : v->reads.total, v->reads.total,
 			    out ? "below it" : "within it");
 		disk_verdict_add_reason(v, REASON_BASELINE, v->kind == VERDICT_REGRESSED, sb.buf);
+	}
+	if (v->tail.flag == VERDICT_TAIL_HIGH) {
+		/* Only a tail out of line is said: an ordinary one adds nothing. */
+		const struct outlier_finding *t = &v->tail;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "its p99 completion latency, %.2f ms, is %.1f times the median of %zu %sdisks' (%.2f ms; "
+			    "%u of %u reads out of line)", v->p99_ns / 1e6, t->ratio, t->set_size,
+			    t->peers_are_group ? "same-model " : "", t->peer_median / 1e6, v->reads.tail_out_of_line,
+			    v->reads.total);
+		disk_verdict_add_reason(v, REASON_LATENCY, v->reads.tail_out_of_line == v->reads.total, sb.buf);
 	}
 	strbuf_release(&sb);
 }

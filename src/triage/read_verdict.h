@@ -33,7 +33,8 @@ enum verdict_kind read_verdict_kind_of_status(const struct disk_read *d);
 double read_verdict_p99_ns(const struct disk_read *d);
 /* The reasons of an ok disk whose first read ran at BW bytes/s (its kind
  * and reads already set): its share of the peers' median and how many reads
- * agreed, then its share of its baseline. Pure. */
+ * agreed, then its share of its baseline, then its p99 latency against its
+ * peers' when that was out of line. Pure. */
 void read_verdict_describe(struct disk_read *d, double bw);
 
 /* Whether a disk's identity is stable enough to key a baseline (WWN,
