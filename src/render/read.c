@@ -62,7 +62,7 @@ void read_groups_print(const struct read_batch *b, const struct read_groups *gro
 			const struct disk_read *d = &b->reads[i];
 			if (groups->member_of[i] != g)
 				continue;
-			/* A read that completed is ok, or out of line (unless not judged). */
+			/* A completed read's verdict is shown only when out of line. */
 			bool marked = disk_verdict_out_of_line(d->verdict.kind);
 			if (d->status == READTEST_OK)
 				strbuf_addf(&line, "  %s %.0f %s%s", d->info.kname,
