@@ -48,7 +48,7 @@ static void json_verdict(struct json *j, const struct disk_read *d)
 	json_uint(j, "reads", v->reads.total);
 	json_uint(j, "reads_out_of_line", v->reads.out_of_line);
 	json_end_object(j);
-	if (v->tail.flag == OUTLIER_NO_PEERS)
+	if (v->tail.flag == OUTLIER_NO_PEERS || v->kind == VERDICT_NOT_JUDGED)
 		return;
 	/* The p99 completion latency against the peers' (lat_ns has every percentile). */
 	json_begin_object(j, "tail");
