@@ -2,7 +2,8 @@
  *
  * A verdict has a kind (what the read test concluded), its reasons (each
  * piece of evidence weighed, in words, and whether it counts against the
- * disk), the comparison with its peers (media/outlier.h) and the count of
+ * disk), the comparison with its peers (media/outlier.h: its rate, and its
+ * p99 completion latency, where only a high one counts) and the count of
  * its reads (the first and the confirming re-reads). The judgement that
  * fills it is triage/read_verdict.c (and triage/read_health.c for the
  * health reason); everything else asks this module's rules, never the word.
@@ -10,6 +11,8 @@
  * The word a kind is shown and stored as (disk_verdict_word) is coarser
  * than the kind: a regression against the disk's baseline is "slow" like a
  * disk slow against its peers, and every failed or refused read is "error".
+ * A slow tail is a kind only when the rate is in line; otherwise it is a
+ * reason beside the rate's finding.
  * A health failure is not a kind: it is a reason, a finding whatever the
  * kind (a disk can read at full speed and report its own failure). Pure.
  */
