@@ -13,6 +13,14 @@ const struct outlier_params outlier_default_params = {
 	.certain_fast = 2.0,
 };
 
+const struct outlier_params outlier_tail_params = {
+	.slow_ratio = 0,
+	.fast_ratio = 2.0,
+	.z_limit = 3.5,
+	.certain_slow = 0,
+	.certain_fast = 4.0,
+};
+
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

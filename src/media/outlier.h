@@ -34,6 +34,10 @@ struct outlier_params {
 };
 
 extern const struct outlier_params outlier_default_params;
+/* For a latency, where only a high value is a finding: at twice the
+ * peers' median and more than z_limit deviations above it, or at four
+ * times it whatever the spread; never low. */
+extern const struct outlier_params outlier_tail_params;
 
 enum outlier_flag { OUTLIER_NONE, OUTLIER_SLOW, OUTLIER_FAST, OUTLIER_NO_PEERS };
 

@@ -31,6 +31,7 @@
 #include "bench/job.h"
 #include "disk/enumerate.h"
 #include "disk/smart.h"
+#include "media/disk_verdict.h"
 #include "media/outlier.h"
 
 #define READTEST_DEFAULT_SIZE (1000ULL << 20)
@@ -76,12 +77,9 @@ struct disk_read {
 	uint64_t live_bytes;    /* bytes read so far while the read runs, or in the IOPS pass its milliseconds
 				 * (atomic; the parallel batch's progress) */
 
-	/* The verdict against its peers (read_batch_judge in triage/). */
-	const char *verdict;    /* "ok", "slow", "fast", "error", "skipped"; NULL before judging */
-	char sentence[320];     /* the finding in words */
-	struct outlier_finding finding;
-	unsigned reads_flagged; /* reads (first + confirming) that were out of line */
-	unsigned reads_total;
+	/* The verdict against its peers and its baseline (read_batch_judge in
+	 * triage/), with its reasons; kind VERDICT_NOT_JUDGED before judging. */
+	struct disk_verdict verdict;
 
 	char pool[128];         /* readdisks --group-by vdev: the pool it belongs to, "" if none */
 	char vdev[64];          /* the pool's device group for this member, "" if none */
@@ -91,7 +89,6 @@ struct disk_read {
 	bool has_baseline;
 	double baseline_bw;
 	int64_t baseline_at;
-	unsigned baseline_flagged; /* reads below the regression limit */
 
 	/* The health cross-check of a flagged disk (smartctl). */
 	bool health_checked;

@@ -6,6 +6,7 @@
 
 #include "basic/humanize.h"
 #include "basic/strbuf.h"
+#include "media/disk_verdict.h"
 #include "output/table.h"
 #include "triage/read_health.h"
 #include "triage/read_verdict.h"
@@ -39,8 +40,9 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 			 d->reason[0] ? ": " : "", d->reason);
 		char health[32];
 		read_health_word(d, health, sizeof(health));
+		const char *word = disk_verdict_word(d->verdict.kind);
 		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
-				      d->verdict ? d->verdict : "", health, status };
+				      word ? word : "", health, status };
 		table_add_row(&t, row);
 	}
 	table_print(&t, out);
@@ -60,15 +62,17 @@ void read_groups_print(const struct read_batch *b, const struct read_groups *gro
 			const struct disk_read *d = &b->reads[i];
 			if (groups->member_of[i] != g)
 				continue;
+			/* A completed read's verdict is shown only when out of line. */
+			bool marked = disk_verdict_out_of_line(d->verdict.kind);
 			if (d->status == READTEST_OK)
 				strbuf_addf(&line, "  %s %.0f %s%s", d->info.kname,
 					    d->by_iops ? job_iops(d->res) : job_bw_bytes_per_s(d->res) / 1e6,
 					    d->by_iops ? "IOPS" : "MB/s",
-					    d->verdict && strcmp(d->verdict, "ok") != 0 ? " (" : "");
+					    marked ? " (" : "");
 			else
 				strbuf_addf(&line, "  %s %s", d->info.kname, readtest_status_name(d->status));
-			if (d->status == READTEST_OK && d->verdict && strcmp(d->verdict, "ok") != 0)
-				strbuf_addf(&line, "%s)", d->verdict);
+			if (d->status == READTEST_OK && marked)
+				strbuf_addf(&line, "%s)", disk_verdict_word(d->verdict.kind));
 		}
 		fprintf(out, "%s\n", line.buf);
 		strbuf_release(&line);
@@ -80,7 +84,7 @@ void read_health_print(const struct read_batch *b, FILE *out)
 	bool header = false;
 	for (size_t i = 0; i < b->count; i++) {
 		const struct disk_read *d = &b->reads[i];
-		bool flagged = d->verdict && strcmp(d->verdict, "ok") != 0 && strcmp(d->verdict, "skipped") != 0;
+		bool flagged = disk_verdict_flagged(d->verdict.kind);
 		if (!d->health_checked || (!flagged && !read_health_failing(d)))
 			continue;
 		if (!header)

@@ -10,6 +10,7 @@
 
 #include "basic/humanize.h"
 #include "basic/strbuf.h"
+#include "media/disk_verdict.h"
 
 const char *measure_unit_name(enum measure_unit u)
 {
@@ -282,7 +283,6 @@ static void from_devices(struct run_doc *d, const struct jv *devices)
 	params_text(p, &params);
 	for (size_t i = 0; devices && i < devices->count; i++) {
 		const struct jv *dev = jv_at(devices, i);
-		const char *verdict = jv_string(jv_get(dev, "verdict"), "ok");
 		const char *status = jv_string(jv_get(dev, "status"), "ok");
 		if (strcmp(status, "skipped") == 0)
 			continue;
@@ -294,7 +294,7 @@ static void from_devices(struct run_doc *d, const struct jv *devices)
 			.reason = jv_string(jv_get(dev, "sentence"), jv_string(jv_get(dev, "reason"), NULL)),
 			.params = params.buf,
 			.value = strcmp(status, "ok") == 0 ? num_or_nan(jv_get(dev, iops ? "iops" : "bw_bytes_per_s")) : NAN,
-			.outlier = strcmp(verdict, "slow") == 0 || strcmp(verdict, "fast") == 0,
+			.outlier = disk_verdict_word_is_outlier(jv_string(jv_get(dev, "verdict"), "ok")),
 			.per_disk = true,
 		};
 		add(d, &s);

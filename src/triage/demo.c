@@ -92,7 +92,7 @@ static bool demo_found_slow(const struct demo *d, const struct read_batch *b)
 		if (i != d->slow_index && b->reads[i].status == READTEST_OK &&
 		    job_bw_bytes_per_s(b->reads[i].res) <= job_bw_bytes_per_s(slow->res))
 			return false;
-	return slow->verdict && strcmp(slow->verdict, "slow") == 0;
+	return disk_verdict_is_slow(slow->verdict.kind);
 }
 
 size_t demo_read(struct demo *d, struct read_batch *b)

@@ -61,14 +61,20 @@ void doctor_media_not_read(struct doctor *dr)
  * an NVMe critical warning, media errors...) whatever its read rate. */
 static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct strbuf *conf, struct strbuf *next)
 {
-	bool slow = d->verdict && strcmp(d->verdict, "slow") == 0;
-	bool failed = d->status == READTEST_ERROR && d->res != NULL;
-	strbuf_addf(ev, "%s%s", ev->len ? "; " : "", failed ? d->reason : d->sentence);
-	if (slow)
+	const struct disk_verdict *v = &d->verdict;
+	enum verdict_kind read = read_verdict_kind_of_status(d);
+	bool failed = disk_verdict_read_failed(read);
+	char sentence[VERDICT_SENTENCE_LEN];
+	disk_verdict_sentence(v, sentence, sizeof(sentence));
+	strbuf_addf(ev, "%s%s", ev->len ? "; " : "", failed ? d->reason : sentence);
+	if (disk_verdict_is_slow(v->kind))
 		strbuf_addf(conf, "%s%s: %u of %u reads out of line%s", conf->len ? "; " : "", d->info.dev_path,
-			    d->reads_flagged ? d->reads_flagged : d->baseline_flagged, d->reads_total,
-			    d->finding.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
-	else if (failed && d->no_response)
+			    v->reads.out_of_line ? v->reads.out_of_line : v->reads.below_baseline, v->reads.total,
+			    v->peers.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
+	else if (v->kind == VERDICT_SLOW_TAIL)
+		strbuf_addf(conf, "%s%s: %u of %u reads with a p99 latency out of line", conf->len ? "; " : "",
+			    d->info.dev_path, v->reads.tail_out_of_line, v->reads.total);
+	else if (read == VERDICT_NO_RESPONSE)
 		strbuf_addf(conf, "%s%s: the disk did not answer within %u s", conf->len ? "; " : "", d->info.dev_path,
 			    d->timeout_s);
 	else if (failed)
@@ -84,9 +90,11 @@ static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct 
 		    next->len ? "; " : "", d->info.dev_path, d->info.dev_path);
 }
 
+/* A read that failed part way counts from its status, judged or not: an
+ * interrupt stops the batch before its verdicts. */
 static bool media_read_flagged(const struct disk_read *d)
 {
-	return (d->verdict && strcmp(d->verdict, "slow") == 0) || (d->status == READTEST_ERROR && d->res != NULL);
+	return disk_verdict_suspect(d->verdict.kind) || disk_verdict_read_failed(read_verdict_kind_of_status(d));
 }
 
 void doctor_step_media(struct doctor *dr)

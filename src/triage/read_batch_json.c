@@ -31,19 +31,35 @@ static void json_identity(struct json *j, const struct disk_info *info)
 
 static void json_verdict(struct json *j, const struct disk_read *d)
 {
-	json_string(j, "verdict", d->verdict);
-	json_string(j, "sentence", d->sentence[0] ? d->sentence : NULL);
-	if (d->status != READTEST_OK || d->finding.flag == OUTLIER_NO_PEERS)
+	const struct disk_verdict *v = &d->verdict;
+	char sentence[VERDICT_SENTENCE_LEN];
+	disk_verdict_sentence(v, sentence, sizeof(sentence));
+	json_string(j, "verdict", disk_verdict_word(v->kind));
+	json_string(j, "sentence", sentence[0] ? sentence : NULL);
+	if (d->status != READTEST_OK || v->peers.flag == OUTLIER_NO_PEERS)
 		return;
 	json_begin_object(j, "peers");
-	json_uint(j, "set_size", d->finding.set_size);
-	json_bool(j, "same_model_and_size", d->finding.peers_are_group);
-	json_double(j, d->by_iops ? "median_iops" : "median_bw_bytes_per_s", d->finding.peer_median);
-	json_double(j, d->by_iops ? "spread_iops" : "spread_bw_bytes_per_s", d->finding.peer_spread);
-	json_double(j, "ratio", d->finding.ratio);
-	json_double(j, "robust_z", d->finding.robust_z);
-	json_uint(j, "reads", d->reads_total);
-	json_uint(j, "reads_out_of_line", d->reads_flagged);
+	json_uint(j, "set_size", v->peers.set_size);
+	json_bool(j, "same_model_and_size", v->peers.peers_are_group);
+	json_double(j, d->by_iops ? "median_iops" : "median_bw_bytes_per_s", v->peers.peer_median);
+	json_double(j, d->by_iops ? "spread_iops" : "spread_bw_bytes_per_s", v->peers.peer_spread);
+	json_double(j, "ratio", v->peers.ratio);
+	json_double(j, "robust_z", v->peers.robust_z);
+	json_uint(j, "reads", v->reads.total);
+	json_uint(j, "reads_out_of_line", v->reads.out_of_line);
+	json_end_object(j);
+	if (v->tail.flag == OUTLIER_NO_PEERS || v->kind == VERDICT_NOT_JUDGED)
+		return;
+	/* The p99 completion latency against the peers' (lat_ns has every percentile). */
+	json_begin_object(j, "tail");
+	json_double(j, "p99_ns", v->p99_ns);
+	json_uint(j, "set_size", v->tail.set_size);
+	json_double(j, "median_p99_ns", v->tail.peer_median);
+	json_double(j, "spread_p99_ns", v->tail.peer_spread);
+	json_double(j, "ratio", v->tail.ratio);
+	json_double(j, "robust_z", v->tail.robust_z);
+	json_uint(j, "reads", v->reads.total);
+	json_uint(j, "reads_out_of_line", v->reads.tail_out_of_line);
 	json_end_object(j);
 }
 
@@ -101,7 +117,7 @@ static void json_baseline(struct json *j, const struct disk_read *d, double regr
 	if (d->res)
 		json_double(j, "percent_of_baseline", 100.0 * disk_read_figure(d) / d->baseline_bw);
 	json_double(j, "regression_limit_percent", regression_pct);
-	json_uint(j, "reads_below", d->baseline_flagged);
+	json_uint(j, "reads_below", d->verdict.reads.below_baseline);
 	json_end_object(j);
 }
 

@@ -112,7 +112,7 @@ void read_groups_build(const struct read_batch *b, struct read_groups *ret)
 				continue;
 			if (d->status == READTEST_OK)
 				rates[n++] = job_bw_bytes_per_s(d->res);
-			ret->groups[g].slow += d->verdict && strcmp(d->verdict, "slow") == 0;
+			ret->groups[g].slow += disk_verdict_is_slow(d->verdict.kind);
 		}
 		ret->groups[g].ok = n;
 		qsort(rates, n, sizeof(*rates), compare_double);

@@ -23,14 +23,13 @@
 
 static bool needs_health_check(const struct disk_read *d)
 {
-	if (!d->verdict)
-		return false;
-	/* A disk faster than its peers is worth a look but not a health question. */
-	if (strcmp(d->verdict, "slow") == 0)
+	/* A disk faster than its peers is worth a look but not a health question;
+	 * a slow tail is (retries, remapped sectors). */
+	if (disk_verdict_suspect(d->verdict.kind))
 		return true;
 	/* An error after the read started (an I/O error) is a media question;
 	 * one that stopped it from starting (permission, no such device) is not. */
-	return d->status == READTEST_ERROR && d->res != NULL;
+	return disk_verdict_read_failed(d->verdict.kind);
 }
 
 static bool is_virtual(const struct disk_info *info)
@@ -242,12 +241,12 @@ size_t read_health_check_flagged(struct disk_read *reads, size_t count)
 
 void read_health_note(struct disk_read *d)
 {
-	if (!read_health_failing(d) || !d->sentence[0] || strstr(d->sentence, "; health finding: "))
+	const struct disk_verdict *v = &d->verdict;
+	if (!read_health_failing(d) || v->kind == VERDICT_NOT_JUDGED || disk_verdict_has_reason(v, REASON_HEALTH))
 		return;
 	char text[600];
 	read_health_describe(d, text, sizeof(text));
-	size_t len = strlen(d->sentence);
-	snprintf(d->sentence + len, sizeof(d->sentence) - len, "; health finding: %s", text);
+	disk_verdict_add_reason(&d->verdict, REASON_HEALTH, true, text);
 	log_msg(LOG_WARN, "READ-DISK (%s): a health finding, whatever its read rate: %s", d->info.dev_path, text);
 }
 

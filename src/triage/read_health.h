@@ -2,8 +2,9 @@
  * smartctl). Before the read pass, every disk on a physical transport is
  * asked for its SMART state (the sweep: "check device health first"); after
  * it, each disk the read test judged slow (against its peers or its
- * baseline), or whose read failed part way through (an I/O error, not a
- * refusal to start), is asked if the sweep did not. A disk with a health
+ * baseline) or slow in its tail latency, or whose read failed part way
+ * through (an I/O error, not a refusal to start), is asked if the sweep did
+ * not. A disk with a health
  * failure is a finding even when it reads at full speed. */
 #ifndef IOTRIAGE_TRIAGE_READ_HEALTH_H
 #define IOTRIAGE_TRIAGE_READ_HEALTH_H
@@ -33,8 +34,8 @@ bool read_health_sweepable(const struct disk_info *info);
  * longer answers stays in the kernel); one "health:" line per disk and one line
  * with the count and the time taken. Returns how many were asked. */
 size_t read_health_sweep(struct disk_read *reads, size_t count);
-/* After the verdicts: each disk that needs it and was not swept (slow, or
- * an I/O error part way) is asked too, then read_health_note on every
+/* After the verdicts: each disk that needs it and was not swept (slow, a
+ * slow tail, or an I/O error part way) is asked too, then read_health_note on every
  * disk. Returns how many were checked here. */
 size_t read_health_check_flagged(struct disk_read *reads, size_t count);
 /* A health failure: SMART failed, or predictive-failure signs (an NVMe

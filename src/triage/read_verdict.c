@@ -13,37 +13,47 @@
 #include "basic/interrupt.h"
 #include "triage/read_health.h"
 
-static const char *flag_word(enum outlier_flag f)
-{
-	return f == OUTLIER_SLOW ? "slow" : f == OUTLIER_FAST ? "fast" : "ok";
-}
-
 void read_verdict_describe(struct disk_read *d, double bw)
 {
-	const struct outlier_finding *f = &d->finding;
+	struct disk_verdict *v = &d->verdict;
+	const struct outlier_finding *f = &v->peers;
 	const char *name = d->info.kname[0] ? d->info.kname : d->info.dev_path;
 	struct strbuf sb = STRBUF_INIT;
+	v->reason_count = 0;
 	if (f->flag == OUTLIER_NO_PEERS) {
 		strbuf_addf(&sb, "%s has no peers to compare with (fewer than %d disks read)", name, OUTLIER_MIN_SET);
+		disk_verdict_add_reason(v, REASON_PEERS, false, sb.buf);
 	} else {
-		bool out = d->reads_flagged > 0;
+		bool out = v->reads.out_of_line > 0;
 		/* One decimal under 10%: "0%" would read as "did not read at all". */
 		strbuf_addf(&sb, "%s reads at %.*f%% of the median of %zu %sdisks (%u of %u reads %s)", name,
 			    f->ratio < 0.1 ? 1 : 0, 100.0 * f->ratio, f->set_size, f->peers_are_group ? "same-model " : "",
-			    out ? d->reads_flagged : d->reads_total, d->reads_total, out ? "out of line" : "in line");
+			    out ? v->reads.out_of_line : v->reads.total, v->reads.total, out ? "out of line" : "in line");
+		disk_verdict_add_reason(v, REASON_PEERS, v->kind == VERDICT_SLOW || v->kind == VERDICT_FAST, sb.buf);
 	}
 	if (d->has_baseline) {
 		char when[32];
 		time_format_iso8601((time_t)d->baseline_at, when, sizeof(when));
-		bool out = d->baseline_flagged > 0;
+		bool out = v->reads.below_baseline > 0;
 		bool iops = d->by_iops;
-		strbuf_addf(&sb, "; %.0f%% of its baseline of %.*f %s from %.10s (%u of %u reads %s)",
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.0f%% of its baseline of %.*f %s from %.10s (%u of %u reads %s)",
 			    100.0 * bw / d->baseline_bw, iops ? 0 : 1, iops ? d->baseline_bw : d->baseline_bw / 1e6,
 			    iops ? "IOPS" : "MB/s", when,
-			    out ? d->baseline_flagged : d->reads_total, d->reads_total,
+			    out ? v->reads.below_baseline : v->reads.total, v->reads.total,
 			    out ? "below it" : "within it");
+		disk_verdict_add_reason(v, REASON_BASELINE, v->kind == VERDICT_REGRESSED, sb.buf);
 	}
-	snprintf(d->sentence, sizeof(d->sentence), "%s", sb.buf);
+	if (v->tail.flag == VERDICT_TAIL_HIGH) {
+		/* Only a tail out of line is said: an ordinary one adds nothing. */
+		const struct outlier_finding *t = &v->tail;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "its p99 completion latency, %.2f ms, is %.1f times the median of %zu %sdisks' (%.2f ms; "
+			    "%u of %u reads out of line)", v->p99_ns / 1e6, t->ratio, t->set_size,
+			    t->peers_are_group ? "same-model " : "", t->peer_median / 1e6, v->reads.tail_out_of_line,
+			    v->reads.total);
+		disk_verdict_add_reason(v, REASON_LATENCY, v->reads.tail_out_of_line == v->reads.total, sb.buf);
+	}
 	strbuf_release(&sb);
 }
 
@@ -56,18 +66,23 @@ static bool below_baseline(const struct disk_read *d, double bw, double regressi
  * direction as the first, against its peers and against its baseline. */
 static void confirm(struct disk_read *d, const struct readtest_opts *opts, double regression_pct)
 {
-	enum outlier_flag first = d->finding.flag;
+	struct disk_verdict *v = &d->verdict;
+	enum outlier_flag first = v->peers.flag;
 	bool peer_suspect = first == OUTLIER_SLOW || first == OUTLIER_FAST;
+	bool tail_suspect = v->tail.flag == VERDICT_TAIL_HIGH;
 	for (int i = 0; i < READ_CONFIRM_READS; i++) {
 		struct disk_read again = { .info = d->info };
 		readtest_run(&again, opts);
-		d->reads_total++;
+		v->reads.total++;
 		if (again.status == READTEST_OK) {
-			double bw = disk_read_figure(&again);
-			if (peer_suspect && outlier_classify(bw, &d->finding, &outlier_default_params) == first)
-				d->reads_flagged++;
+			double bw = disk_read_figure(&again), p99 = read_verdict_p99_ns(&again);
+			if (peer_suspect && outlier_classify(bw, &v->peers, &outlier_default_params) == first)
+				v->reads.out_of_line++;
 			if (below_baseline(d, bw, regression_pct))
-				d->baseline_flagged++;
+				v->reads.below_baseline++;
+			if (tail_suspect && p99 > 0 &&
+			    outlier_classify(p99, &v->tail, &outlier_tail_params) == VERDICT_TAIL_HIGH)
+				v->reads.tail_out_of_line++;
 			log_msg(LOG_INFO, "READ-DISK (%s): confirming read %d of %d: %.2f %s",
 				d->info.dev_path, i + 1, READ_CONFIRM_READS, again.by_iops ? bw : bw / 1e6,
 				again.by_iops ? "IOPS" : "MB/s");
@@ -76,72 +91,128 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 	}
 }
 
-const char *read_verdict_word(const struct disk_read *d)
+enum verdict_kind read_verdict_kind_of_status(const struct disk_read *d)
 {
-	bool confirmed = d->reads_flagged && d->reads_flagged == d->reads_total;
-	bool regressed = d->baseline_flagged && d->baseline_flagged == d->reads_total;
-	return confirmed ? flag_word(d->finding.flag) : regressed ? "slow" : "ok";
+	if (d->status == READTEST_SKIPPED)
+		return VERDICT_SKIPPED;
+	if (d->status == READTEST_OK)
+		return VERDICT_OK;
+	if (d->io_error)
+		return VERDICT_IO_ERROR;
+	if (d->no_response)
+		return VERDICT_NO_RESPONSE;
+	return d->res ? VERDICT_CUT_SHORT : VERDICT_NOT_READ;
 }
 
-/* Judges one disk of the batch (FOUND: its finding against its peers, BW:
- * its first read's rate). Returns whether it was confirmed out of line. */
-static bool judge_one(struct disk_read *d, const struct outlier_finding *found, double bw,
-		      const struct readtest_opts *opts, double regression_pct)
+/* The verdict of a disk whose read did not complete: its kind from its
+ * status, and the reason in words. */
+static void judge_unread(struct disk_read *d)
+{
+	struct disk_verdict *v = &d->verdict;
+	char text[VERDICT_SENTENCE_LEN];
+	v->kind = read_verdict_kind_of_status(d);
+	v->reason_count = 0;
+	if (disk_verdict_confidence(v) == VERDICT_BY_DEVICE) {
+		/* A finding in its own right: the reason names the disk and the offset. */
+		disk_verdict_add_reason(v, REASON_READ, true, d->reason);
+		log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->reason);
+		return;
+	}
+	/* A skipped disk's reason is in its own field: the sentence only says
+	 * that it is not judged. */
+	if (v->kind == VERDICT_SKIPPED)
+		snprintf(text, sizeof(text), "%s was not read, so it is not judged", d->info.dev_path);
+	else
+		snprintf(text, sizeof(text), "%s: %s", d->info.dev_path, d->reason);
+	disk_verdict_add_reason(v, REASON_READ, false, text);
+}
+
+double read_verdict_p99_ns(const struct disk_read *d)
+{
+	if (!d->res || d->res->lat_read.count < VERDICT_TAIL_MIN_IOS)
+		return 0;
+	return (double)hist_percentile(&d->res->lat_read, 99);
+}
+
+/* One disk's first read against its peers: its rate and its tail. */
+struct first_read {
+	struct outlier_finding rate, tail;
+	double figure; /* bytes/s, or IOPS in the IOPS pass */
+	double p99_ns; /* 0: too few reads for a tail */
+};
+
+/* Judges one disk of the batch from its first read. Returns whether it was
+ * confirmed out of line. */
+static bool judge_one(struct disk_read *d, const struct first_read *first, const struct readtest_opts *opts,
+		      double regression_pct)
 {
 	if (d->status != READTEST_OK) {
-		d->verdict = readtest_status_name(d->status);
-		if (d->io_error || d->no_response) {
-			/* A finding in its own right: the reason names the disk and the offset. */
-			snprintf(d->sentence, sizeof(d->sentence), "%s", d->reason);
-			log_msg(LOG_WARN, "READ-DISK (%s): %s", d->info.dev_path, d->sentence);
-			return false; /* not out of line with its peers: a failure, counted as an error */
-		}
-		/* A skipped disk's reason is in its own field: the sentence only
-		 * says that it is not judged. */
-		if (d->status == READTEST_SKIPPED)
-			snprintf(d->sentence, sizeof(d->sentence), "%s was not read, so it is not judged", d->info.dev_path);
-		else
-			snprintf(d->sentence, sizeof(d->sentence), "%s: %s", d->info.dev_path, d->reason);
-		return false;
+		judge_unread(d);
+		return false; /* not out of line with its peers: a failure, counted as an error */
 	}
-	d->finding = *found;
-	d->reads_total = 1;
-	d->reads_flagged = (found->flag == OUTLIER_SLOW || found->flag == OUTLIER_FAST) ? 1 : 0;
-	d->baseline_flagged = below_baseline(d, bw, regression_pct) ? 1 : 0;
-	if (d->reads_flagged || d->baseline_flagged)
+	struct disk_verdict *v = &d->verdict;
+	double bw = first->figure;
+	v->peers = first->rate;
+	v->tail = first->p99_ns > 0 ? first->tail : (struct outlier_finding){ .flag = OUTLIER_NO_PEERS };
+	v->p99_ns = first->p99_ns;
+	v->reads = (struct verdict_reads){
+		.total = 1,
+		.out_of_line = (v->peers.flag == OUTLIER_SLOW || v->peers.flag == OUTLIER_FAST) ? 1 : 0,
+		.below_baseline = below_baseline(d, bw, regression_pct) ? 1 : 0,
+		.tail_out_of_line = v->tail.flag == VERDICT_TAIL_HIGH ? 1 : 0,
+	};
+	if (v->reads.out_of_line || v->reads.below_baseline || v->reads.tail_out_of_line)
 		confirm(d, opts, regression_pct);
-	d->verdict = read_verdict_word(d);
+	v->kind = disk_verdict_kind_of_reads(v->peers.flag, v->tail.flag, &v->reads);
 	read_verdict_describe(d, bw);
-	if (strcmp(d->verdict, "ok") == 0)
+	if (v->kind == VERDICT_OK)
 		return false;
-	log_msg(LOG_WARN, "READ-DISK (%s): %s: %s", d->info.dev_path, d->verdict, d->sentence);
+	char sentence[VERDICT_SENTENCE_LEN];
+	disk_verdict_sentence(v, sentence, sizeof(sentence));
+	log_msg(LOG_WARN, "READ-DISK (%s): %s: %s", d->info.dev_path, disk_verdict_word(v->kind), sentence);
 	return true;
+}
+
+/* Each disk's first read against its peers': the rate (IOPS in the IOPS
+ * pass) and, where it read enough for one, the p99 latency. */
+static void first_reads(const struct read_batch *b, struct first_read *first)
+{
+	struct outlier_sample *rates = xcalloc(b->count, sizeof(*rates));
+	struct outlier_sample *tails = xcalloc(b->count, sizeof(*tails));
+	struct outlier_finding *rate = xcalloc(b->count, sizeof(*rate)), *tail = xcalloc(b->count, sizeof(*tail));
+	char (*groups)[200] = xcalloc(b->count, sizeof(*groups));
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_read *d = &b->reads[i];
+		bool ok = d->status == READTEST_OK;
+		outlier_group_key(d->info.model, d->info.size_bytes, groups[i], sizeof(groups[i]));
+		first[i].figure = ok ? disk_read_figure(d) : 0;
+		first[i].p99_ns = ok ? read_verdict_p99_ns(d) : 0;
+		rates[i] = (struct outlier_sample){ .ok = ok, .bw = first[i].figure, .group = groups[i] };
+		tails[i] = (struct outlier_sample){ .ok = first[i].p99_ns > 0, .bw = first[i].p99_ns, .group = groups[i] };
+	}
+	outlier_analyze(rates, b->count, &outlier_default_params, rate);
+	outlier_analyze(tails, b->count, &outlier_tail_params, tail);
+	for (size_t i = 0; i < b->count; i++) {
+		first[i].rate = rate[i];
+		first[i].tail = tail[i];
+	}
+	free(groups);
+	free(tail);
+	free(rate);
+	free(tails);
+	free(rates);
 }
 
 size_t read_batch_judge(struct read_batch *b)
 {
-	struct outlier_sample *samples = xcalloc(b->count, sizeof(*samples));
-	char (*groups)[200] = xcalloc(b->count, sizeof(*groups));
-	for (size_t i = 0; i < b->count; i++) {
-		const struct disk_read *d = &b->reads[i];
-		outlier_group_key(d->info.model, d->info.size_bytes, groups[i], sizeof(groups[i]));
-		samples[i] = (struct outlier_sample){
-			.ok = d->status == READTEST_OK,
-			.bw = d->status == READTEST_OK ? disk_read_figure(d) : 0, /* IOPS in the IOPS pass */
-			.group = groups[i],
-		};
-	}
-	struct outlier_finding *found = xcalloc(b->count, sizeof(*found));
-	outlier_analyze(samples, b->count, &outlier_default_params, found);
-
+	struct first_read *first = xcalloc(b->count ? b->count : 1, sizeof(*first));
+	first_reads(b, first);
 	size_t flagged = 0;
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL;
 	for (size_t i = 0; i < b->count; i++)
-		flagged += judge_one(&b->reads[i], &found[i], samples[i].bw, &opts, b->regression_pct);
-	free(found);
-	free(groups);
-	free(samples);
+		flagged += judge_one(&b->reads[i], &first[i], &opts, b->regression_pct);
+	free(first);
 	return flagged;
 }
 

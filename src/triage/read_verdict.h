@@ -3,7 +3,8 @@
  * there are enough of them, else every disk read) and with its baseline
  * from an earlier run; a disk out of line is re-read READ_CONFIRM_READS
  * times and called slow (or fast) only if every read agrees. Each entry
- * gets a verdict word and one sentence that says what was found. */
+ * gets a verdict (media/disk_verdict.h): its kind, its reasons in words,
+ * its peers and its reads. */
 #ifndef IOTRIAGE_TRIAGE_READ_VERDICT_H
 #define IOTRIAGE_TRIAGE_READ_VERDICT_H
 
@@ -15,21 +16,25 @@
 #define READ_CONFIRM_READS 2 /* re-reads of a flagged disk; slow only if all agree */
 
 /* Compares each ok disk with its peers, re-reads a flagged disk to confirm
- * (logging each confirming read), and sets each entry's verdict and
- * sentence; logs each confirmed disk. Returns how many disks were confirmed
+ * (logging each confirming read), and sets each entry's verdict; logs each
+ * confirmed disk. Returns how many disks were confirmed
  * slow or fast (or slow against their baseline). */
 size_t read_batch_judge(struct read_batch *b);
 /* The closing log line, kept in B->conclusion: an outlier to replace, or "not a media anomaly";
  * nothing when fewer than OUTLIER_MIN_SET disks were read. */
 void read_batch_log_conclusion(struct read_batch *b, size_t flagged);
 
-/* The verdict word of an ok disk from its counts of reads: "slow" or
- * "fast" when every read was out of line with its peers, else "slow" when
- * every read was below its baseline, else "ok". Pure. */
-const char *read_verdict_word(const struct disk_read *d);
-/* The sentence of an ok disk whose first read ran at BW bytes/s, into
- * D->sentence: its share of the peers' median and how many reads agreed,
- * then its share of its baseline. Pure. */
+/* The kind of verdict a disk's read status gives before any comparison:
+ * ok (to be compared), skipped, or how the read failed (an I/O error, no
+ * response, cut short, or never started). Pure. */
+enum verdict_kind read_verdict_kind_of_status(const struct disk_read *d);
+/* The p99 completion latency of D's read, in ns; 0 when it made fewer than
+ * VERDICT_TAIL_MIN_IOS reads (its tail is not judged). */
+double read_verdict_p99_ns(const struct disk_read *d);
+/* The reasons of an ok disk whose first read ran at BW bytes/s (its kind
+ * and reads already set): its share of the peers' median and how many reads
+ * agreed, then its share of its baseline, then its p99 latency against its
+ * peers' when that was out of line. Pure. */
 void read_verdict_describe(struct disk_read *d, double bw);
 
 /* Whether a disk's identity is stable enough to key a baseline (WWN,

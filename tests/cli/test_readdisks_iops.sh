@@ -66,8 +66,16 @@ check "it is named slow, confirmed by its re-reads" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3 and .peers.median_iops > 0"
 # Not "ok" each: on this VM's shared disk a sibling once read 241% of the
 # median and was judged fast; what matters here is that none is called slow.
-check "none of its siblings is named slow" -- \
-	jtest "$TMP/iops.json" "[.devices[] | select(.path != \"$c\") | .verdict] | length == 3 and all(. != \"slow\")"
+check "none of its siblings is named slow, nor for its tail" -- \
+	jtest "$TMP/iops.json" "[.devices[] | select(.path != \"$c\") | .verdict] | length == 3 and all(. != \"slow\" and . != \"slow tail\")"
+# Its tail: held to 150 IOPS at queue depth 4, each read waits its turn (tens
+# of ms against a fraction of one for its siblings).
+check "every disk's p99 is judged against its siblings' (thousands of reads each)" -- \
+	jtest "$TMP/iops.json" '[.devices[] | .tail.set_size == 4 and .tail.p99_ns == .lat_ns.p99 and .tail.median_p99_ns > 0] | all'
+check "the throttled disk's p99 is out of line too, in all 3 reads" -- \
+	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .tail.ratio >= 4 and .tail.reads == 3 and .tail.reads_out_of_line == 3"
+check "and its sentence says so after its baseline" -- \
+	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .sentence | test(\"reads below it\\\\); its p99 completion latency, [0-9.]+ ms, is [0-9.]+ times the median of 4 same-model disks' \\\\([0-9.]+ ms; 3 of 3 reads out of line\\\\)$\")"
 check "the throttled disk is far below its IOPS baseline, in all 3 reads" -- \
 	jtest "$TMP/iops.json" ".devices[] | select(.path == \"$c\") | .baseline.iops > 300 and .baseline.percent_of_baseline < 10 and .baseline.regression_limit_percent == 90 and .baseline.reads_below == 3 and (.baseline | has(\"bw_bytes_per_s\") | not)"
 check "its sentence gives the share of its baseline in IOPS" -- \
