@@ -106,7 +106,8 @@ int layout_file(struct target *t, uint64_t size, enum data_pattern pattern, job_
 	if (fd < 0)
 		return -errno;
 	struct statvfs vfs;
-	if (fstatvfs(fd, &vfs) == 0) {
+	/* ramfs counts no blocks at all (f_blocks 0): it has no limit to check. */
+	if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks > 0) {
 		rep.free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		if (ret)
 			*ret = rep;

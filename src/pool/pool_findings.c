@@ -56,7 +56,7 @@ static bool costly_compression(const struct pool_findings_input *in, const char 
 {
 	if (!strcmp(comp, "off") || !strcmp(comp, "lz4") || !strncmp(comp, "zstd-fast", 9))
 		return false;
-	const char *lz4 = zfs_props_get(in->pool_props, in->pool, "feature@lz4_compress");
+	const char *lz4 = in->pool_props ? zfs_props_get(in->pool_props, in->pool, "feature@lz4_compress") : NULL;
 	return !(strcmp(comp, "on") == 0 && lz4 && (!strcmp(lz4, "active") || !strcmp(lz4, "enabled")));
 }
 
