@@ -145,7 +145,7 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 	if (get_size(ps, key, val, 1, &v) < 0)
 		return -EINVAL;
 	if (v > (64U << 20))
-		return fail(ps, "%s=%s: at most 64m", key, val);
+		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
 	ps->cur->bs = (uint32_t)v;
 	return 0;
 }
@@ -153,7 +153,9 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 {
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
-	int r = get_uint(ps, key, val, 1, 4096, &v);
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	if (r == 0 && v > 4096)
+		return need_fio(ps, "%s=%s: a queue over 4096 is not run natively", key, val);
 	ps->cur->iodepth = (unsigned)v;
 	return r;
 }
@@ -161,7 +163,9 @@ static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 static int opt_numjobs(struct parse_state *ps, const char *key, const char *val)
 {
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
-	int r = get_uint(ps, key, val, 1, 256, &v);
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	if (r == 0 && v > 256)
+		return need_fio(ps, "%s=%s: over 256 jobs are not run natively", key, val);
 	ps->cur->numjobs = (unsigned)v;
 	return r;
 }
@@ -189,6 +193,8 @@ static int opt_size(struct parse_state *ps, const char *key, const char *val)
 		return 0;
 	}
 	*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = 0;
+	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
+		return need_fio(ps, "%s=%s: a size in zones is not run natively", key, val);
 	return get_size(ps, key, val, 1, is_size ? &ps->cur->size : &ps->cur->io_size);
 }
 
@@ -324,7 +330,7 @@ static void job_defaults(struct fiojob *j, const char *name)
 
 static char *trim(char *s)
 {
-	while (isspace((unsigned char)*s) || iscntrl((unsigned char)*s))
+	while (*s && (isspace((unsigned char)*s) || iscntrl((unsigned char)*s)))
 		s++;
 	size_t n = strlen(s);
 	while (n && (isspace((unsigned char)s[n - 1]) || iscntrl((unsigned char)s[n - 1])))

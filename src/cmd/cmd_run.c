@@ -36,6 +36,7 @@ enum {
 	OPT_RANDOM_MAP,
 	OPT_FIO_JOB,
 	OPT_NATIVE,
+	OPT_PARSE_ONLY,
 };
 
 struct run_record {
@@ -60,6 +61,7 @@ struct run_cmd {
 	struct run_record rec;
 	const char *fio_job;     /* --fio-job FILE */
 	bool native;             /* --native: refuse a job file that needs fio */
+	bool parse_only;         /* --parse-only: say how the file would run, run nothing */
 	struct fiojob_outcome fio;
 };
 
@@ -118,6 +120,8 @@ static const struct opt_def run_opts[] = {
 	  "replaces filename=)", OPT_FIO_JOB, OPT_V_STRING(struct run_cmd, fio_job) },
 	{ "native", 0, NULL, "with --fio-job: refuse a job file iotriage does not run natively instead of handing it to fio",
 	  OPT_NATIVE, OPT_V_FLAG(struct run_cmd, native) },
+	{ "parse-only", 0, NULL, "with --fio-job: read and check the file, say how each job would run, run nothing",
+	  OPT_PARSE_ONLY, OPT_V_FLAG(struct run_cmd, parse_only) },
 	OPT_END,
 };
 
@@ -177,6 +181,20 @@ static const char *workload_option_given(const struct command_call *call)
 	return NULL;
 }
 
+/* --parse-only: how each job would run (a few lines of glue). */
+static void print_fio_job_plan(const struct fiojob_outcome *o)
+{
+	if (o->through_fio) {
+		printf("%s: through %s: %s\n", o->file, o->fio_version, o->jobs.fio_reason);
+		return;
+	}
+	for (size_t i = 0; i < o->jobs.njobs; i++) {
+		const struct fiojob *j = &o->jobs.jobs[i];
+		printf("%s: job [%s]: natively: %s, bs %u, iodepth %u, numjobs %u, %s on %s\n", o->file, j->name, j->rw,
+		       j->bs, j->iodepth, j->numjobs, j->ioengine, o->target[i]);
+	}
+}
+
 /* --fio-job: the file is read and every job checked before anything runs. */
 static int check_fio_job(struct command_call *call)
 {
@@ -190,6 +208,10 @@ static int check_fio_job(struct command_call *call)
 	char err[600];
 	if (fiojob_load(c->fio_job, call->noperands ? call->operands[0] : NULL, c->native, &c->fio, err, sizeof(err)) < 0)
 		return opts_usage_error("run", "%s", err);
+	if (c->parse_only) {
+		call->answered = true;
+		print_fio_job_plan(&c->fio);
+	}
 	return 0;
 }
 
@@ -198,8 +220,8 @@ static int check_one_target(struct command_call *call)
 {
 	if (((const struct run_cmd *)call->settings)->fio_job)
 		return check_fio_job(call);
-	if (((const struct run_cmd *)call->settings)->native)
-		return opts_usage_error("run", "--native goes with --fio-job");
+	if (((const struct run_cmd *)call->settings)->native || ((const struct run_cmd *)call->settings)->parse_only)
+		return opts_usage_error("run", "--native and --parse-only go with --fio-job");
 	if (call->noperands != 1)
 		return opts_usage_error("run", "expected exactly one target (a file or block device)");
 	const struct run_cmd *c = call->settings;

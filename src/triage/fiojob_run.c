@@ -191,12 +191,14 @@ int fiojob_load(const char *file, const char *target, bool native, struct fiojob
 	r = fiojob_parse_env(text, len, &env, &out->jobs, why, sizeof(why));
 	free(text);
 	if (r < 0) {
+		fiojob_file_release(&out->jobs);
 		snprintf(err, errlen, "%s: %s", file, why);
 		return r;
 	}
-	if (out->jobs.fio_reason[0])
-		return check_fio(file, native, out, err, errlen);
-	return check_jobs(file, target, out, err, errlen);
+	r = out->jobs.fio_reason[0] ? check_fio(file, native, out, err, errlen) : check_jobs(file, target, out, err, errlen);
+	if (r < 0)
+		fiojob_file_release(&out->jobs);
+	return r;
 }
 
 /* fio's jobs become the outcome's, with their results (fio may report more

@@ -111,7 +111,6 @@ static void fios(const char *text, const char *want)
 static void test_refusals(void)
 {
 	refused("[j]\nbs=0\n", "bs=0");
-	refused("[j]\nbs=128m\n", "at most 64m");
 	refused("[j]\nsize=150%\n", "percentage from 1% to 100%");
 	refused("[j]\niodepth=0\n", "iodepth=0");
 	refused("[j]\nrwmixread=101\n", "rwmixread=101");
@@ -130,6 +129,9 @@ static void test_refusals(void)
 /* What iotriage does not run natively makes the whole file fio's, named. */
 static void test_fio_reasons(void)
 {
+	fios("[j]\nbs=128m\n", "blocks over 64m");
+	fios("[j]\niodepth=8192\n", "a queue over 4096");
+	fios("[j]\nsize=8z\n", "a size in zones");
 	fios("[j]\nverify=md5\n", "option 'verify' is not run natively (line 2 [j])");
 	fios("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
 	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
