@@ -211,6 +211,8 @@ static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 		return get_bool(ps, key, val, &ps->cur->randrepeat);
 	if (strcmp(key, "norandommap") == 0)
 		return get_bool(ps, key, val, &ps->cur->norandommap);
+	if (strcmp(key, "stonewall") == 0)
+		return get_bool(ps, key, val, &ps->cur->stonewall);
 	if (get_bool(ps, key, val, &ps->cur->direct) < 0)
 		return -EINVAL;
 	if (strcmp(key, "buffered") == 0)
@@ -294,7 +296,7 @@ static const struct {
 	{ "ioengine", opt_ioengine }, { "filename", opt_filename }, { "rate", opt_rate }, { "rate_iops", opt_rate },
 	{ "name", opt_name }, { "description", opt_cosmetic }, { "thread", opt_cosmetic },
 	{ "new_group", opt_cosmetic }, { "gtod_reduce", opt_cosmetic }, { "percentile_list", opt_cosmetic },
-	{ "group_reporting", opt_cosmetic }, { "stonewall", opt_cosmetic },
+	{ "group_reporting", opt_cosmetic }, { "stonewall", opt_flag },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -312,12 +314,12 @@ static const char *const aliases[][2] = {
 const char *const fiojob_supported[] = {
 	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "io_limit", "runtime",
 	"timeout", "ramp_time", "time_based", "direct", "buffered", "randrepeat", "allrandrepeat", "norandommap",
-	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", NULL,
+	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
 	"name", "description", "thread", "threads", "new_group", "gtod_reduce", "percentile_list",
-	"group_reporting", "stonewall", "wait_for_previous", NULL,
+	"group_reporting", NULL,
 };
 
 static void job_defaults(struct fiojob *j, const char *name)
@@ -466,6 +468,11 @@ static void jobs_finish(struct fiojob_file *out)
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
 		j->may_write = strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0;
+		/* fio starts every job at once unless it waits for those before it. */
+		if (i && !j->stonewall && !out->fio_reason[0])
+			snprintf(out->fio_reason, sizeof(out->fio_reason),
+				 "jobs [%s] and [%s] run at the same time (no stonewall before [%s]): iotriage runs "
+				 "jobs one after another only", out->jobs[i - 1].name, j->name, j->name);
 	}
 }
 

@@ -16,15 +16,15 @@
  *
  * Options iotriage runs the same way are read into struct fiojob. Options
  * that change nothing measured (name, description, thread, new_group,
- * gtod_reduce, percentile_list, group_reporting, stonewall) are accepted.
+ * gtod_reduce, percentile_list, group_reporting) are accepted. Natively the
+ * jobs run one after another, so a file of several jobs runs natively only
+ * when each job after the first has stonewall (fio runs the others together).
  * Any other option, or a value of a native option iotriage does not run
  * (rw=randread:8, bs=4k,64k, an engine of fio's own, several files), makes
  * the whole file fio's: FIO_REASON says which and where, and FIO_TEXT is the
  * file as fio is to read it (includes inlined, comments and ${VAR} resolved).
  * Defaults are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
- * ioengine=psync, randrepeat=1, the random map on (norandommap=0). Natively
- * the sections run one after another (fio runs them together unless
- * "stonewall").
+ * ioengine=psync, randrepeat=1, the random map on (norandommap=0).
  */
 #ifndef IOTRIAGE_BENCH_FIOJOB_H
 #define IOTRIAGE_BENCH_FIOJOB_H
@@ -52,6 +52,7 @@ struct fiojob {
 	bool time_based, direct, randrepeat;
 	bool norandommap;        /* fio's default (0): every block once per pass; 1: uniform draws */
 	bool may_write;          /* rw writes or trims (or is one iotriage does not know) */
+	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
 	uint64_t rate_bps, rate_iops;
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */

@@ -18,6 +18,7 @@ ioengine=libaio
 direct=1
 size=16m
 group_reporting=0
+stonewall                 ; one job after another in fio too
 
 [rr]
 rw=randread
@@ -75,6 +76,7 @@ thread
 gtod_reduce=1
 percentile_list=50:99:99.5
 group_reporting
+stonewall                 ; iotriage runs jobs one after another: fio too, then
 size=${FIOJOB_SIZE}       # from the environment
 io_limit=512k             ; fio's alias of io_size
 timeout=30                # fio's alias of runtime: a cap
@@ -111,7 +113,7 @@ check "readwrite is rw (it wrote), \$ncpus*0+2 is iodepth 2" -- jtest "$TMP/rule
 	'.fio_job.jobs[1] | .result.write.ios == 64 and .options.iodepth == 2 and .target == "'"$TMP"'/a:b"'
 (cd "$TMP/elsewhere" && FIOJOB_DIR=$TMP "$IOTRIAGE" run --fio-job "$TMP/jobs/rules.fio") >/dev/null 2>"$TMP/unset.err"
 check "an unset variable is a usage error" -- test $? -eq 2
-check "naming it and its line" -- grep -q "line 9 \[global\]: \${FIOJOB_SIZE}: the environment variable FIOJOB_SIZE is not set" "$TMP/unset.err"
+check "naming it and its line" -- grep -q "line 10 \[global\]: \${FIOJOB_SIZE}: the environment variable FIOJOB_SIZE is not set" "$TMP/unset.err"
 "$IOTRIAGE" run --fio-job "$TMP/jobs/rules.fio" --parse-only "$TMP/plan.bin" >"$TMP/plan.out" 2>"$TMP/plan.err" </dev/null
 check "--parse-only with the variable unset: refused the same way" -- grep -q "FIOJOB_SIZE is not set" "$TMP/plan.err"
 FIOJOB_SIZE=1m FIOJOB_DIR=$TMP "$IOTRIAGE" run --fio-job "$TMP/jobs/rules.fio" --parse-only "$TMP/plan.bin" >"$TMP/plan.out"
@@ -165,6 +167,10 @@ if command -v fio >/dev/null; then
 	diag "corpus: fio accepts $n; $native run natively, $byfio through fio, $refused refused"
 	check "the corpus: at least 20 of fio's examples that fio accepts" -- test "$n" -ge 20
 	check "none of them refused" -- test "$refused" -eq 0 -a $((native + byfio)) -eq "$n"
+	printf '[a]\nrw=read\nsize=64k\n[b]\nrw=read\nsize=64k\n' >"$TMP/together.fio"
+	"$IOTRIAGE" run --fio-job "$TMP/together.fio" --parse-only "$TMP/t.bin" >"$TMP/together.out"
+	check "two jobs without stonewall run together in fio: fio runs them" -- \
+		grep -q "through fio-.*: jobs \[a\] and \[b\] run at the same time (no stonewall before \[b\])" "$TMP/together.out"
 	check "fio's plain examples (fio-seq-read, fio-rand-RW, ...) run natively: at least 6" -- test "$native" -ge 6
 else
 	skip "fio runs a file iotriage does not run natively" "fio is not installed"
@@ -225,7 +231,7 @@ check "HTML: the run's latency percentile curve, a line per job" -- \
 	bash -c "[ \$(grep -c '<svg class=\"curve\"' '$TMP/r.html') -eq 1 ] && [ \$(grep -c '<polyline class=\"curve-line\"' '$TMP/r.html') -eq 3 ] && grep -q '<title>fio-job mix: ' '$TMP/r.html'"
 
 # Ctrl-C during a job: it stops, the jobs after it do not run, exit 130.
-printf '[long]\nrw=randread\nruntime=20s\ntime_based\nsize=8m\n[after]\nrw=read\nsize=8m\n' >"$TMP/int.fio"
+printf '[long]\nrw=randread\nruntime=20s\ntime_based\nsize=8m\n[after]\nstonewall\nrw=read\nsize=8m\n' >"$TMP/int.fio"
 "$IOTRIAGE" run --fio-job "$TMP/int.fio" "$dev" --json >"$TMP/int.json" 2>"$TMP/int.err" &
 pid=$!
 for _ in $(seq 50); do grep -q "job \[long\], 1 of 2" "$TMP/int.err" 2>/dev/null && break; sleep 0.1; done

@@ -142,6 +142,12 @@ static void test_fio_reasons(void)
 	fios("[j]\nrate=1m,2m\n", "separate read and write rates");
 	fios("[j]\nnr_files=4\n", "'nr_files' (fio's alias of 'nrfiles')");
 	fios("[j]\ndirectory=/tmp\nverify=md5\n", "option 'directory'");
+	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
+	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
+	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
+	is_str(f.fio_reason, "", "every job waits for the one before: native");
+	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
+	is_str(f.fio_reason, "", "native too");
 	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
 	is_str(f.fio_reason, "", "has no reason for fio");
 	fiojob_file_release(&f);
@@ -151,7 +157,7 @@ static void test_fio_reasons(void)
 static void test_cosmetic(void)
 {
 	is_int(parse("[global]\nname=all\ndescription=x\nthread\nthreads\ngtod_reduce=1\ngroup_reporting\n"
-		     "[j]\nnew_group\npercentile_list=50:99:99.9\nstonewall\nwait_for_previous\nname=renamed\n"),
+		     "[j]\nnew_group\npercentile_list=50:99:99.9\nname=renamed\n"),
 	       0, "every cosmetic option parses");
 	is_str(f.fio_reason, "", "and none needs fio");
 	is_str(f.jobs[0].name, "renamed", "name= in a job renames it");
