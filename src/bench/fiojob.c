@@ -74,11 +74,13 @@ static int get_size(struct parse_state *ps, const char *key, const char *val, ui
 		return -EINVAL;
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	int64_t e = 0;
-	int r = val[0] == '(' ? fiojob_eval(val, true, &e) : parse_size(val, &v);
+	char why[200] = "";
+	int r = val[0] == '(' ? fiojob_eval(val, true, &e) : fiojob_size(val, &v, why, sizeof(why));
 	if (val[0] == '(')
 		v = e < 0 ? 0 : (uint64_t)e;
 	if (r < 0 || v < min || (val[0] == '(' && e < 0))
-		return fail(ps, "%s=%s: expected a size such as 4k or 64m%s", key, val, min ? " (not 0)" : "");
+		return fail(ps, "%s=%s: expected a size such as 4k or 64m%s%s%s", key, val, min ? " (not 0)" : "",
+			    why[0] ? ": " : "", why);
 	*ret = v;
 	return 0;
 }
@@ -114,8 +116,9 @@ static int get_time(struct parse_state *ps, const char *key, const char *val, ui
 		return -EINVAL;
 	if (val[0] == '(')
 		return fail(ps, "%s=%s: arithmetic in a time is not supported (write the time itself)", key, val);
-	if (parse_duration_ns(val, ret) < 0)
-		return fail(ps, "%s=%s: expected a time such as 30, 30s, 500ms or 2m", key, val);
+	char why[200];
+	if (fiojob_time(val, ret, why, sizeof(why)) < 0)
+		return fail(ps, "%s=%s: %s", key, val, why);
 	return 0;
 }
 

@@ -185,3 +185,99 @@ int fiojob_expand_keywords(const char *value, const struct fiojob_env *env, char
 	snprintf(out, outlen, "%s", buf);
 	return 0;
 }
+
+/* The whole number at the start of S (decimal, or hex with 0x), its end in *END. */
+static int leading_number(const char *s, uint64_t *ret, const char **end, char *why, size_t whylen)
+{
+	bool hex = strncmp(s, "0x", 2) == 0 || strncmp(s, "0X", 2) == 0;
+	const char *p = hex ? s + 2 : s;
+	const char *digits = p;
+	uint64_t v = 0;
+	for (; hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p); p++) {
+		unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0') : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		if (__builtin_mul_overflow(v, hex ? 16 : 10, &v) || __builtin_add_overflow(v, d, &v)) {
+			snprintf(why, whylen, "'%s' is too large", s);
+			return -EINVAL;
+		}
+	}
+	if (p == digits) {
+		snprintf(why, whylen, "'%s' does not start with a whole number", s);
+		return -EINVAL;
+	}
+	if (*p == '.' && isdigit((unsigned char)p[1])) {
+		snprintf(why, whylen, "'%s': fio reads a fraction as its whole part alone, with no unit after it "
+			 "(%llu); write a whole number in a smaller unit", s, (unsigned long long)v);
+		return -EINVAL;
+	}
+	*ret = v;
+	*end = p;
+	return 0;
+}
+
+int fiojob_size(const char *s, uint64_t *ret, char *why, size_t whylen)
+{
+	static const char units[] = "kmgtp";
+	uint64_t v = 0;
+	const char *p = NULL;
+	if (leading_number(s, &v, &p, why, whylen) < 0)
+		return -EINVAL;
+	uint64_t base = 1024, mult = 1;
+	const char *u = *p ? strchr(units, tolower((unsigned char)*p)) : NULL;
+	if (u) {
+		p++;
+		if (tolower((unsigned char)p[0]) == 'i' && tolower((unsigned char)p[1]) == 'b') {
+			base = 1000; /* fio's compatibility mode: an IEC prefix is a power of 10 */
+			p += 2;
+		} else if (tolower((unsigned char)*p) == 'i') {
+			p++; /* "ki" without b: fio reads the k alone */
+		} else if (tolower((unsigned char)*p) == 'b') {
+			p++;
+		}
+		for (long n = u - units + 1; n > 0; n--)
+			mult *= base;
+	} else if (tolower((unsigned char)*p) == 'b') {
+		p++;
+	}
+	if (*p) {
+		snprintf(why, whylen, "'%s': unexpected '%s' after the number (fio would ignore it)", s, p);
+		return -EINVAL;
+	}
+	if (__builtin_mul_overflow(v, mult, ret)) {
+		snprintf(why, whylen, "'%s' is too large", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int fiojob_time(const char *s, uint64_t *ret_ns, char *why, size_t whylen)
+{
+	static const struct { const char *unit; uint64_t ns; bool prefix; } units[] = {
+		{ "usec", 1000, true }, { "us", 1000, true }, { "msec", 1000000, true }, { "ms", 1000000, true },
+		{ "s", 1000000000ULL, false }, { "m", 60000000000ULL, false }, { "h", 3600000000000ULL, false },
+		{ "d", 86400000000000ULL, false }, { "", 1000000000ULL, false },
+	};
+	uint64_t v = 0;
+	const char *p = NULL;
+	if (leading_number(s, &v, &p, why, whylen) < 0)
+		return -EINVAL;
+	char unit[16];
+	size_t n = 0;
+	for (; p[n] && n + 1 < sizeof(unit); n++)
+		unit[n] = (char)tolower((unsigned char)p[n]);
+	unit[n] = '\0';
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t len = strlen(units[i].unit);
+		if (units[i].prefix ? strncmp(unit, units[i].unit, len) == 0 : strcmp(unit, units[i].unit) == 0) {
+			if (units[i].prefix && unit[len] && strcmp(unit + len, "ec") != 0)
+				break;
+			if (__builtin_mul_overflow(v, units[i].ns, ret_ns))
+				break;
+			return 0;
+		}
+	}
+	if (isalpha((unsigned char)*p))
+		snprintf(why, whylen, "'%s': fio reads '%s' as microseconds (its units are us, ms, s, m, h and d)", s, p);
+	else
+		snprintf(why, whylen, "'%s': expected a time such as 30, 30s, 500ms or 2m", s);
+	return -EINVAL;
+}

@@ -45,4 +45,17 @@ int fiojob_expand_keywords(const char *value, const struct fiojob_env *env, char
  * *RET, or -EINVAL (a syntax error, a division by zero, an overflow). */
 int fiojob_eval(const char *expr, bool suffixes, int64_t *ret);
 
+/* A size as fio reads it with its default kb_base=1024: a whole number
+ * (0x for hex), then k, m, g, t or p with an optional b (1024-based), or
+ * kib, mib, gib, tib or pib (1000-based: fio's "compatibility mode"), or b.
+ * Where fio would read something other than what is written, refused with
+ * WHY saying how fio reads it: a fraction ("1.5g" is 1 byte to fio), text
+ * after the unit. Returns 0 and *RET, or -EINVAL. */
+int fiojob_size(const char *s, uint64_t *ret, char *why, size_t whylen);
+
+/* A time as fio reads it, in ns: a whole number of seconds, or with us,
+ * usec, ms, msec, s, m, h or d. Refused with WHY where fio reads it another
+ * way: "5sec" and "10min" are microseconds to fio, "1.5" is 1 s. */
+int fiojob_time(const char *s, uint64_t *ret_ns, char *why, size_t whylen);
+
 #endif

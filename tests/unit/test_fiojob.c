@@ -255,6 +255,29 @@ static void test_include_and_aliases(void)
 	fiojob_file_release(&f);
 }
 
+/* Sizes and times as fio reads them, and refused where fio reads them otherwise than written. */
+static void test_units(void)
+{
+	char why[200];
+	uint64_t v = 0;
+	ok(fiojob_size("4k", &v, why, sizeof(why)) == 0 && v == 4096, "4k is 4096");
+	ok(fiojob_size("4KB", &v, why, sizeof(why)) == 0 && v == 4096, "4KB is 4096 (fio's kb_base=1024)");
+	ok(fiojob_size("4KiB", &v, why, sizeof(why)) == 0 && v == 4000, "4KiB is 4000, as fio reads it by default");
+	ok(fiojob_size("1MiB", &v, why, sizeof(why)) == 0 && v == 1000000, "1MiB is 10^6 the same way");
+	ok(fiojob_size("64ki", &v, why, sizeof(why)) == 0 && v == 65536, "64ki: the k alone");
+	ok(fiojob_size("0x1000", &v, why, sizeof(why)) == 0 && v == 4096, "hex");
+	ok(fiojob_size("4096b", &v, why, sizeof(why)) == 0 && v == 4096, "b for bytes");
+	ok(fiojob_size("1.5g", &v, why, sizeof(why)) < 0 && strstr(why, "fraction"), "1.5g refused: fio reads 1 byte");
+	ok(fiojob_size("4kfoo", &v, why, sizeof(why)) < 0 && strstr(why, "'foo'"), "text after the unit refused");
+	ok(fiojob_time("30", &v, why, sizeof(why)) == 0 && v == 30000000000ULL, "30 is seconds");
+	ok(fiojob_time("1d", &v, why, sizeof(why)) == 0 && v == 86400000000000ULL, "1d");
+	ok(fiojob_time("100msec", &v, why, sizeof(why)) == 0 && v == 100000000ULL, "100msec");
+	ok(fiojob_time("2M", &v, why, sizeof(why)) == 0 && v == 120000000000ULL, "2M is two minutes");
+	ok(fiojob_time("5sec", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "5sec refused: fio reads 5 us");
+	ok(fiojob_time("10min", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "10min refused the same");
+	refused("[j]\nruntime=5sec\n", "runtime=5sec: '5sec': fio reads 'sec' as microseconds");
+}
+
 static void test_files_and_percentages(void)
 {
 	is_int(parse("[j]\nfilename=/dev/bsg/0\\:0\\:0\\:0\n"), 0, "an escaped colon is part of the name");
@@ -315,6 +338,7 @@ int main(void)
 	test_variables();
 	test_include_and_aliases();
 	test_files_and_percentages();
+	test_units();
 	test_limits();
 	return tap_done();
 }
