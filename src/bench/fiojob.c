@@ -466,11 +466,23 @@ static int parse_text(struct parse_state *ps, const char *text, size_t len)
 	return 0;
 }
 
+/* fio's engines that change or remove their files whatever rw says. */
+static bool engine_changes_files(const char *engine)
+{
+	static const char *const names[] = { "filedelete", "dirdelete", "filecreate", "dircreate", "ftruncate",
+					     "falloc", "e4defrag", NULL };
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(engine, names[i]) == 0)
+			return true;
+	return false;
+}
+
 static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
-		j->may_write = strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0;
+		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
+			       engine_changes_files(j->ioengine);
 		/* fio starts every job at once unless it waits for those before it. */
 		if (i && !j->stonewall && !out->fio_reason[0])
 			snprintf(out->fio_reason, sizeof(out->fio_reason),

@@ -51,7 +51,8 @@ struct fiojob {
 	uint64_t runtime_ns, ramp_ns;
 	bool time_based, direct, randrepeat;
 	bool norandommap;        /* fio's default (0): every block once per pass; 1: uniform draws */
-	bool may_write;          /* rw writes or trims (or is one iotriage does not know) */
+	bool may_write;          /* rw writes or trims (or is one iotriage does not know), or the engine
+				  * changes its files whatever rw says (ftruncate, filedelete, ...) */
 	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
 	uint64_t rate_bps, rate_iops;
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */

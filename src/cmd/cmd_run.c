@@ -304,11 +304,13 @@ static const struct command_doc run_doc = {
 	"Writes to a block device are refused while it is mounted, swapped on, held\n"
 	"(holders, O_EXCL) or carries a signature (file system, ZFS, LVM, md, partition\n"
 	"table). --force DEVICE, naming the target again, overrides a signature only.\n"
-	"--fio-job FILE runs each job of a fio job file, one after another, read by\n"
-	"fio's rules (comments, ${VAR}, $pagesize, include, aliases, N% sizes); a file\n"
-	"with an option iotriage does not run natively is handed to fio itself\n"
-	"(fio --output-format=json+, the same write guard first) and its figures kept\n"
-	"as the jobs' results, engine \"fio\"; --native refuses it instead, by name.",
+	"--fio-job FILE runs a fio job file, read by fio's rules (comments, ${VAR},\n"
+	"$pagesize, include, aliases, escaped colons, N% sizes): natively, one job after\n"
+	"another (each job after the first needs stonewall, as fio would run them\n"
+	"together otherwise); a file with an option iotriage does not run natively is\n"
+	"handed to fio itself (fio --output-format=json+, the same write guard first)\n"
+	"and its figures kept as the jobs' results, engine \"fio\"; --native refuses it\n"
+	"instead, by name. --parse-only says how each job would run and runs nothing.",
 	run_opts,
 };
 

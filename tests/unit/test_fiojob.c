@@ -303,6 +303,8 @@ static void test_files_and_percentages(void)
 	is_int(parse("[j]\nrw=read\n[global]\nrw=write\n[k]\n"), 0, "[global] after a job, as fio allows");
 	ok(!strcmp(f.jobs[0].rw, "read") && !strcmp(f.jobs[1].rw, "write"), "it reaches the jobs after it only");
 	ok(!f.jobs[0].may_write && f.jobs[1].may_write, "which jobs write");
+	is_int(parse("[j]\nrw=read\nioengine=ftruncate\n[k]\nstonewall\nrw=randread\nioengine=rbd\n"), 0, "engines of fio's");
+	ok(f.jobs[0].may_write && !f.jobs[1].may_write, "one that changes its file writes whatever rw says");
 	fiojob_file_release(&f);
 }
 
