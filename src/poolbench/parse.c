@@ -138,6 +138,15 @@ int fio_job_result(const struct jv *job, const struct engine_ops *engine, struct
 	if (secs <= 0)
 		secs = jv_number(jv_get(job, "job_runtime"), 0) / 1000.0;
 	ret->seconds = ret->first_done_seconds = ret->last_done_seconds = secs;
+	/* fio's job as one worker: its CPU time from usr_cpu and sys_cpu, percentages of its runtime. */
+	double run_s = jv_number(jv_get(job, "job_runtime"), secs * 1000.0) / 1000.0;
+	ret->nr_workers = 1;
+	ret->workers[0] = (struct job_worker_result){
+		.bytes = ret->bytes, .ios = ret->ios, .done_seconds = secs, .cpu = -1,
+		.user_seconds = jv_number(jv_get(job, "usr_cpu"), 0) / 100.0 * run_s,
+		.system_seconds = jv_number(jv_get(job, "sys_cpu"), 0) / 100.0 * run_s,
+		.busy_seconds = run_s, .voluntary_switches = jv_u64(jv_get(job, "ctx"), 0),
+	};
 	int e = jv_int(jv_get(job, "error"), 0);
 	ret->stop = e ? JOB_STOP_ERROR : JOB_STOP_SIZE;
 	ret->error = -e;

@@ -42,9 +42,10 @@ bool fio_latency(const struct jv *dir, const char *key, struct hist_summary *ret
  * iotriage's result, labelled ENGINE: bytes, I/Os and runtime per direction
  * (the longer one is the job's), latency from the histogram json+ gives
  * (lat_ns's bins when fio recorded them, lat_percentiles=1, else clat_ns's),
- * fio's error as JOB_STOP_ERROR, and JOB_STOP_TIME when its time_based or
- * runtime stopped it before its size. RET is zeroed first; no samples, no
- * workers. Returns 0, or -EINVAL when JOB is not a job object. */
+ * fio's error as JOB_STOP_ERROR, and JOB_STOP_TIME when the job's own
+ * options have time_based. RET is zeroed first; no samples; one worker, with
+ * fio's CPU time (usr_cpu, sys_cpu) and context switches. Returns 0, or
+ * -EINVAL when JOB is not a job object. */
 int fio_job_result(const struct jv *job, const struct engine_ops *engine, struct job_result *ret);
 
 /* dd's closing line, "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.32 s, 202 MB/s"

@@ -160,6 +160,8 @@ static int read_fio_document(const struct fiojob_file *f, const struct spawn_res
 		job_from_fio(&jobs->items[i], f, &ret->jobs[k]);
 		ret->results[k] = xcalloc(1, sizeof(*ret->results[k]));
 		fio_job_result(&jobs->items[i], &fio_label, ret->results[k]);
+		/* fio's random map is on unless norandommap, as iotriage's "once". */
+		ret->results[k]->random_map = ret->jobs[k].norandommap ? JOB_MAP_UNIFORM : JOB_MAP_ONCE;
 		if (ret->results[k]->error)
 			snprintf(ret->error[k], sizeof(ret->error[k]), "fio: %s", strerror(-ret->results[k]->error));
 	}

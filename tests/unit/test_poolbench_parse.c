@@ -72,6 +72,11 @@ int main(void)
 	uint64_t p50 = hist_percentile(&jr.lat_write, 50);
 	ok(p50 > 387072 * 0.97 && p50 < 387072 * 1.03, "p50 within a bucket of fio's own 387072 ns");
 	ok(jr.stop == JOB_STOP_SIZE && !jr.error, "stopped by its size, no error");
+	ok(jr.nr_workers == 1 && jr.workers[0].ios == 16 && jr.workers[0].voluntary_switches == jv_u64(jv_path(jv_at(jv_get(doc, "jobs"), 1), "ctx"), 1),
+	   "one worker with fio's context switches");
+	double usr = jv_number(jv_path(jv_at(jv_get(doc, "jobs"), 1), "usr_cpu"), -1) / 100 *
+		     jv_number(jv_path(jv_at(jv_get(doc, "jobs"), 1), "job_runtime"), -1) / 1000;
+	ok(fabs(jr.workers[0].user_seconds - usr) < 1e-12, "its user CPU time: usr_cpu% of job_runtime");
 	is_int(fio_job_result(jv_at(jv_get(doc, "jobs"), 0), &label, &jr), 0, "the first job");
 	ok(jr.read_ios == 16 && jr.lat_read.count == 16 && jr.lat_write.count == 0, "16 reads, each with its latency");
 	is_int(fio_job_result(NULL, &label, &jr), -EINVAL, "no job, no result");
