@@ -122,6 +122,20 @@ check "says each job runs natively, on TARGET" -- \
 	bash -c "[ \$(grep -c 'natively: .* on $TMP/plan.bin' '$TMP/plan.out') -eq 2 ]"
 check "and runs nothing" -- test ! -e "$TMP/plan.bin"
 
+# size=N% of the target, io_size=N% of the size, as fio reads them.
+printf '[pct]\nsize=50%%\nio_size=50%%\nbs=64k\n' >"$TMP/pct.fio"
+truncate -s 8M "$TMP/pct.bin"
+"$IOTRIAGE" run --fio-job "$TMP/pct.fio" "$TMP/pct.bin" --json >"$TMP/pct.json" 2>/dev/null
+ok $? "size=50% and io_size=50% run natively"
+check "half the 8 MiB target addressed, half of that read" -- jtest "$TMP/pct.json" \
+	'.fio_job.jobs[0] | .options.size == 4194304 and .options.io_size == 2097152 and .result.read.bytes == 2097152'
+if command -v fio >/dev/null; then
+	f=$(fio --output-format=json --filename="$TMP/pct.bin" "$TMP/pct.fio" 2>/dev/null | jq '.jobs[0].read.io_bytes')
+	check "fio reads the same bytes ($f)" -- test "$f" = 2097152
+fi
+"$IOTRIAGE" run --fio-job "$TMP/pct.fio" "$TMP/nothere.bin" >/dev/null 2>"$TMP/pct.err"
+check "a percentage of a missing target: a usage error naming it" -- grep -q "size=50%: cannot read the size of '$TMP/nothere.bin'" "$TMP/pct.err"
+
 # A file with an option iotriage does not run natively: fio runs it.
 printf '[vfy]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ndo_verify=1\n' >"$TMP/verify.fio"
 "$IOTRIAGE" run --fio-job "$TMP/verify.fio" --native "$TMP/v.bin" >/dev/null 2>"$TMP/native.err"
