@@ -165,6 +165,24 @@ if command -v fio >/dev/null; then
 	"$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" >"$TMP/v.txt" 2>/dev/null
 	check "on the terminal: run by fio, and why" -- grep -q "^run by fio-.*: option 'verify' is not run natively" "$TMP/v.txt"
 	check "and its figures as iotriage's own, engine fio" -- grep -q "fio" "$TMP/v.txt"
+	"$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" --json >"$TMP/v2.json" 2>/dev/null
+	"$IOTRIAGE" compare "$id" "$(json "$TMP/v2.json" .run_id)" --json >"$TMP/vcmp.json" 2>/dev/null
+	ok $? "compare two runs fio ran"
+	check "compare pairs the job's bandwidth and latencies" -- \
+		jtest "$TMP/vcmp.json" '[.. | objects | select(has("metric") and has("test") and (.test | startswith("fio-job vfy")))] | length >= 4'
+	# Ctrl-C while fio runs: fio is stopped, exit 130, the run recorded as interrupted.
+	printf '[long]\nrw=randread\nsize=256k\nruntime=30\ntime_based\nrandom_distribution=zipf:1.2\n' >"$TMP/long.fio"
+	start=$(date +%s)
+	"$IOTRIAGE" run --fio-job "$TMP/long.fio" "$TMP/v.bin" --json >"$TMP/long.json" 2>"$TMP/long.err" &
+	pid=$!
+	for _ in $(seq 50); do pgrep -P $pid -x fio >/dev/null && break; sleep 0.1; done
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	check "interrupted while fio runs: exit 130" -- test $? -eq 130
+	check "within seconds, not fio's 30 s" -- test $(($(date +%s) - start)) -lt 10
+	check "no fio left running" -- bash -c "! pgrep -f '^fio --output-format=json\+ .*iotriage-fiojob-' >/dev/null"
+	check "the run says so" -- jtest "$TMP/long.json" '.status == "error" and (.reason | test("interrupted"))'
 	# The corpus: every example of fio's that this fio accepts is run natively or by fio, never refused.
 	corpus=$(cd "$(dirname "$0")/../data/fiojobs" && pwd)
 	n=0 native=0 byfio=0 refused=0
