@@ -85,26 +85,32 @@ static int get_size(struct parse_state *ps, const char *key, const char *val, ui
 	return 0;
 }
 
+/* A whole number as fio reads one: decimal or hex, with fio's size suffixes
+ * ("2k" is 2048), or fio's (...) arithmetic. */
 static int get_uint(struct parse_state *ps, const char *key, const char *val, uint64_t min, uint64_t max,
 		    uint64_t *ret)
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
 	int64_t e = 0;
-	if (val[0] == '(' ? fiojob_eval(val, false, &e) < 0 || e < (int64_t)min || (uint64_t)e > max
-			  : parse_uint(val, min, max, ret) < 0)
+	uint64_t v = 0;
+	char why[200];
+	int r = val[0] == '(' ? fiojob_eval(val, false, &e) : fiojob_size(val, &v, why, sizeof(why));
+	if (val[0] == '(')
+		v = e < 0 ? 0 : (uint64_t)e;
+	if (r < 0 || (val[0] == '(' && e < 0) || v < min || v > max)
 		return fail(ps, "%s=%s: expected a whole number from %llu to %llu", key, val,
 			    (unsigned long long)min, (unsigned long long)max);
-	if (val[0] == '(')
-		*ret = (uint64_t)e;
+	*ret = v;
 	return 0;
 }
 
-/* A flag: bare, or =0/=1. */
+/* A flag: bare, or a number as fio reads one (0 is off, any other on). */
 static int get_bool(struct parse_state *ps, const char *key, const char *val, bool *ret)
 {
 	uint64_t v = 1;
-	if (val && parse_uint(val, 0, 1, &v) < 0)
+	char why[200];
+	if (val && fiojob_size(val, &v, why, sizeof(why)) < 0)
 		return fail(ps, "%s=%s: expected 0 or 1", key, val);
 	*ret = v != 0;
 	return 0;

@@ -115,7 +115,7 @@ static void test_refusals(void)
 	refused("[j]\niodepth=0\n", "iodepth=0");
 	refused("[j]\nrwmixread=101\n", "rwmixread=101");
 	refused("[j]\nruntime=soon\n", "runtime=soon");
-	refused("[j]\ndirect=2\n", "expected 0 or 1");
+	refused("[j]\ndirect=yes\n", "expected 0 or 1");
 	refused("[j]\nrw=sideways\n", "rw=sideways");
 	refused("[j]\nrw\n", "needs a value");
 	refused("rw=read\n[j]\n", "before any section");
@@ -275,6 +275,10 @@ static void test_units(void)
 	ok(fiojob_time("2M", &v, why, sizeof(why)) == 0 && v == 120000000000ULL, "2M is two minutes");
 	ok(fiojob_time("5sec", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "5sec refused: fio reads 5 us");
 	ok(fiojob_time("10min", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "10min refused the same");
+	is_int(parse("[j]\niodepth=0x10\nnumjobs=2\nrate_iops=1k\ndirect=0x1\ntime_based=2\nruntime=1\n"), 0,
+	       "whole numbers and flags as fio reads them");
+	ok(f.jobs[0].iodepth == 16 && f.jobs[0].rate_iops == 1024 && f.jobs[0].direct && f.jobs[0].time_based,
+	   "hex, fio's k in a count (1024), any non-zero flag on");
 	refused("[j]\nruntime=5sec\n", "runtime=5sec: '5sec': fio reads 'sec' as microseconds");
 }
 
