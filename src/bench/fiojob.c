@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "basic/parse.h"
 
@@ -247,7 +248,7 @@ static int opt_ioengine(struct parse_state *ps, const char *key, const char *val
 		return -EINVAL;
 	snprintf(ps->cur->ioengine, sizeof(ps->cur->ioengine), "%s", val);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(val, names[i][0]) == 0) {
+		if (strcasecmp(val, names[i][0]) == 0) { /* fio finds an engine whatever its case */
 			snprintf(ps->cur->ioengine, sizeof(ps->cur->ioengine), "%s", names[i][1]);
 			return 0;
 		}
