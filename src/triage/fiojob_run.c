@@ -310,8 +310,9 @@ int fiojob_store(struct store *s, const char *run_id, const struct fiojob_outcom
 		const struct job_result *res = o->results[i];
 		char test[96], params[256];
 		snprintf(test, sizeof(test), "fio-job %s", job->name);
-		snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u}",
-			 job->rw, job->bs, job->iodepth, job->numjobs);
+		snprintf(params, sizeof(params),
+			 "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, \"engine\": \"%s\"}",
+			 job->rw, job->bs, job->iodepth, job->numjobs, res ? res->engine->name : job->ioengine);
 		struct store_result row = {
 			.run_id = run_id, .test = test, .path = o->target[i],
 			.status = o->error[i][0] ? "error" : "ok", .reason = o->error[i][0] ? o->error[i] : NULL,

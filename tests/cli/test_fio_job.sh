@@ -158,7 +158,7 @@ if command -v fio >/dev/null; then
 		'.fio_job.jobs[0] | .status == "ok" and .result.engine == "fio" and .result.write.ios == 64 and .result.write.bytes == 262144 and .result.read.ios == 64 and .result.write.lat_ns.count == 64 and .parameters.engine == "fio"'
 	check "fio wrote TARGET, not a file of its own" -- test "$(stat -c %s "$TMP/v.bin")" = 262144
 	check "its figures stored as a result row like iotriage's" -- test "$(sqlite3 "$IOTRIAGE_STATE_DIR/iotriage.db" \
-		"select count(*) from results where test = 'fio-job vfy' and status = 'ok' and bytes = 524288")" = 1
+		"select count(*) from results where test = 'fio-job vfy' and status = 'ok' and bytes = 524288 and params like '%\"engine\": \"fio\"%'")" = 1
 	id=$(json "$TMP/v.json" .run_id)
 	"$IOTRIAGE" show "$id" >"$TMP/vshow" 2>/dev/null
 	check "show lists its bandwidth and latency" -- bash -c "grep -q '^fio-job vfy: .* bandwidth ' '$TMP/vshow' && grep -q '^fio-job vfy: .* p99 latency ' '$TMP/vshow'"
