@@ -21,6 +21,11 @@
 #   tmux          the interactive test drives the chooser in a terminal
 #   python3       tests/tools/source_rules.py (meson needs it anyway)
 #   mandoc        lints the generated manual pages
+#   (OpenZFS)     tests/vm/openzfs_build.sh --prepare: Debian's contrib
+#                 component as a second sources entry, the VM kernel's headers
+#                 and build-essential, zfs-dkms and zfsutils-linux 2.3
+#                 downloaded (never installed: they Break zfs-fuse); the
+#                 module is built by scripts/test.sh, cached
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib-apt.sh
@@ -40,3 +45,5 @@ stop_daemon open-iscsi
 if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
 	systemctl disable --now iscsid.socket >/dev/null 2>&1 || true
 fi
+# Real OpenZFS for the VM: what needs apt now, the build later (cached).
+bash tests/vm/openzfs_build.sh --prepare

@@ -628,6 +628,11 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 		tick_ns = (long)(spec->sample_ns / 50 ? spec->sample_ns / 50 : 1000000);
 	const struct timespec tick = { 0, tick_ns };
 	uint64_t start = now_ns(), last_print = start, last_sample = start, sampled_bytes = 0;
+	/* Samples, like every statistic, start when the ramp ends: a sample of
+	 * the warm-up would be the run's noise. The interval the run ends in is
+	 * not a whole one and is dropped. */
+	uint64_t sample_from = start + spec->ramp_ns;
+	bool sampling = spec->ramp_ns == 0;
 	bool printed = false;
 	while (atomic_load(finished) < n) {
 		nanosleep(&tick, NULL);
@@ -636,7 +641,12 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 			__atomic_store_n(spec->progress_out, progress_bytes(workers, n), __ATOMIC_RELAXED);
 		if (spec->live)
 			progress_part(spec->live, progress_bytes(workers, n));
-		if (spec->sample_ns && now - last_sample >= spec->sample_ns && res->nr_samples < JOB_MAX_SAMPLES) {
+		if (spec->sample_ns && !sampling && now >= sample_from) {
+			sampling = true;
+			last_sample = now;
+			sampled_bytes = progress_bytes(workers, n);
+		} else if (sampling && spec->sample_ns && now - last_sample >= spec->sample_ns &&
+			   res->nr_samples < JOB_MAX_SAMPLES) {
 			uint64_t done = progress_bytes(workers, n);
 			res->samples_bw[res->nr_samples++] = (double)(done - sampled_bytes) * 1e9 / (double)(now - last_sample);
 			sampled_bytes = done;

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
-#include "basic/timeutil.h"
 
 static int classify_mode(mode_t mode, enum target_kind *ret_kind)
 {
@@ -136,46 +135,4 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-}
-
-int pattern_write_file(int fd, uint64_t from, uint64_t to, enum data_pattern pattern, uint64_t seed)
-{
-	const size_t chunk = 1 << 20;
-	_cleanup_free_ char *buf = malloc(chunk);
-	if (!buf)
-		return -ENOMEM;
-	struct prng rng;
-	prng_seed(&rng, seed);
-	for (uint64_t off = from; off < to;) {
-		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
-		pattern_fill(buf, n, pattern, &rng);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		off += (uint64_t)w;
-	}
-	if (fsync(fd) < 0)
-		return -errno;
-	/* The data is for reading back from the device, not from the cache. */
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
-}
-
-int target_layout_file(struct target *t, uint64_t size, enum data_pattern pattern)
-{
-	if (t->kind != TARGET_REGULAR_FILE || t->size >= size)
-		return 0;
-	/* A second descriptor without O_DIRECT: layout needs no alignment. */
-	_cleanup_close_ int fd = open(t->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* Seeded per call: two files laid out alike would deduplicate. */
-	int r = pattern_write_file(fd, t->size, size, pattern, now_ns() ^ size ^ 0x696f747269616765ULL);
-	if (r < 0)
-		return r;
-	t->size = size;
-	return 0;
 }

@@ -48,13 +48,4 @@ void target_close(struct target *t);
 /* Kind of PATH without opening it: 0 and *ret_kind, or -errno as above. */
 int target_classify(const char *path, enum target_kind *ret_kind);
 
-/* Writes PATTERN data to FD from byte FROM to byte TO (buffered), fsyncs,
- * and drops it from the page cache. Returns 0 or -errno. */
-int pattern_write_file(int fd, uint64_t from, uint64_t to, enum data_pattern pattern, uint64_t seed);
-
-/* Grows a regular file to SIZE bytes of PATTERN data (as fio lays out a file
- * before reading it), then asks the kernel to drop it from the page cache.
- * Returns 0 or -errno. */
-int target_layout_file(struct target *t, uint64_t size, enum data_pattern pattern);
-
 #endif

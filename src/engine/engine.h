@@ -56,6 +56,8 @@ struct engine_ops {
 				    * io_uring and libaio; psync and null finish it in queue() */
 	bool offloads_blocking;  /* I/O a device cannot take without blocking runs on kernel
 				  * worker threads (io_uring's io-wq) */
+	bool diskless;           /* never touches the target (null, fio's FIO_DISKLESSIO): the
+				  * target is never created, laid out or opened for writing */
 	int (*probe)(void);
 	int (*init)(struct engine_ctx *ctx);
 	enum engine_queue_status (*queue)(struct engine_ctx *ctx, struct io_unit *u);

@@ -71,8 +71,9 @@ static int uring_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	}
 	static const unsigned setup_flags[] = {
-		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
-		IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_SUBMIT_ALL,
 		0,
 	};
 	int r = -EINVAL;
@@ -115,14 +116,25 @@ static enum engine_queue_status uring_queue(struct engine_ctx *ctx, struct io_un
 	return ENGINE_QUEUED;
 }
 
+/* Submits until the ring's submission queue is empty. The kernel stops a
+ * batch at an SQE it refuses at submission (it completes that one with the
+ * error) and leaves the ones after it in the queue: returning then would
+ * leave them counted as in flight by the caller, which would wait forever
+ * for their completions. IORING_SETUP_SUBMIT_ALL (5.18+) makes the kernel
+ * go on past such an SQE; the loop covers older kernels. */
 static int uring_commit(struct engine_ctx *ctx)
 {
 	struct uring_state *s = ctx->priv;
-	int r;
-	do
-		r = io_uring_submit(&s->ring);
-	while (r == -EINTR || r == -EAGAIN);
-	return r < 0 ? r : 0;
+	while (io_uring_sq_ready(&s->ring) > 0) {
+		int r = io_uring_submit(&s->ring);
+		if (r == -EINTR || r == -EAGAIN)
+			continue;
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return -EIO; /* nothing taken and no error: never wait on what did not go */
+	}
+	return 0;
 }
 
 static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)

@@ -83,6 +83,7 @@ const struct engine_ops engine_null = {
 	.name = "null",
 	.summary = "completes I/O without touching the target (for tests)",
 	.synchronous = false,
+	.diskless = true,
 	.probe = null_probe,
 	.init = null_init,
 	.queue = null_queue,

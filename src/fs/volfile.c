@@ -15,6 +15,7 @@
 #include "basic/interrupt.h"
 #include "basic/procowner.h"
 #include "bench/pattern.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 
 #define FILL_STEP (32ULL << 20)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 
 /* Finds a free loop device and binds BACKING to it. Another process can

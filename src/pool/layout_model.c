@@ -49,6 +49,13 @@ int layout_zfs_vdev_kind(const char *vdev, const char *pool, enum layout_kind *r
 		*ret = LAYOUT_MIRROR;
 		return 0;
 	}
+	unsigned dp, dd, dc, ds;
+	int end = 0;
+	if (sscanf(vdev, "draid%u:%ud:%uc:%us%n", &dp, &dd, &dc, &ds, &end) == 4 && index_suffix(vdev + end)) {
+		*ret = LAYOUT_DRAID;
+		*ret_parity = dp;
+		return 0;
+	}
 	if (has_prefix_index(vdev, "raidz", &rest)) {
 		unsigned p = 1;
 		if (*rest >= '1' && *rest <= '3')
@@ -98,6 +105,7 @@ static int factors(enum layout_kind kind, unsigned parity, size_t n, double *rf,
 	case LAYOUT_RAID5: *rf = *wf = dn - 1; return n >= 2 ? 0 : -EINVAL;
 	case LAYOUT_RAID6: *rf = *wf = dn - 2; return n >= 3 ? 0 : -EINVAL;
 	case LAYOUT_SUPPORT: break;
+	case LAYOUT_DRAID: break; /* its geometry is more than a parity: layout_draid_expect */
 	}
 	return -EINVAL;
 }
@@ -137,7 +145,7 @@ int layout_vdev_expect(enum layout_kind kind, unsigned parity, const struct layo
 static const char *kind_name(enum layout_kind k)
 {
 	static const char *const names[] = { "single", "mirror", "raidz", "dup", "raid0",
-					     "raid1", "raid10", "raid5", "raid6", "support" };
+					     "raid1", "raid10", "raid5", "raid6", "support", "draid" };
 	return names[k];
 }
 
@@ -146,23 +154,47 @@ static void add_basis(struct layout_expectation *e, enum layout_kind k, unsigned
 {
 	size_t len = strlen(e->basis);
 	char kind[16];
-	if (k == LAYOUT_RAIDZ)
-		snprintf(kind, sizeof(kind), "raidz%u", parity);
+	if (k == LAYOUT_RAIDZ || k == LAYOUT_DRAID)
+		snprintf(kind, sizeof(kind), "%s%u", kind_name(k), parity);
 	else
 		snprintf(kind, sizeof(kind), "%s", kind_name(k));
 	snprintf(e->basis + len, sizeof(e->basis) - len, "%s%s of %zu: read %.1f MB/s, write %.1f MB/s",
 		 len ? " + " : "", kind, n, v->read_bps / 1e6, v->write_bps / 1e6);
 }
 
-/* The members of vdev VDEV (in layout order) into OUT. Returns how many. */
+int layout_draid_expect(const struct pool_vdev *v, const struct layout_rates *m, size_t n,
+			struct layout_rates *ret)
+{
+	if (n == 0 || v->draid_data == 0 || v->draid_children <= v->draid_spares)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(m[i].read_bps > 0) || !(m[i].write_bps > 0))
+			return -EINVAL;
+	struct layout_rates lo;
+	min_rates(m, n, &lo);
+	double carrying = (double)(v->draid_children - v->draid_spares);
+	ret->read_bps = carrying * lo.read_bps;
+	ret->write_bps = carrying * v->draid_data / (double)(v->draid_data + v->parity) * lo.write_bps;
+	return 0;
+}
+
+/* The members of vdev VDEV (in layout order) that count into OUT. Returns how many. */
 static size_t vdev_members(const struct pool_layout *l, const struct layout_rates *rates,
 			   const char *vdev, struct layout_rates *out)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < l->count; i++)
-		if (strcmp(l->members[i].vdev, vdev) == 0)
+		if (strcmp(l->members[i].vdev, vdev) == 0 && pool_layout_member_counts(l, i))
 			out[k++] = rates[i];
 	return k;
+}
+
+static const struct pool_vdev *find_vdev(const struct pool_layout *l, const char *name)
+{
+	for (size_t i = 0; i < l->nvdevs; i++)
+		if (strcmp(l->vdevs[i].name, name) == 0)
+			return &l->vdevs[i];
+	return NULL;
 }
 
 static bool seen_before(const struct pool_layout *l, size_t i)
@@ -188,6 +220,20 @@ static int add_vdev(struct layout_expectation *e, enum layout_kind k, unsigned p
 	return 0;
 }
 
+static int add_draid(struct layout_expectation *e, const struct pool_vdev *vd, const struct layout_rates *m,
+		     size_t n)
+{
+	struct layout_rates v;
+	int r = vd ? layout_draid_expect(vd, m, n, &v) : -EINVAL;
+	if (r < 0)
+		return r;
+	e->read_bps += v.read_bps;
+	e->write_bps += v.write_bps;
+	e->data_vdevs++;
+	add_basis(e, LAYOUT_DRAID, vd->parity, n, &v);
+	return 0;
+}
+
 int layout_expect_zfs(const struct pool_layout *l, const struct layout_rates *rates,
 		      struct layout_expectation *ret)
 {
@@ -202,7 +248,8 @@ int layout_expect_zfs(const struct pool_layout *l, const struct layout_rates *ra
 		enum layout_kind k;
 		unsigned parity;
 		r = layout_zfs_vdev_kind(l->members[i].vdev, l->pool, &k, &parity);
-		if (r < 0 || k == LAYOUT_SUPPORT)
+		if (r < 0 || k == LAYOUT_SUPPORT || l->members[i].klass != POOL_CLASS_DATA ||
+		    !pool_layout_member_counts(l, i))
 			continue;
 		if (k == LAYOUT_SINGLE) {
 			r = add_vdev(ret, k, 0, &rates[i], 1);
@@ -211,7 +258,10 @@ int layout_expect_zfs(const struct pool_layout *l, const struct layout_rates *ra
 		if (seen_before(l, i))
 			continue;
 		size_t n = vdev_members(l, rates, l->members[i].vdev, m);
-		r = add_vdev(ret, k, parity, m, n);
+		if (k == LAYOUT_DRAID)
+			r = add_draid(ret, find_vdev(l, l->members[i].vdev), m, n);
+		else
+			r = add_vdev(ret, k, parity, m, n);
 	}
 	free(m);
 	if (r >= 0 && !ret->data_vdevs)

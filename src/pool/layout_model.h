@@ -21,9 +21,15 @@
  *                     loop devices) a read reaches n members' worth; a
  *                     rotating disk still turns under the skipped parity
  *                     sectors, so there expect nearer (n - P) x min(r)
+ *     dRAID P:Dd:Cc:Ss  write (C - S) x D / (D + P) x min(w): every child but the
+ *                     spare space holds data and parity in groups of D + P;
+ *                     read (C - S) x min(r), as raidz's rotating parity
  *     stripe of vdevs the vdevs' figures added (ZFS spreads writes across
  *                     top-level vdevs and reads come from where data went)
- *     logs, cache, spares, special, dedup members are not data vdevs: left out.
+ *     logs, cache, spares, special, dedup members are not data vdevs: left out,
+ *                     and so are members that are not read (pool/zfs.h:
+ *                     offline, faulted, distributed spares); of a replacing or
+ *                     spare nesting, one member counts
  *   btrfs (the Data profile of `btrfs filesystem usage`)
  *     single          one member: a sequential file fills one chunk at a time
  *     dup             read r, write w / 2
@@ -68,6 +74,7 @@ enum layout_kind {
 	LAYOUT_RAID5,
 	LAYOUT_RAID6,
 	LAYOUT_SUPPORT,   /* ZFS logs/cache/spares/special/dedup: not data */
+	LAYOUT_DRAID,     /* ZFS dRAID: parity, data disks per group, children, distributed spares */
 };
 
 struct layout_rates {
@@ -88,6 +95,11 @@ struct layout_expectation {
  * or -EINVAL for a name it does not know. */
 int layout_zfs_vdev_kind(const char *vdev, const char *pool, enum layout_kind *ret,
 			 unsigned *ret_parity);
+
+/* A dRAID vdev (V's geometry) of N children with these rates. Returns 0 or
+ * -EINVAL (no data, a rate not positive). */
+int layout_draid_expect(const struct pool_vdev *v, const struct layout_rates *m, size_t n,
+			struct layout_rates *ret);
 
 /* One vdev of N members with these rates. Returns 0, or -EINVAL (no members,
  * a rate not positive, raidz with no data disks, an odd raid10). */

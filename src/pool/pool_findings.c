@@ -44,9 +44,20 @@ static int recordsize(const struct pool_findings_input *in, const char *ds, stru
 static bool has_log(const struct pool_layout *l)
 {
 	for (size_t i = 0; l && i < l->count; i++)
-		if (strcmp(l->members[i].vdev, "logs") == 0)
-			return true;
+		if (l->members[i].klass == POOL_CLASS_LOG || strcmp(l->members[i].vdev, "logs") == 0)
+			return true; /* a mirrored log's vdev is "mirror-N": the class says it */
 	return false;
+}
+
+/* lz4 (and zstd-fast) gives up early on incompressible data: nearly free.
+ * "on" means lz4 wherever the pool has the lz4_compress feature (OpenZFS),
+ * lzjb where it has not (zfs-fuse). */
+static bool costly_compression(const struct pool_findings_input *in, const char *comp)
+{
+	if (!strcmp(comp, "off") || !strcmp(comp, "lz4") || !strncmp(comp, "zstd-fast", 9))
+		return false;
+	const char *lz4 = zfs_props_get(in->pool_props, in->pool, "feature@lz4_compress");
+	return !(strcmp(comp, "on") == 0 && lz4 && (!strcmp(lz4, "active") || !strcmp(lz4, "enabled")));
 }
 
 static void dataset_flags(const struct pool_findings_input *in, const char *ds, struct pool_findings *out)
@@ -66,11 +77,19 @@ static void dataset_flags(const struct pool_findings_input *in, const char *ds, 
 		snprintf(f->fix, sizeof(f->fix), "zfs set dedup=off %s (data already written stays deduplicated)", ds);
 		snprintf(f->evidence, sizeof(f->evidence), "dedup=%s", dedup);
 	}
+	if (sync && strcmp(sync, "disabled") == 0) {
+		struct pool_finding *f = pool_findings_add(out, "sync-disabled", "finding", ds);
+		snprintf(f->text, sizeof(f->text), "sync=disabled: writes an application was told are on disk can be "
+			 "lost in a crash or power cut (figures look faster than the pool is safely)");
+		snprintf(f->fix, sizeof(f->fix), "zfs set sync=standard %s (add a fast log device if sync writes are slow)", ds);
+		snprintf(f->evidence, sizeof(f->evidence), "sync=disabled");
+	}
 	const char *comp = zfs_props_get(in->dataset_props, in->dataset, "compression");
-	if (comp && strcmp(comp, "off") != 0) {
+	if (comp && costly_compression(in, comp)) {
 		struct pool_finding *f = pool_findings_add(out, "compression", "note", ds);
 		snprintf(f->text, sizeof(f->text), "compression=%s: costs cpu on every write and read", comp);
-		snprintf(f->fix, sizeof(f->fix), "if the cpu is busy during the workload: zfs set compression=off %s (or lz4 where available)", ds);
+		snprintf(f->fix, sizeof(f->fix), "if the cpu is busy during the workload: zfs set compression=lz4 %s "
+			 "(or off where lz4 is not available)", ds);
 		snprintf(f->evidence, sizeof(f->evidence), "compression=%s", comp);
 	}
 }

@@ -13,6 +13,7 @@
 #include "basic/interrupt.h"
 #include "basic/timeutil.h"
 #include "bench/job.h"
+#include "bench/layout.h"
 #include "poolbench/poolbench.h"
 
 #define SEQ_BS (1U << 20)
@@ -29,7 +30,7 @@ static int run_job(const char *path, const struct job_spec *spec, bool write, bo
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-r));
 		return r;
 	}
-	if (layout && (r = target_layout_file(&t, spec->size, spec->pattern)) < 0) {
+	if (layout && (r = layout_file(&t, spec->size, spec->pattern, NULL, NULL, NULL)) < 0) {
 		snprintf(err, errlen, "cannot lay out '%s': %s", path, strerror(-r));
 		target_close(&t);
 		return r;

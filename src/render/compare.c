@@ -66,6 +66,7 @@ static void json_row(struct json *j, const struct compare_side *base, const stru
 	json_string(j, "noise_basis_b", b->noise_basis);
 	json_double(j, "change_percent", row->v.change_pct);
 	json_double(j, "threshold_percent", row->v.threshold_pct);
+	json_double(j, "noise_limit_percent", row->v.noise_pct);
 	json_string(j, "basis", row->v.basis);
 	json_string(j, "verdict", sig_verdict_name(row->v.verdict));
 	json_end_object(j);

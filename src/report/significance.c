@@ -37,7 +37,7 @@ static double spread_factor(unsigned n)
 
 void sig_judge(const struct measure *a, const struct measure *b, struct sig_judgement *ret)
 {
-	*ret = (struct sig_judgement){ SIG_NO_DATA, NAN, NAN, NULL };
+	*ret = (struct sig_judgement){ SIG_NO_DATA, NAN, NAN, NAN, NULL };
 	if (!isfinite(a->value) || !isfinite(b->value) || a->value <= 0 || strcmp(a->status, "ok") != 0 ||
 	    strcmp(b->status, "ok") != 0)
 		return;
@@ -56,6 +56,7 @@ void sig_judge(const struct measure *a, const struct measure *b, struct sig_judg
 		unsigned n = has_a && has_b ? (a->noise_n < b->noise_n ? a->noise_n : b->noise_n)
 					    : has_a ? a->noise_n : b->noise_n;
 		ret->threshold_pct = 100.0 * spread_factor(n) * sqrt(sa * sa + sb * sb) / a->value;
+		ret->noise_pct = ret->threshold_pct;
 		if (ret->threshold_pct < floor_pct)
 			ret->threshold_pct = floor_pct;
 		ret->basis = repeats ? "noise between repeat runs" : "noise";

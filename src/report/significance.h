@@ -44,6 +44,8 @@ struct sig_judgement {
 	enum sig_verdict verdict;
 	double change_pct;     /* 100 * (b - a) / a; NAN without data */
 	double threshold_pct;  /* the change needed to count, in percent of a */
+	double noise_pct;      /* the runs' own noise limit (k times the combined spread) before
+				* the floor; NAN without noise */
 	const char *basis;     /* "noise" or "no noise measure (10% rule)" */
 };
 

@@ -38,7 +38,8 @@ static void zfs_kind(struct doctor *dr)
 	for (size_t i = 0; i < dr->layout.count; i++) {
 		enum layout_kind k;
 		unsigned parity;
-		if (layout_zfs_vdev_kind(dr->layout.members[i].vdev, dr->layout.pool, &k, &parity) < 0 ||
+		if (dr->layout.members[i].klass != POOL_CLASS_DATA ||
+		    layout_zfs_vdev_kind(dr->layout.members[i].vdev, dr->layout.pool, &k, &parity) < 0 ||
 		    k == LAYOUT_SUPPORT)
 			continue;
 		double h = doctor_layout_healthy(k, false, true) + doctor_layout_healthy(k, false, false);
@@ -59,8 +60,9 @@ static int expect(struct doctor *dr)
 	for (size_t i = 0; i < n; i++) {
 		double bw = member_rate(dr, dr->layout.members[i].path);
 		rates[i] = (struct layout_rates){ bw, bw };
-		if (bw <= 0 && strcmp(dr->layout.members[i].vdev, "logs") && strcmp(dr->layout.members[i].vdev, "cache") &&
-		    strcmp(dr->layout.members[i].vdev, "spares"))
+		/* Only a data member that serves the layout must have been read. */
+		if (bw <= 0 && dr->layout.members[i].klass == POOL_CLASS_DATA &&
+		    pool_layout_member_counts(&dr->layout, i))
 			r = -1;
 		if (bw <= 0)
 			rates[i] = (struct layout_rates){ 1, 1 };

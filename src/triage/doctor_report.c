@@ -73,6 +73,10 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_double(j, "pool_write_bw_bytes_per_s", dr->pool_write_bw);
 	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
 	json_end_object(j);
+	json_begin_object(j, "twin");
+	json_string(j, "data_vdevs", dr->twin.data_vdevs[0] ? dr->twin.data_vdevs : NULL);
+	json_string(j, "left_out", dr->twin.left_out[0] ? dr->twin.left_out : NULL);
+	json_end_object(j);
 	json_begin_object(j, "layout_expectation");
 	json_bool(j, "known", dr->have_expect);
 	json_string(j, "why_not", dr->have_expect ? NULL : dr->expect_why);

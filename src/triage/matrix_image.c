@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "basic/spawn.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 
 #define IMAGE_TOOL_TIMEOUT_MS (30 * 60 * 1000)

@@ -15,6 +15,7 @@
 #include "basic/spawn.h"
 #include "basic/timeutil.h"
 #include "bench/job.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 #include "poolbench/parse.h"
 #include "poolbench/poolbench.h"
@@ -137,7 +138,7 @@ static void run_builtin(const struct matrix *m, const struct mx_target *t, const
 	bool ours = t->kind != MX_DEVICE;
 	int rc = target_open(t->file, ours, t->direct, ours, &tg);
 	if (rc == 0 && tg.kind == TARGET_REGULAR_FILE && tg.size < m->size)
-		rc = target_layout_file(&tg, m->size, PATTERN_RANDOM);
+		rc = layout_file(&tg, m->size, PATTERN_RANDOM, NULL, NULL, NULL);
 	if (rc == 0 && tg.kind == TARGET_BLOCK_DEVICE && tg.size < spec.size)
 		spec.size = tg.size;
 	char err[256] = "", reason[160];

@@ -30,21 +30,44 @@ static int run_tool(const char *const *argv, struct strbuf *out)
 	return r;
 }
 
-/* "mirror", "raidz", "raidz2", "raidz3" for a vdev named "mirror-0",
- * "raidz1-0"...; NULL for a disk striped straight into the pool. */
-static const char *vdev_type(const char *vdev, const char *pool)
+/* A data vdev's type word for zpool create into BUF: "" for a disk of its
+ * own, "mirror", "raidzP", "draidP:Dd:Cc:Ss". */
+static void vdev_type_word(const struct pool_vdev *v, char *buf, size_t len)
 {
-	if (strcmp(vdev, pool) == 0)
-		return NULL;
-	if (strncmp(vdev, "mirror", 6) == 0)
-		return "mirror";
-	if (strncmp(vdev, "raidz3", 6) == 0)
-		return "raidz3";
-	if (strncmp(vdev, "raidz2", 6) == 0)
-		return "raidz2";
-	if (strncmp(vdev, "raidz", 5) == 0)
-		return "raidz";
-	return ""; /* a support class (logs, cache...): not part of the data path */
+	switch (v->type) {
+	case POOL_VDEV_DISK: snprintf(buf, len, "%s", ""); break;
+	case POOL_VDEV_MIRROR: snprintf(buf, len, "mirror"); break;
+	case POOL_VDEV_RAIDZ: snprintf(buf, len, "raidz%u", v->parity); break;
+	case POOL_VDEV_DRAID:
+		snprintf(buf, len, "draid%u:%ud:%uc:%us", v->parity, v->draid_data, v->draid_children,
+			 v->draid_spares);
+		break;
+	}
+}
+
+/* The loop devices the twin needs: every child of every data vdev. */
+static size_t zfs_twin_members(const struct pool_layout *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nvdevs; i++)
+		n += l->vdevs[i].klass == POOL_CLASS_DATA ? l->vdevs[i].width : 0;
+	return n;
+}
+
+/* What the twin leaves out of the pool, and why, into T->left_out. */
+static void note_left_out(const struct pool_layout *l, struct pool_twin *t)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < l->nvdevs; i++) {
+		const struct pool_vdev *v = &l->vdevs[i];
+		const char *why = v->klass == POOL_CLASS_LOG ? "a log serves sync writes only; the workload writes asynchronously"
+				  : v->klass == POOL_CLASS_SPECIAL ? "it holds metadata (and small blocks); the workload is 1 MiB records of file data"
+				  : v->klass == POOL_CLASS_DEDUP ? "the workload's areas do not deduplicate"
+								  : NULL;
+		if (why && len < sizeof(t->left_out))
+			len += (size_t)snprintf(t->left_out + len, sizeof(t->left_out) - len, "%s%s %s (%s)",
+						len ? "; " : "", pool_class_name(v->klass), v->name, why);
+	}
 }
 
 static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct pool_twin *t)
@@ -54,25 +77,32 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 	scratch_owner_tag(run_id, tag, sizeof(tag));
 	snprintf(owner, sizeof(owner), "%s=%s", SCRATCH_OWNER_PROPERTY, tag);
 	const char *argv[8 + 2 * POOL_TWIN_MAX_MEMBERS];
-	size_t n = 0;
+	char words[POOL_TWIN_MAX_MEMBERS][32];
+	size_t n = 0, used = 0, nwords = 0, len = 0;
 	argv[n++] = "zpool";
 	argv[n++] = "create";
 	argv[n++] = "-f";
 	argv[n++] = "-O";
 	argv[n++] = owner;
 	argv[n++] = name;
-	const char *last_vdev = NULL;
-	size_t used = 0;
-	for (size_t i = 0; i < layout->count && used < t->nloops; i++) {
-		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
-		if (type && !*type)
+	for (size_t i = 0; i < layout->nvdevs && nwords < POOL_TWIN_MAX_MEMBERS; i++) {
+		const struct pool_vdev *v = &layout->vdevs[i];
+		if (v->klass != POOL_CLASS_DATA || used + v->width > t->nloops)
 			continue;
-		if (type && (!last_vdev || strcmp(last_vdev, layout->members[i].vdev) != 0))
-			argv[n++] = type;
-		last_vdev = layout->members[i].vdev;
-		argv[n++] = t->loops[used++].path;
+		vdev_type_word(v, words[nwords], sizeof(words[nwords]));
+		if (words[nwords][0])
+			argv[n++] = words[nwords];
+		if (len < sizeof(t->data_vdevs))
+			len += (size_t)snprintf(t->data_vdevs + len, sizeof(t->data_vdevs) - len, "%s%s %u",
+						len ? " + " : "", words[nwords][0] ? words[nwords] : "disk", v->width);
+		nwords++;
+		for (unsigned k = 0; k < v->width; k++)
+			argv[n++] = t->loops[used++].path;
 	}
 	argv[n] = NULL;
+	note_left_out(layout, t);
+	log_msg(LOG_INFO, "DOCTOR: the RAM twin's data vdevs: %s%s%s", t->data_vdevs, t->left_out[0] ? "; left out: " : "",
+		t->left_out);
 	int r = run_tool(argv, NULL);
 	if (r < 0)
 		return r;
@@ -145,11 +175,8 @@ int pool_twin_build(const struct pool_target *real, const struct pool_layout *la
 	*t = (struct pool_twin){ .nloops = 0 };
 	for (size_t i = 0; i < POOL_TWIN_MAX_MEMBERS; i++)
 		t->loops[i] = (struct loopdev)LOOPDEV_INIT;
-	size_t want = 0; /* btrfs: every device; ZFS: every member of a data vdev */
-	for (size_t i = 0; i < layout->count; i++) {
-		const char *type = vdev_type(layout->members[i].vdev, layout->pool);
-		want += real->kind == SCRATCH_BTRFS || !(type && !*type);
-	}
+	/* btrfs: every device; ZFS: every child of a data vdev */
+	size_t want = real->kind == SCRATCH_BTRFS ? layout->count : zfs_twin_members(layout);
 	if (want == 0 || want > POOL_TWIN_MAX_MEMBERS) {
 		log_msg(LOG_ERR, "DOCTOR: cannot build a RAM twin of a pool with %zu data members", want);
 		return -EINVAL;

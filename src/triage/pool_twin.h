@@ -2,7 +2,10 @@
  * workload (steps 3 and 4 of the method).
  *
  * The twin is a pool of the same kind and layout as a real one (a ZFS pool
- * with the same data vdevs, or a btrfs file system with the same data and
+ * with the same data vdevs: each of the pool's data-class vdevs with its
+ * kind and width, dRAID with its geometry; the log, special and dedup
+ * classes left out, which the twin's workload, asynchronous large writes
+ * and reads of file data, does not use, and said so; or a btrfs file system with the same data and
  * metadata profiles) on RAM-backed loop devices (files on /dev/shm): the
  * same workload through the same path, with the media taken out. It carries
  * the run's owner tag (the org.iotriage:owner property, or the
@@ -31,6 +34,9 @@ struct pool_twin {
 	size_t nloops;
 	bool pool_made;          /* ZFS pool created, or btrfs file system mounted */
 	char mnt[PATH_MAX];      /* btrfs: its mount point under /run */
+	char data_vdevs[512];    /* ZFS: the twin's data vdevs as given to zpool create,
+				  * "raidz2 6 + mirror 2" (kind and width, in the pool's order) */
+	char left_out[512];      /* ZFS: the classes the twin leaves out, and why; "" for none */
 };
 
 /* Builds REAL's twin (LAYOUT from zpool status or btrfs filesystem show),

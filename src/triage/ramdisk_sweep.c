@@ -13,6 +13,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "bench/job.h"
+#include "bench/layout.h"
 #include "triage/ramdisk_batch.h"
 
 /* Fills the disk, then reads it: 4 KiB random, QD1, psync, O_DIRECT. */

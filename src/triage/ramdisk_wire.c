@@ -16,6 +16,7 @@
 #include "basic/spawn.h"
 #include "basic/strbuf.h"
 #include "bench/job.h"
+#include "bench/layout.h"
 #include "net/tcp_rtt.h"
 
 

@@ -13,6 +13,7 @@
 #include "basic/humanize.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 #include "output/latency.h"
 
@@ -231,6 +232,63 @@ static int guard_device_write(const char *path, struct run_settings *s, char *er
 	return 0;
 }
 
+/* The null engine touches nothing: TARGET is opened read-only when it
+ * exists (for its size) and never created, laid out or written; a missing
+ * TARGET is a name only, and the job's size is the span. */
+static int open_diskless_target(const char *path, struct run_settings *s, struct target *t, char *err,
+				size_t errlen)
+{
+	int r = target_open(path, false, false, false, t);
+	if (r == -ENOENT) {
+		if (!s->size_given) {
+			snprintf(err, errlen, "'%s' does not exist and the null engine creates nothing: give a size", path);
+			return -EINVAL;
+		}
+		*t = (struct target)TARGET_INIT;
+		snprintf(t->path, sizeof(t->path), "%s", path);
+		t->kind = TARGET_REGULAR_FILE;
+		t->offset_align = t->mem_align = 4096;
+		t->size = s->spec.size;
+		log_msg(LOG_INFO, "RUN (%s): the null engine runs without the file; nothing is created", path);
+		return 0;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, open_error_text(r, false));
+		return r;
+	}
+	if (!s->size_given)
+		s->spec.size = t->size;
+	return 0;
+}
+
+/* Grows a short regular file to the job's size, as fio lays out a file:
+ * the free space checked first, interruptible, shown, logged. */
+static int lay_out_target(const char *path, struct run_settings *s, struct target *t, char *err, size_t errlen)
+{
+	char label[64];
+	snprintf(label, sizeof(label), "%s: laying out", s->spec.progress_label ? s->spec.progress_label : "run");
+	struct layout_report rep;
+	int r = layout_file(t, s->spec.size, s->spec.pattern, s->spec.progress, label, &rep);
+	char need[32], avail[32], summary[160];
+	if (r == -ENOSPC && rep.written_bytes == 0 && rep.free_bytes < rep.to_bytes - rep.from_bytes) {
+		human_iec((double)(rep.to_bytes - rep.from_bytes), need, sizeof(need));
+		human_iec((double)rep.free_bytes, avail, sizeof(avail));
+		snprintf(err, errlen, "cannot lay out '%s' to %" PRIu64 " bytes: it needs %s more and the file system "
+			 "has %s free; nothing was written", path, s->spec.size, need, avail);
+	} else if (r == -EINTR) {
+		snprintf(err, errlen, "interrupted while laying out '%s'; %s", path,
+			 t->created ? "the file it created is removed" : "the file is back to its size before");
+	} else if (r < 0) {
+		snprintf(err, errlen, "cannot lay out '%s' to %" PRIu64 " bytes: %s", path, s->spec.size, strerror(-r));
+	}
+	if (r < 0)
+		return r;
+	human_dd_summary(rep.written_bytes, rep.seconds, summary, sizeof(summary));
+	log_msg(LOG_INFO, "RUN (%s): laid out from %" PRIu64 " to %" PRIu64 " bytes: %s", path, rep.from_bytes,
+		rep.to_bytes, summary);
+	return 0;
+}
+
 /* Opens the target for the workload; writes to a block device pass the guard first. */
 static int open_run_target(const char *path, struct run_settings *s, struct target *t, char *err,
 			   size_t errlen)
@@ -242,6 +300,9 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 		snprintf(err, errlen, "--force names '%s', which is not the target '%s'", s->force, path);
 		return -EINVAL;
 	}
+	const struct engine_ops *named = s->engine ? engine_find(s->engine) : NULL;
+	if (named && named->diskless)
+		return open_diskless_target(path, s, t, err, errlen);
 	if (r == 0 && kind == TARGET_BLOCK_DEVICE && writes) {
 		r = guard_device_write(path, s, err, errlen);
 		if (r < 0)
@@ -262,12 +323,11 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 	if (!s->size_given)
 		s->spec.size = t->size;
 	if (t->kind == TARGET_REGULAR_FILE && t->size < s->spec.size) {
-		r = target_layout_file(t, s->spec.size, s->spec.pattern);
+		r = lay_out_target(path, s, t, err, errlen);
 		if (r < 0) {
 			if (t->created)
 				unlink(path);
-			snprintf(err, errlen, "cannot lay out '%s' to %" PRIu64 " bytes: %s", path, s->spec.size,
-				 strerror(-r));
+			target_close(t);
 			return r;
 		}
 	}

@@ -58,10 +58,10 @@ static void vdevs(void)
 static void zfs_pools(void)
 {
 	struct pool_member m[8] = {
-		{ "loop0", "/dev/loop0", "mirror-0" }, { "loop1", "/dev/loop1", "mirror-0" },
-		{ "loop2", "/dev/loop2", "raidz1-1" }, { "loop3", "/dev/loop3", "raidz1-1" },
-		{ "loop4", "/dev/loop4", "raidz1-1" }, { "loop5", "/dev/loop5", "tank" },
-		{ "loop6", "/dev/loop6", "logs" }, { "loop7", "/dev/loop7", "cache" },
+		{ .name = "loop0", .path = "/dev/loop0", .vdev = "mirror-0" }, { .name = "loop1", .path = "/dev/loop1", .vdev = "mirror-0" },
+		{ .name = "loop2", .path = "/dev/loop2", .vdev = "raidz1-1" }, { .name = "loop3", .path = "/dev/loop3", .vdev = "raidz1-1" },
+		{ .name = "loop4", .path = "/dev/loop4", .vdev = "raidz1-1" }, { .name = "loop5", .path = "/dev/loop5", .vdev = "tank" },
+		{ .name = "loop6", .path = "/dev/loop6", .vdev = "logs", .klass = POOL_CLASS_LOG }, { .name = "loop7", .path = "/dev/loop7", .vdev = "cache", .klass = POOL_CLASS_CACHE },
 	};
 	struct pool_layout l = { .pool = "tank", .members = m, .count = 8 };
 	struct layout_rates r[8];
@@ -78,7 +78,7 @@ static void zfs_pools(void)
 	l.count = 2;
 	is_int(layout_expect_zfs(&l, r, &e), 0, "a two-way mirror alone");
 	ok(near(e.read_bps, 125 * MB) && near(e.write_bps, 80 * MB), "2-way mirror: 125 read (one stream), 80 write");
-	struct pool_member only_log[1] = { { "loop6", "/dev/loop6", "logs" } };
+	struct pool_member only_log[1] = { { .name = "loop6", .path = "/dev/loop6", .vdev = "logs", .klass = POOL_CLASS_LOG } };
 	struct pool_layout l2 = { .pool = "tank", .members = only_log, .count = 1 };
 	is_int(layout_expect_zfs(&l2, r, &e), -EINVAL, "no data vdev is an error");
 }

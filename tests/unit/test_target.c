@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "basic/spawn.h"
+#include "bench/layout.h"
 #include "bench/target.h"
 #include "tap.h"
 
@@ -139,7 +140,7 @@ static void test_regular_files(void)
 	is_int(target_open(made, true, false, true, &t), 0, "a new file is created for writing");
 	ok(t.created && t.writable && t.size == 0, "it is marked created, writable, empty");
 	ok((fcntl(t.fd, F_GETFL) & O_ACCMODE) == O_RDWR, "opened read-write");
-	is_int(target_layout_file(&t, 3 << 20, PATTERN_RANDOM), 0, "laid out to 3 MiB");
+	is_int(layout_file(&t, 3 << 20, PATTERN_RANDOM, NULL, NULL, NULL), 0, "laid out to 3 MiB");
 	struct stat st;
 	ok(stat(made, &st) == 0 && st.st_size == 3 << 20 && t.size == 3 << 20, "the file and the target are 3 MiB");
 	unsigned char buf[4096];
@@ -149,7 +150,7 @@ static void test_regular_files(void)
 			if (buf[i])
 				zeros = false;
 	ok(!zeros, "laid out with data, not holes");
-	is_int(target_layout_file(&t, 1 << 20, PATTERN_RANDOM), 0, "laying out to a smaller size does nothing");
+	is_int(layout_file(&t, 1 << 20, PATTERN_RANDOM, NULL, NULL, NULL), 0, "laying out to a smaller size does nothing");
 	ok(stat(made, &st) == 0 && st.st_size == 3 << 20, "the file is not truncated");
 	target_close(&t);
 	unlink(made);

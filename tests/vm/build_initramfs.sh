@@ -9,6 +9,12 @@
 # VM_MODULES replaces the module list (default: the RAM-disk backends);
 # VM_PROGRAMS names more programs (e.g. smartctl) copied into /bin with
 # their libraries; VM_FILES names files copied into / (by their base name).
+# VM_TREE=DIR copies DIR's tree into / (OpenZFS's unpacked userland: its
+# programs and libraries, tests/vm/openzfs_build.sh) and, for each program
+# under DIR's sbin and bin folders, the host libraries ldd lists for it (DIR's
+# own libraries first). VM_KO names module files built outside the kernel
+# (spl.ko zfs.ko), copied to /lib/modules/KVER/extra with the kernel modules
+# their "depends" name, and entered in modules.dep so modprobe loads them.
 # VM_UDEV=1 adds the host's udev (systemd 252's udevadm, which runs as
 # systemd-udevd when called by that name, with ata_id, scsi_id and
 # 60-persistent-storage.rules, as Debian's own initramfs carries it), so the
@@ -33,6 +39,11 @@ done
 
 # Modules and everything they depend on, in modules.dep's own paths.
 want=${VM_MODULES:-"scsi_debug sd_mod null_blk configfs brd"}
+for ko in ${VM_KO:-}; do
+	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		case " ${VM_KO} " in *"/$dep.ko "*) ;; *) want="$want $dep" ;; esac
+	done
+done
 declare -A seen=()
 add_module() { # add_module PATH-IN-MODULES.DEP
 	local rel=$1 dep
@@ -61,6 +72,25 @@ done
 for rel in "${!seen[@]}"; do
 	grep -E "^${rel//./\\.}:" "$moddir/modules.dep"
 done | sed -E 's/\.ko\.(xz|zst|gz)/.ko/g' >"$root$moddir/modules.dep"
+# Out-of-tree modules: each after the kernel modules it depends on.
+if [ -n "${VM_KO:-}" ]; then
+	mkdir -p "$root$moddir/extra"
+	for ko in $VM_KO; do
+		cp "$ko" "$root$moddir/extra/"
+	done
+	for ko in $VM_KO; do
+		deps=""
+		for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+			if [ -f "$root$moddir/extra/$dep.ko" ]; then
+				deps="$deps extra/$dep.ko"
+			else
+				rel=$(awk -F: -v m="$dep" '{ n = $1; sub(/.*\//, "", n); sub(/\.ko(\.(xz|zst|gz))?$/, "", n); gsub(/-/, "_", n) } n == m { print $1; exit }' "$root$moddir/modules.dep")
+				[ -n "$rel" ] && deps="$deps $rel"
+			fi
+		done
+		echo "extra/${ko##*/}:$deps" >>"$root$moddir/modules.dep"
+	done
+fi
 : >"$root$moddir/modules.builtin"
 [ -f "$moddir/modules.builtin" ] && cp "$moddir/modules.builtin" "$root$moddir/modules.builtin"
 
@@ -76,6 +106,19 @@ add_program() { # add_program PATH NAME-IN-/bin
 	done
 }
 add_program "$iotriage" iotriage
+if [ -n "${VM_TREE:-}" ]; then
+	cp -a "$VM_TREE/." "$root/"
+	libpath=$(find "$VM_TREE" -name '*.so*' -printf '%h\n' | sort -u | tr '\n' ':')
+	for prog in "$VM_TREE"/sbin/* "$VM_TREE"/usr/sbin/* "$VM_TREE"/bin/* "$VM_TREE"/usr/bin/*; do
+		[ -f "$prog" ] && file -L "$prog" | grep -q ELF || continue
+		for lib in $(LD_LIBRARY_PATH=$libpath ldd "$prog" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+			case $lib in "$VM_TREE"/*) continue ;; esac
+			[ -f "$lib" ] && [ ! -e "$root$lib" ] || continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+fi
 for p in ${VM_PROGRAMS:-}; do
 	path=$(command -v "$p") || { echo "program $p is not installed" >&2; exit 1; }
 	rm -f "$root/bin/${path##*/}" # a busybox applet of the same name gives way
@@ -93,7 +136,12 @@ if [ "${VM_UDEV:-0}" = 1 ]; then
 		add_program "/usr/lib/udev/$helper" "$helper"
 		mv "$root/bin/$helper" "$root/usr/lib/udev/$helper"
 	done
-	# Debian's udev (split /usr) looks for rules and helpers under /lib/udev too.
+	# Debian's udev (split /usr) looks for rules and helpers under /lib/udev too
+	# (where VM_TREE may have put its own rules: OpenZFS's zvol and vdev rules).
+	if [ -d "$root/lib/udev" ] && [ ! -L "$root/lib/udev" ]; then
+		cp -a "$root/lib/udev/." "$root/usr/lib/udev/"
+		rm -rf "$root/lib/udev"
+	fi
 	ln -s ../usr/lib/udev "$root/lib/udev"
 fi
 cp "$scenario" "$root/scenario.sh"
