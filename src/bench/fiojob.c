@@ -215,6 +215,9 @@ static int opt_time(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 {
+	/* fio's boolean options need a value; its "set" options (time_based, norandommap, stonewall) do not. */
+	if (!val && (strcmp(key, "direct") == 0 || strcmp(key, "buffered") == 0 || strcmp(key, "randrepeat") == 0))
+		return fail(ps, "option '%s' needs a value, 0 or 1 (fio refuses it bare)", key);
 	if (strcmp(key, "time_based") == 0)
 		return get_bool(ps, key, val, &ps->cur->time_based);
 	if (strcmp(key, "randrepeat") == 0)
@@ -291,7 +294,9 @@ static int opt_name(struct parse_state *ps, const char *key, const char *val)
  * a total per job, every latency measured, its own percentiles). */
 static int opt_cosmetic(struct parse_state *ps, const char *key, const char *val)
 {
-	(void)ps, (void)key, (void)val;
+	if (!val && (strcmp(key, "gtod_reduce") == 0 || strcmp(key, "description") == 0 ||
+		     strcmp(key, "percentile_list") == 0))
+		return fail(ps, "option '%s' needs a value (fio refuses it bare)", key);
 	return 0;
 }
 

@@ -118,6 +118,8 @@ static void test_refusals(void)
 	refused("[j]\ndirect=yes\n", "expected 0 or 1");
 	refused("[j]\nrw=sideways\n", "rw=sideways");
 	refused("[j]\nrw\n", "needs a value");
+	refused("[j]\ndirect\n", "option 'direct' needs a value, 0 or 1 (fio refuses it bare)");
+	refused("[j]\ngtod_reduce\n", "option 'gtod_reduce' needs a value");
 	refused("rw=read\n[j]\n", "before any section");
 	refused("[global]\nrw=read\n", "no job section");
 	refused("", "no job section");
