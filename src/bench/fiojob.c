@@ -556,10 +556,11 @@ bool fiojob_next_file(const char **cursor, char *buf, size_t len)
 	return true;
 }
 
-/* Options that name the files: TARGET replaces them all. */
+/* Options that name or count the files: TARGET, one file, replaces them all. */
 static bool names_files(const char *line)
 {
-	static const char *const keys[] = { "filename", "directory", "filename_format", "opendir", NULL };
+	static const char *const keys[] = { "filename", "directory", "filename_format", "opendir", "nrfiles",
+					    "nr_files", NULL };
 	size_t n = strcspn(line, "=");
 	while (n && isspace((unsigned char)line[n - 1]))
 		n--;

@@ -78,8 +78,8 @@ int fiojob_parse(const char *text, size_t len, struct fiojob_file *out, char *er
 void fiojob_file_release(struct fiojob_file *f);
 
 /* F's text for fio with TARGET (NULL: the file's own names) in place of
- * every filename=, directory=, filename_format= and opendir= ("[global]"
- * and "filename=TARGET", ':' escaped, first). */
+ * every filename=, directory=, filename_format=, opendir= and nrfiles=
+ * ("[global]" and "filename=TARGET", ':' escaped, first). */
 void fiojob_fio_text(const struct fiojob_file *f, const char *target, struct strbuf *out);
 
 /* The next file of a filename= list at *CURSOR, fio's way (':' separates,

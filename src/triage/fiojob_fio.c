@@ -169,6 +169,29 @@ static int read_fio_document(const struct fiojob_file *f, const struct spawn_res
 	return 0;
 }
 
+int fiojob_fio_check(const struct fiojob_file *f, const char *target, char *err, size_t errlen)
+{
+	char job_path[512];
+	int r = write_temp_job(f, target, job_path, sizeof(job_path));
+	if (r < 0) {
+		snprintf(err, errlen, "cannot write fio's copy of the job file: %s", strerror(-r));
+		return r;
+	}
+	const char *argv[] = { "fio", "--parse-only", job_path, NULL };
+	struct spawn_result res;
+	r = spawn_run(argv, 60000, &res);
+	unlink(job_path);
+	if (r == 0 && res.status != 0) {
+		const char *msg = res.err.len ? res.err.buf : res.out.buf;
+		snprintf(err, errlen, "fio refuses the file: %.*s", (int)strcspn(msg, "\n"), msg);
+		r = -EINVAL;
+	} else if (r < 0) {
+		snprintf(err, errlen, "cannot run fio --parse-only: %s", strerror(-r));
+	}
+	spawn_result_release(&res);
+	return r;
+}
+
 static int run_fio(const char *job_path, struct spawn_result *res, char *err, size_t errlen)
 {
 	const char *argv[] = { "fio", "--output-format=json+", job_path, NULL };

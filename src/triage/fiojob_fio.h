@@ -28,6 +28,10 @@ struct fiojob_fio {
 /* Whether fio is installed: 0 with its version, or -ENOENT. */
 int fiojob_fio_version(char *version, size_t len);
 
+/* fio --parse-only on F's copy for TARGET: 0 when fio accepts it, -EINVAL
+ * with ERR holding fio's first complaint, or another -errno. */
+int fiojob_fio_check(const struct fiojob_file *f, const char *target, char *err, size_t errlen);
+
 /* Runs F through fio on TARGET (NULL: the files it names). Returns 0 when
  * fio ran and every job is in RET (a job's own error in RET->error), -EINTR
  * when interrupted, or another -errno with ERR (a guard's refusal, fio's

@@ -163,6 +163,11 @@ static int check_fio(const char *file, bool native, struct fiojob_outcome *out, 
 			 why);
 		return -ENOENT;
 	}
+	char refusal[400];
+	if (fiojob_fio_check(&out->jobs, out->target_arg, refusal, sizeof(refusal)) < 0) {
+		snprintf(err, errlen, "%s: %s; %s", file, why, refusal);
+		return -EINVAL;
+	}
 	out->through_fio = true;
 	for (size_t i = 0; i < out->jobs.njobs; i++)
 		snprintf(out->target[i], sizeof(out->target[i]), "%s",

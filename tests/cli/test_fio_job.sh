@@ -165,6 +165,10 @@ if command -v fio >/dev/null; then
 	"$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" >"$TMP/v.txt" 2>/dev/null
 	check "on the terminal: run by fio, and why" -- grep -q "^run by fio-.*: option 'verify' is not run natively" "$TMP/v.txt"
 	check "and its figures as iotriage's own, engine fio" -- grep -q "fio" "$TMP/v.txt"
+	printf '[j]\nverify=md5\nno_such_option=3\n' >"$TMP/bogus.fio"
+	"$IOTRIAGE" run --fio-job "$TMP/bogus.fio" "$TMP/bogus.bin" >/dev/null 2>"$TMP/bogus.err"
+	check "a file fio itself refuses: a usage error before anything runs" -- test $? -eq 2 -a ! -e "$TMP/bogus.bin"
+	check "with fio's own words" -- grep -q "fio refuses the file: Bad option <no_such_option=3>" "$TMP/bogus.err"
 	"$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" --json >"$TMP/v2.json" 2>/dev/null
 	"$IOTRIAGE" compare "$id" "$(json "$TMP/v2.json" .run_id)" --json >"$TMP/vcmp.json" 2>/dev/null
 	ok $? "compare two runs fio ran"

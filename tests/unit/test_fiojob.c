@@ -298,11 +298,12 @@ static void test_files_and_percentages(void)
 	is_int(parse("[j]\nsize=50%\nio_size=25%\n"), 0, "percentages of the target");
 	ok(f.jobs[0].size_pct == 50 && f.jobs[0].io_size_pct == 25 && !f.jobs[0].size, "kept as percentages");
 	fiojob_file_release(&f);
-	is_int(parse("[j]\nfilename=/x\ndirectory=/d\nverify=md5\n[k]\nfilename=/y\n"), 0, "a file for fio");
+	is_int(parse("[j]\nfilename=/x\ndirectory=/d\nnrfiles=4\nverify=md5\n[k]\nfilename=/y\n"), 0, "a file for fio");
 	struct strbuf sb = STRBUF_INIT;
 	fiojob_fio_text(&f, "/dev/a:b", &sb);
 	ok(!strncmp(sb.buf, "[global]\nfilename=/dev/a\\:b\n", strlen("[global]\nfilename=/dev/a\\:b\n")), "TARGET first, its colon escaped");
-	ok(!strstr(sb.buf, "filename=/x") && !strstr(sb.buf, "directory") && strstr(sb.buf, "verify=md5"),
+	ok(!strstr(sb.buf, "filename=/x") && !strstr(sb.buf, "directory") && !strstr(sb.buf, "nrfiles") &&
+	   strstr(sb.buf, "verify=md5"),
 	   "the file's own names dropped, the rest kept");
 	strbuf_release(&sb);
 	fiojob_file_release(&f);
