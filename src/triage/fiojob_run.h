@@ -6,8 +6,8 @@
  * figures kept as the jobs' results with engine "fio" and the reason in the
  * log. Refusals come first: the file is read and every job checked (a
  * malformed value, an unset ${VAR}, no target, a ramp over the runtime; a
- * file that needs fio with --native or without fio installed) before
- * anything runs. Logs; prints nothing.
+ * file that needs fio with --native, without fio installed, or that fio's
+ * --parse-only refuses) before anything runs. Logs; prints nothing.
  */
 #ifndef IOTRIAGE_TRIAGE_FIOJOB_RUN_H
 #define IOTRIAGE_TRIAGE_FIOJOB_RUN_H
