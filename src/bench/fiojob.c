@@ -3,35 +3,64 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "basic/parse.h"
 
 #define LINE_MAX_LEN 1024
+#define INCLUDE_MAX_DEPTH 8
 
 struct parse_state {
 	struct fiojob_file *out;
 	struct fiojob global;
 	struct fiojob *cur;      /* the section being read: &global or a job */
+	const struct fiojob_env *env;
+	const char *file;        /* the file being read (an include's name inside one) */
 	unsigned line;
+	unsigned depth;          /* include nesting */
+	struct strbuf fio;       /* the text for fio */
 	char *err;
 	size_t errlen;
 };
 
 typedef int (*option_fn)(struct parse_state *ps, const char *key, const char *val);
 
+static void where(const struct parse_state *ps, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%sline %u%s%s%s", ps->depth ? ps->file : "", ps->depth ? " " : "", ps->line,
+		 ps->cur ? " [" : "", ps->cur ? ps->cur->name : "", ps->cur ? "]" : "");
+}
+
 static int fail(struct parse_state *ps, const char *fmt, ...)
 {
-	char what[384];
+	char what[400], at[200];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(ps->err, ps->errlen, "line %u%s%s%s: %s", ps->line, ps->cur ? " [" : "",
-		 ps->cur ? ps->cur->name : "", ps->cur ? "]" : "", what);
+	where(ps, at, sizeof(at));
+	snprintf(ps->err, ps->errlen, "%s: %s", at, what);
 	return -EINVAL;
+}
+
+/* The file is fio's to run; the first reason is kept. Returns 0: parsing goes on. */
+static int need_fio(struct parse_state *ps, const char *fmt, ...)
+{
+	if (ps->out->fio_reason[0])
+		return 0;
+	char what[256], at[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	where(ps, at, sizeof(at));
+	snprintf(ps->out->fio_reason, sizeof(ps->out->fio_reason), "%s (%s)", what, at);
+	return 0;
 }
 
 static int need_value(struct parse_state *ps, const char *key, const char *val)
@@ -39,34 +68,50 @@ static int need_value(struct parse_state *ps, const char *key, const char *val)
 	return val ? 0 : fail(ps, "option '%s' needs a value", key);
 }
 
+/* A number: fio's arithmetic when it starts with '(', else a size or a count. */
 static int get_size(struct parse_state *ps, const char *key, const char *val, uint64_t min, uint64_t *ret)
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
-	if (parse_size(val, &v) < 0 || v < min)
-		return fail(ps, "%s=%s: expected a size such as 4k or 64m%s", key, val,
-			    min ? " (not 0)" : "");
+	int64_t e = 0;
+	char why[200] = "";
+	int r = val[0] == '(' ? fiojob_eval(val, true, &e) : fiojob_size(val, &v, why, sizeof(why));
+	if (val[0] == '(')
+		v = e < 0 ? 0 : (uint64_t)e;
+	if (r < 0 || v < min || (val[0] == '(' && e < 0))
+		return fail(ps, "%s=%s: expected a size such as 4k or 64m%s%s%s", key, val, min ? " (not 0)" : "",
+			    why[0] ? ": " : "", why);
 	*ret = v;
 	return 0;
 }
 
+/* A whole number as fio reads one: decimal or hex, with fio's size suffixes
+ * ("2k" is 2048), or fio's (...) arithmetic. */
 static int get_uint(struct parse_state *ps, const char *key, const char *val, uint64_t min, uint64_t max,
 		    uint64_t *ret)
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
-	if (parse_uint(val, min, max, ret) < 0)
+	int64_t e = 0;
+	uint64_t v = 0;
+	char why[200];
+	int r = val[0] == '(' ? fiojob_eval(val, false, &e) : fiojob_size(val, &v, why, sizeof(why));
+	if (val[0] == '(')
+		v = e < 0 ? 0 : (uint64_t)e;
+	if (r < 0 || (val[0] == '(' && e < 0) || v < min || v > max)
 		return fail(ps, "%s=%s: expected a whole number from %llu to %llu", key, val,
 			    (unsigned long long)min, (unsigned long long)max);
+	*ret = v;
 	return 0;
 }
 
-/* A flag: bare, or =0/=1. */
+/* A flag: bare, or a number as fio reads one (0 is off, any other on). */
 static int get_bool(struct parse_state *ps, const char *key, const char *val, bool *ret)
 {
 	uint64_t v = 1;
-	if (val && parse_uint(val, 0, 1, &v) < 0)
+	char why[200];
+	if (val && fiojob_size(val, &v, why, sizeof(why)) < 0)
 		return fail(ps, "%s=%s: expected 0 or 1", key, val);
 	*ret = v != 0;
 	return 0;
@@ -76,35 +121,41 @@ static int get_time(struct parse_state *ps, const char *key, const char *val, ui
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
-	if (parse_duration_ns(val, ret) < 0)
-		return fail(ps, "%s=%s: expected a time such as 30, 30s, 500ms or 2m", key, val);
+	if (val[0] == '(')
+		return fail(ps, "%s=%s: arithmetic in a time is not supported (write the time itself)", key, val);
+	char why[200];
+	if (fiojob_time(val, ret, why, sizeof(why)) < 0)
+		return fail(ps, "%s=%s: %s", key, val, why);
 	return 0;
 }
 
 static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 {
 	static const char *const modes[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
+	static const char *const fio_modes[] = { "trim", "randtrim", "trimwrite", "randtrimwrite", NULL };
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
+	size_t n = strcspn(val, ":");
+	snprintf(ps->cur->rw, sizeof(ps->cur->rw), "%.*s", (int)n, val);
+	for (size_t i = 0; fio_modes[i]; i++)
+		if (strcmp(ps->cur->rw, fio_modes[i]) == 0)
+			return need_fio(ps, "%s=%s is not run natively", key, val);
 	for (size_t i = 0; modes[i]; i++)
-		if (strcmp(val, modes[i]) == 0) {
-			snprintf(ps->cur->rw, sizeof(ps->cur->rw), "%s", val);
-			return 0;
-		}
-	if (strchr(val, ':'))
-		return fail(ps, "%s=%s: offset modifiers (':N') are not supported", key, val);
-	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite or randrw", key, val);
+		if (strcmp(ps->cur->rw, modes[i]) == 0)
+			return val[n] ? need_fio(ps, "%s=%s: offset modifiers (':N') are not run natively", key, val) : 0;
+	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim "
+		    "or trimwrite", key, val);
 }
 
 static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 {
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
 	if (val && strchr(val, ','))
-		return fail(ps, "%s=%s: separate read and write block sizes are not supported", key, val);
+		return need_fio(ps, "%s=%s: separate read and write block sizes are not run natively", key, val);
 	if (get_size(ps, key, val, 1, &v) < 0)
 		return -EINVAL;
 	if (v > (64U << 20))
-		return fail(ps, "%s=%s: at most 64m", key, val);
+		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
 	ps->cur->bs = (uint32_t)v;
 	return 0;
 }
@@ -112,7 +163,9 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 {
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
-	int r = get_uint(ps, key, val, 1, 4096, &v);
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	if (r == 0 && v > 4096)
+		return need_fio(ps, "%s=%s: a queue over 4096 is not run natively", key, val);
 	ps->cur->iodepth = (unsigned)v;
 	return r;
 }
@@ -120,7 +173,9 @@ static int opt_iodepth(struct parse_state *ps, const char *key, const char *val)
 static int opt_numjobs(struct parse_state *ps, const char *key, const char *val)
 {
 	uint64_t v = 0; /* set on success; -O3 cannot see that */
-	int r = get_uint(ps, key, val, 1, 256, &v);
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	if (r == 0 && v > 256)
+		return need_fio(ps, "%s=%s: over 256 jobs are not run natively", key, val);
 	ps->cur->numjobs = (unsigned)v;
 	return r;
 }
@@ -133,11 +188,24 @@ static int opt_rwmix(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
+/* size= and io_size=: bytes, or "N%" (1 to 100) of the target and of size. */
 static int opt_size(struct parse_state *ps, const char *key, const char *val)
 {
-	if (val && strchr(val, '%'))
-		return fail(ps, "%s=%s: a percentage of the target is not supported", key, val);
-	return get_size(ps, key, val, 1, strcmp(key, "size") == 0 ? &ps->cur->size : &ps->cur->io_size);
+	bool is_size = strcmp(key, "size") == 0;
+	if (val && val[0] && val[strlen(val) - 1] == '%') {
+		char num[32];
+		uint64_t pct = 0;
+		snprintf(num, sizeof(num), "%.*s", (int)strlen(val) - 1, val);
+		if (parse_uint(num, 1, 100, &pct) < 0)
+			return fail(ps, "%s=%s: expected a whole percentage from 1%% to 100%%", key, val);
+		*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = (unsigned)pct;
+		*(is_size ? &ps->cur->size : &ps->cur->io_size) = 0;
+		return 0;
+	}
+	*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = 0;
+	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
+		return need_fio(ps, "%s=%s: a size in zones is not run natively", key, val);
+	return get_size(ps, key, val, 1, is_size ? &ps->cur->size : &ps->cur->io_size);
 }
 
 static int opt_time(struct parse_state *ps, const char *key, const char *val)
@@ -147,12 +215,17 @@ static int opt_time(struct parse_state *ps, const char *key, const char *val)
 
 static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 {
+	/* fio's boolean options need a value; its "set" options (time_based, norandommap, stonewall) do not. */
+	if (!val && (strcmp(key, "direct") == 0 || strcmp(key, "buffered") == 0 || strcmp(key, "randrepeat") == 0))
+		return fail(ps, "option '%s' needs a value, 0 or 1 (fio refuses it bare)", key);
 	if (strcmp(key, "time_based") == 0)
 		return get_bool(ps, key, val, &ps->cur->time_based);
 	if (strcmp(key, "randrepeat") == 0)
 		return get_bool(ps, key, val, &ps->cur->randrepeat);
 	if (strcmp(key, "norandommap") == 0)
 		return get_bool(ps, key, val, &ps->cur->norandommap);
+	if (strcmp(key, "stonewall") == 0)
+		return get_bool(ps, key, val, &ps->cur->stonewall);
 	if (get_bool(ps, key, val, &ps->cur->direct) < 0)
 		return -EINVAL;
 	if (strcmp(key, "buffered") == 0)
@@ -163,7 +236,7 @@ static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 static int opt_rate(struct parse_state *ps, const char *key, const char *val)
 {
 	if (val && strchr(val, ','))
-		return fail(ps, "%s=%s: separate read and write rates are not supported", key, val);
+		return need_fio(ps, "%s=%s: separate read and write rates are not run natively", key, val);
 	if (strcmp(key, "rate") == 0)
 		return get_size(ps, key, val, 1, &ps->cur->rate_bps);
 	return get_uint(ps, key, val, 1, 100000000, &ps->cur->rate_iops);
@@ -176,31 +249,54 @@ static int opt_ioengine(struct parse_state *ps, const char *key, const char *val
 						{ "libaio", "libaio" }, { "io_uring", "io_uring" }, { "null", "null" } };
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
+	snprintf(ps->cur->ioengine, sizeof(ps->cur->ioengine), "%s", val);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(val, names[i][0]) == 0) {
+		if (strcasecmp(val, names[i][0]) == 0) { /* fio finds an engine whatever its case */
 			snprintf(ps->cur->ioengine, sizeof(ps->cur->ioengine), "%s", names[i][1]);
 			return 0;
 		}
-	return fail(ps, "ioengine=%s is not supported (psync, sync, pvsync, libaio, io_uring or null)", val);
+	return need_fio(ps, "ioengine=%s is not run natively (psync, sync, pvsync, libaio, io_uring and null are)", val);
 }
 
 static int opt_filename(struct parse_state *ps, const char *key, const char *val)
 {
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
-	if (strchr(val, ':'))
-		return fail(ps, "%s=%s: several files (':') are not supported", key, val);
-	if (strlen(val) >= sizeof(ps->cur->filename))
+	if (strlen(val) >= sizeof(ps->cur->files))
 		return fail(ps, "%s: the name is too long", key);
-	snprintf(ps->cur->filename, sizeof(ps->cur->filename), "%s", val);
+	snprintf(ps->cur->files, sizeof(ps->cur->files), "%s", val);
+	ps->cur->filename[0] = '\0';
+	const char *cursor = val;
+	char one[sizeof(ps->cur->filename)];
+	unsigned n = 0;
+	while (fiojob_next_file(&cursor, one, sizeof(one)))
+		if (n++ == 0)
+			snprintf(ps->cur->filename, sizeof(ps->cur->filename), "%s", one);
+	if (n > 1) {
+		ps->cur->filename[0] = '\0';
+		return need_fio(ps, "%s=%s: several files (':' between them) are not run natively", key, val);
+	}
 	return 0;
 }
 
-/* Options that change only fio's report or its job order, which iotriage
- * keeps anyway (one job after another, a total per job). */
-static int opt_ignored(struct parse_state *ps, const char *key, const char *val)
+/* name=: the job's name in its section; in [global] it changes nothing here. */
+static int opt_name(struct parse_state *ps, const char *key, const char *val)
 {
-	(void)ps, (void)key, (void)val;
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (ps->cur != &ps->global)
+		snprintf(ps->cur->name, sizeof(ps->cur->name), "%s", val);
+	return 0;
+}
+
+/* Options that change only fio's report, its way of starting jobs or its
+ * clock reads, never the I/O: iotriage keeps its own (one job after another,
+ * a total per job, every latency measured, its own percentiles). */
+static int opt_cosmetic(struct parse_state *ps, const char *key, const char *val)
+{
+	if (!val && (strcmp(key, "gtod_reduce") == 0 || strcmp(key, "description") == 0 ||
+		     strcmp(key, "percentile_list") == 0))
+		return fail(ps, "option '%s' needs a value (fio refuses it bare)", key);
 	return 0;
 }
 
@@ -208,19 +304,37 @@ static const struct {
 	const char *name;
 	option_fn fn;
 } options[] = {
-	{ "rw", opt_rw }, { "readwrite", opt_rw }, { "bs", opt_bs }, { "blocksize", opt_bs },
-	{ "iodepth", opt_iodepth }, { "numjobs", opt_numjobs }, { "size", opt_size }, { "io_size", opt_size },
-	{ "runtime", opt_time }, { "ramp_time", opt_time }, { "time_based", opt_flag }, { "direct", opt_flag },
-	{ "buffered", opt_flag }, { "randrepeat", opt_flag }, { "norandommap", opt_flag }, { "rwmixread", opt_rwmix }, { "rwmixwrite", opt_rwmix },
+	{ "rw", opt_rw }, { "bs", opt_bs }, { "iodepth", opt_iodepth }, { "numjobs", opt_numjobs },
+	{ "size", opt_size }, { "io_size", opt_size }, { "runtime", opt_time }, { "ramp_time", opt_time },
+	{ "time_based", opt_flag }, { "direct", opt_flag }, { "buffered", opt_flag }, { "randrepeat", opt_flag },
+	{ "norandommap", opt_flag }, { "rwmixread", opt_rwmix }, { "rwmixwrite", opt_rwmix },
 	{ "ioengine", opt_ioengine }, { "filename", opt_filename }, { "rate", opt_rate }, { "rate_iops", opt_rate },
-	{ "group_reporting", opt_ignored }, { "stonewall", opt_ignored }, { "wait_for_previous", opt_ignored },
-	{ "description", opt_ignored },
+	{ "name", opt_name }, { "description", opt_cosmetic }, { "thread", opt_cosmetic },
+	{ "new_group", opt_cosmetic }, { "gtod_reduce", opt_cosmetic }, { "percentile_list", opt_cosmetic },
+	{ "group_reporting", opt_cosmetic }, { "stonewall", opt_flag },
+};
+
+/* fio's aliases (its option table's .alias), each to the option's name. */
+static const char *const aliases[][2] = {
+	{ "readwrite", "rw" }, { "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" }, { "io_limit", "io_size" },
+	{ "fill_fs", "fill_device" }, { "fileoffset", "offset" }, { "blocksize", "bs" }, { "blockalign", "ba" },
+	{ "blocksize_range", "bsrange" }, { "blocksize_unaligned", "bs_unaligned" }, { "allrandrepeat", "randrepeat" },
+	{ "nr_files", "nrfiles" }, { "timeout", "runtime" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
+	{ "data_placement", "dataplacement" }, { "fdp_pli_select", "plid_select" }, { "fdp_pli", "plids" },
+	{ "ratemin", "rate_min" }, { "ratecycle", "rate_cycle" }, { "wait_for_previous", "stonewall" },
+	{ "disable_bw", "disable_bw_measurement" }, { "threads", "thread" },
 };
 
 const char *const fiojob_supported[] = {
-	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "runtime", "ramp_time",
-	"time_based", "direct", "buffered", "randrepeat", "norandommap", "rwmixread", "rwmixwrite", "ioengine", "filename",
-	"rate", "rate_iops", "group_reporting", "stonewall", "wait_for_previous", "description", NULL,
+	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "io_limit", "runtime",
+	"timeout", "ramp_time", "time_based", "direct", "buffered", "randrepeat", "allrandrepeat", "norandommap",
+	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous", NULL,
+};
+
+const char *const fiojob_cosmetic[] = {
+	"name", "description", "thread", "threads", "new_group", "gtod_reduce", "percentile_list",
+	"group_reporting", NULL,
 };
 
 static void job_defaults(struct fiojob *j, const char *name)
@@ -233,27 +347,29 @@ static void job_defaults(struct fiojob *j, const char *name)
 
 static char *trim(char *s)
 {
-	while (isspace((unsigned char)*s))
+	while (*s && (isspace((unsigned char)*s) || iscntrl((unsigned char)*s)))
 		s++;
 	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
+	while (n && (isspace((unsigned char)s[n - 1]) || iscntrl((unsigned char)s[n - 1])))
 		s[--n] = '\0';
 	return s;
 }
 
-/* "[name]": a new job from the global options, or the global section again. */
+/* "[name]": a new job from the global options, or a global section (a name
+ * starting "global", as fio reads it; its options reach the jobs after it). */
 static int begin_section(struct parse_state *ps, char *line)
 {
-	char *end = strchr(line, ']');
-	if (!end || *trim(end + 1))
+	size_t len = strlen(line);
+	if (ps->depth)
+		return fail(ps, "a section in an included file (fio refuses it too)");
+	if (len < 2 || line[len - 1] != ']')
 		return fail(ps, "a section header is '[name]'");
-	*end = '\0';
-	char *name = trim(line + 1);
+	line[len - 1] = '\0';
+	char *name = line + 1;
 	if (!*name || strlen(name) >= sizeof(ps->global.name))
 		return fail(ps, "a section needs a name of 1 to %zu characters", sizeof(ps->global.name) - 1);
-	if (strcmp(name, "global") == 0) {
-		if (ps->out->njobs)
-			return fail(ps, "[global] after a job section is not supported");
+	strbuf_addf(&ps->fio, "[%s]\n", name);
+	if (strncmp(name, "global", 6) == 0) {
 		ps->cur = &ps->global;
 		return 0;
 	}
@@ -266,22 +382,64 @@ static int begin_section(struct parse_state *ps, char *line)
 	return 0;
 }
 
-static int option_line(struct parse_state *ps, char *line)
+static const char *canonical(const char *key)
 {
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(key, aliases[i][0]) == 0)
+			return aliases[i][1];
+	return key;
+}
+
+static int option_line(struct parse_state *ps, char *raw)
+{
+	char line[LINE_MAX_LEN], why[300];
+	int r = fiojob_expand_env(raw, ps->env, line, sizeof(line), why, sizeof(why));
+	if (r < 0)
+		return r == -E2BIG ? fail(ps, "the line is over %d characters with its variables", LINE_MAX_LEN - 1)
+				   : fail(ps, "%s", why);
+	if (!ps->cur)
+		return fail(ps, "option '%s' before any section", line);
+	strbuf_addf(&ps->fio, "%s\n", line);
 	char *eq = strchr(line, '=');
-	char *val = NULL;
+	char *val = NULL, value[LINE_MAX_LEN];
 	if (eq) {
 		*eq = '\0';
-		val = trim(eq + 1);
+		if (fiojob_expand_keywords(trim(eq + 1), ps->env, value, sizeof(value), why, sizeof(why)) < 0)
+			return fail(ps, "%s=%s", trim(line), why);
+		val = value;
 	}
-	char *key = trim(line);
-	if (!ps->cur)
-		return fail(ps, "option '%s' before any section", key);
+	const char *key = canonical(trim(line));
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
 		if (strcmp(key, options[i].name) == 0)
 			return options[i].fn(ps, key, val);
-	return fail(ps, "option '%s' is not supported by iotriage (it runs only options it measures the same way)",
-		    key);
+	if (strcmp(key, trim(line)) != 0)
+		return need_fio(ps, "option '%s' (fio's alias of '%s') is not run natively", trim(line), key);
+	return need_fio(ps, "option '%s' is not run natively", key);
+}
+
+static int parse_text(struct parse_state *ps, const char *text, size_t len);
+
+/* "include FILE": its lines join the current section, as in fio. */
+static int include_file(struct parse_state *ps, const char *name)
+{
+	if (!ps->env || !ps->env->read_include)
+		return fail(ps, "include %s: included files are not read here", name);
+	if (ps->depth >= INCLUDE_MAX_DEPTH)
+		return fail(ps, "include %s: more than %d includes deep", name, INCLUDE_MAX_DEPTH);
+	char *text = NULL, why[300];
+	size_t len = 0;
+	const char *from = ps->file;
+	if (ps->env->read_include(name, from, &text, &len, why, sizeof(why), ps->env->arg) < 0)
+		return fail(ps, "include %s: %s", name, why);
+	unsigned line = ps->line;
+	ps->file = name;
+	ps->depth++;
+	int r = parse_text(ps, text, len);
+	ps->depth--;
+	ps->file = from;
+	ps->line = line;
+	free(text);
+	return r;
 }
 
 static int parse_line(struct parse_state *ps, char *raw)
@@ -289,37 +447,147 @@ static int parse_line(struct parse_state *ps, char *raw)
 	char *line = trim(raw);
 	if (!*line || *line == '#' || *line == ';')
 		return 0;
-	return *line == '[' ? begin_section(ps, line) : option_line(ps, line);
+	line[strcspn(line, ";#")] = '\0'; /* fio cuts a line at its first ';' or '#' */
+	line = trim(line);
+	if (*line == '[')
+		return begin_section(ps, line);
+	if (strncmp(line, "include", 7) == 0 && isspace((unsigned char)line[7]))
+		return include_file(ps, trim(line + 8));
+	return option_line(ps, line);
 }
 
-int fiojob_parse(const char *text, size_t len, struct fiojob_file *out, char *err, size_t errlen)
+static int parse_text(struct parse_state *ps, const char *text, size_t len)
 {
-	struct parse_state ps = { .out = out, .err = err, .errlen = errlen };
-	out->njobs = 0;
-	job_defaults(&ps.global, "global");
-	if (len > FIOJOB_MAX_TEXT) {
-		snprintf(err, errlen, "the job file is over %u bytes", FIOJOB_MAX_TEXT);
-		return -EINVAL;
-	}
 	size_t pos = 0;
+	ps->line = 0;
 	while (pos < len && text[pos]) {
 		char line[LINE_MAX_LEN];
 		size_t n = 0;
-		ps.line++;
+		ps->line++;
 		while (pos < len && text[pos] && text[pos] != '\n') {
 			if (n + 1 >= sizeof(line))
-				return fail(&ps, "the line is over %d characters", LINE_MAX_LEN - 1);
+				return fail(ps, "the line is over %d characters", LINE_MAX_LEN - 1);
 			line[n++] = text[pos++];
 		}
 		line[n] = '\0';
 		if (pos < len && text[pos] == '\n')
 			pos++;
-		if (parse_line(&ps, line) < 0)
+		if (parse_line(ps, line) < 0)
 			return -EINVAL;
 	}
-	if (!out->njobs) {
-		snprintf(err, errlen, "no job section (a [name] other than [global])");
+	return 0;
+}
+
+/* fio's engines that change or remove their files whatever rw says. */
+static bool engine_changes_files(const char *engine)
+{
+	static const char *const names[] = { "filedelete", "dirdelete", "filecreate", "dircreate", "ftruncate",
+					     "falloc", "e4defrag", NULL };
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(engine, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static void jobs_finish(struct fiojob_file *out)
+{
+	for (size_t i = 0; i < out->njobs; i++) {
+		struct fiojob *j = &out->jobs[i];
+		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
+			       engine_changes_files(j->ioengine);
+		/* fio starts every job at once unless it waits for those before it. */
+		if (i && !j->stonewall && !out->fio_reason[0])
+			snprintf(out->fio_reason, sizeof(out->fio_reason),
+				 "jobs [%s] and [%s] run at the same time (no stonewall before [%s]): iotriage runs "
+				 "jobs one after another only", out->jobs[i - 1].name, j->name, j->name);
+	}
+}
+
+int fiojob_parse_env(const char *text, size_t len, const struct fiojob_env *env, struct fiojob_file *out,
+		     char *err, size_t errlen)
+{
+	struct parse_state ps = { .out = out, .env = env, .file = env ? env->path : NULL, .err = err,
+				  .errlen = errlen, .fio = STRBUF_INIT };
+	out->njobs = 0;
+	out->fio_reason[0] = '\0';
+	out->fio_text = NULL;
+	job_defaults(&ps.global, "global");
+	if (len > FIOJOB_MAX_TEXT) {
+		snprintf(err, errlen, "the job file is over %u bytes", FIOJOB_MAX_TEXT);
 		return -EINVAL;
 	}
-	return 0;
+	int r = parse_text(&ps, text, len);
+	if (r == 0 && !out->njobs) {
+		snprintf(err, errlen, "no job section (a [name] other than [global])");
+		r = -EINVAL;
+	}
+	jobs_finish(out);
+	out->fio_text = strbuf_detach(&ps.fio);
+	return r;
+}
+
+int fiojob_parse(const char *text, size_t len, struct fiojob_file *out, char *err, size_t errlen)
+{
+	return fiojob_parse_env(text, len, NULL, out, err, errlen);
+}
+
+void fiojob_file_release(struct fiojob_file *f)
+{
+	free(f->fio_text);
+	f->fio_text = NULL;
+}
+
+bool fiojob_next_file(const char **cursor, char *buf, size_t len)
+{
+	const char *p = *cursor;
+	while (p && *p == ':')
+		p++;
+	if (!p || !*p)
+		return false;
+	size_t n = 0;
+	for (; *p && *p != ':'; p++) {
+		if (*p == '\\' && p[1] == ':')
+			p++;
+		if (n + 1 < len)
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	*cursor = p;
+	return true;
+}
+
+/* Options that name or count the files: TARGET, one file, replaces them all. */
+static bool names_files(const char *line)
+{
+	static const char *const keys[] = { "filename", "directory", "filename_format", "opendir", "nrfiles",
+					    "nr_files", NULL };
+	size_t n = strcspn(line, "=");
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	for (size_t i = 0; keys[i]; i++)
+		if (strlen(keys[i]) == n && strncmp(line, keys[i], n) == 0)
+			return true;
+	return false;
+}
+
+void fiojob_fio_text(const struct fiojob_file *f, const char *target, struct strbuf *out)
+{
+	const char *text = f->fio_text ? f->fio_text : "";
+	if (target) {
+		strbuf_adds(out, "[global]\nfilename=");
+		for (const char *p = target; *p; p++) {
+			if (*p == ':')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *p);
+		}
+		strbuf_addch(out, '\n');
+	}
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char line[LINE_MAX_LEN];
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		if (!target || !names_files(line))
+			strbuf_addf(out, "%s\n", line);
+		text += n + (text[n] == '\n');
+	}
 }

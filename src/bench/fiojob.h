@@ -1,15 +1,30 @@
 /* bench/fiojob.h: a fio job file read into iotriage's terms (pure: text in,
- * jobs out; no I/O).
+ * jobs out; the environment, fio's keywords and included files come through
+ * struct fiojob_env, bench/fiojob_value.h).
  *
- * The file is fio's INI form: a [global] section whose options every later
- * job starts from, then one section per job. Lines are "option=value" or a
- * bare "option" (a flag: time_based, direct); '#' and ';' start comments.
- * Only the options iotriage runs the same way are accepted (see
- * fiojob_supported); any other is refused by name with its section and line,
- * so a job that would measure something else is never run quietly. Defaults
- * are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
- * ioengine=psync, randrepeat=1, the random map on (norandommap=0). Sections run one after another (fio runs
- * them together unless "stonewall"; iotriage always separates them).
+ * fio's rules: a [global] section (a section whose name starts "global")
+ * whose options every later job starts from, then one section per job;
+ * "option=value" or a bare "option" (a flag); a line whose first character
+ * is ';' or '#' is a comment, and the rest of any line from its first ';' or
+ * '#' is one too ("filename=a#b" is "a", as in fio); ${VAR} from the
+ * environment (an unset one is refused by name: fio would put an empty
+ * string); $pagesize, $ncpus, $mb_memory and fio's arithmetic (see
+ * fiojob_value.h); "include FILE" (its options join the section; no section
+ * in it); fio's aliases (timeout is runtime, io_limit is io_size, ...);
+ * filename= with ':' between files and "\:" for a colon in a name; size= and
+ * io_size= as a percentage ("50%": of the target, and of size).
+ *
+ * Options iotriage runs the same way are read into struct fiojob. Options
+ * that change nothing measured (name, description, thread, new_group,
+ * gtod_reduce, percentile_list, group_reporting) are accepted. Natively the
+ * jobs run one after another, so a file of several jobs runs natively only
+ * when each job after the first has stonewall (fio runs the others together).
+ * Any other option, or a value of a native option iotriage does not run
+ * (rw=randread:8, bs=4k,64k, an engine of fio's own, several files), makes
+ * the whole file fio's: FIO_REASON says which and where, and FIO_TEXT is the
+ * file as fio is to read it (includes inlined, comments and ${VAR} resolved).
+ * Defaults are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
+ * ioengine=psync, randrepeat=1, the random map on (norandommap=0).
  */
 #ifndef IOTRIAGE_BENCH_FIOJOB_H
 #define IOTRIAGE_BENCH_FIOJOB_H
@@ -18,36 +33,62 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/strbuf.h"
+#include "bench/fiojob_value.h"
+
 #define FIOJOB_MAX_JOBS 32
 #define FIOJOB_MAX_TEXT (1U << 20)
 
 struct fiojob {
 	char name[64];
-	char rw[16];             /* read write randread randwrite rw readwrite randrw */
+	char rw[16];             /* read write randread randwrite rw readwrite randrw (trim... for fio) */
 	unsigned rwmixread;      /* 0..100 */
 	uint32_t bs;
 	unsigned iodepth, numjobs;
-	uint64_t size;           /* 0 = the whole target */
-	uint64_t io_size;        /* 0 = size */
+	uint64_t size;           /* 0 = the whole target (or SIZE_PCT of it) */
+	uint64_t io_size;        /* 0 = size (or IO_SIZE_PCT of it) */
+	unsigned size_pct, io_size_pct; /* size=N%, io_size=N%: 1..100, 0 when not given so */
 	uint64_t runtime_ns, ramp_ns;
 	bool time_based, direct, randrepeat;
 	bool norandommap;        /* fio's default (0): every block once per pass; 1: uniform draws */
+	bool may_write;          /* rw writes or trims (or is one iotriage does not know), or the engine
+				  * changes its files whatever rw says (ftruncate, filedelete, ...) */
+	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
 	uint64_t rate_bps, rate_iops;
-	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null */
-	char filename[256];      /* "" when the file does not name one */
+	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
+	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
+	char files[512];         /* filename= as written (several files, escapes kept) */
 };
 
 struct fiojob_file {
 	size_t njobs;
 	struct fiojob jobs[FIOJOB_MAX_JOBS];
+	char fio_reason[320];    /* why the file is fio's to run; "" when iotriage runs it */
+	char *fio_text;          /* the file for fio (malloc'd; fiojob_file_release) */
 };
 
-/* Parses TEXT (LEN bytes; a NUL inside ends it). Returns 0, or -EINVAL with
- * a message in ERR naming the option, the section and the line. A file
- * without any job section is refused too. */
+/* Parses TEXT (LEN bytes; a NUL inside ends it) with ENV (NULL: no
+ * environment, no includes, a 4 KiB page, one CPU). Returns 0, or -EINVAL
+ * with a message in ERR naming the option, the section and the line. A file
+ * without any job section is refused too. Release OUT with
+ * fiojob_file_release (also after a failure). */
+int fiojob_parse_env(const char *text, size_t len, const struct fiojob_env *env, struct fiojob_file *out,
+		     char *err, size_t errlen);
 int fiojob_parse(const char *text, size_t len, struct fiojob_file *out, char *err, size_t errlen);
+void fiojob_file_release(struct fiojob_file *f);
 
-/* The accepted options, NULL-terminated (for --help and the docs). */
+/* F's text for fio with TARGET (NULL: the file's own names) in place of
+ * every filename=, directory=, filename_format=, opendir= and nrfiles=
+ * ("[global]" and "filename=TARGET", ':' escaped, first). */
+void fiojob_fio_text(const struct fiojob_file *f, const char *target, struct strbuf *out);
+
+/* The next file of a filename= list at *CURSOR, fio's way (':' separates,
+ * "\:" is a colon, empty names skipped) into BUF. False at the end. */
+bool fiojob_next_file(const char **cursor, char *buf, size_t len);
+
+/* The options run natively and those accepted with no effect on what is
+ * measured, NULL-terminated (for --help and the docs). */
 extern const char *const fiojob_supported[];
+extern const char *const fiojob_cosmetic[];
 
 #endif

@@ -35,6 +35,8 @@ enum {
 	OPT_RATE_IOPS,
 	OPT_RANDOM_MAP,
 	OPT_FIO_JOB,
+	OPT_NATIVE,
+	OPT_PARSE_ONLY,
 };
 
 struct run_record {
@@ -58,6 +60,8 @@ struct run_cmd {
 	char params[256];
 	struct run_record rec;
 	const char *fio_job;     /* --fio-job FILE */
+	bool native;             /* --native: refuse a job file that needs fio */
+	bool parse_only;         /* --parse-only: say how the file would run, run nothing */
 	struct fiojob_outcome fio;
 };
 
@@ -114,6 +118,10 @@ static const struct opt_def run_opts[] = {
 	  OPT_RANDOM_MAP, OPT_V_CHOICE(struct run_cmd, run.random_map, run_random_maps, "uniform") },
 	{ "fio-job", 0, "FILE", "run a fio job file's jobs instead (its workload options replace these; TARGET, if given, "
 	  "replaces filename=)", OPT_FIO_JOB, OPT_V_STRING(struct run_cmd, fio_job) },
+	{ "native", 0, NULL, "with --fio-job: refuse a job file iotriage does not run natively instead of handing it to fio",
+	  OPT_NATIVE, OPT_V_FLAG(struct run_cmd, native) },
+	{ "parse-only", 0, NULL, "with --fio-job: read and check the file, say how each job would run, run nothing",
+	  OPT_PARSE_ONLY, OPT_V_FLAG(struct run_cmd, parse_only) },
 	OPT_END,
 };
 
@@ -173,6 +181,20 @@ static const char *workload_option_given(const struct command_call *call)
 	return NULL;
 }
 
+/* --parse-only: how each job would run (a few lines of glue). */
+static void print_fio_job_plan(const struct fiojob_outcome *o)
+{
+	if (o->through_fio) {
+		printf("%s: through %s: %s\n", o->file, o->fio_version, o->jobs.fio_reason);
+		return;
+	}
+	for (size_t i = 0; i < o->jobs.njobs; i++) {
+		const struct fiojob *j = &o->jobs.jobs[i];
+		printf("%s: job [%s]: natively: %s, bs %u, iodepth %u, numjobs %u, %s on %s\n", o->file, j->name, j->rw,
+		       j->bs, j->iodepth, j->numjobs, j->ioengine, o->target[i]);
+	}
+}
+
 /* --fio-job: the file is read and every job checked before anything runs. */
 static int check_fio_job(struct command_call *call)
 {
@@ -184,8 +206,12 @@ static int check_fio_job(struct command_call *call)
 	if (call->noperands > 1)
 		return opts_usage_error("run", "--fio-job takes at most one target (it replaces the jobs' filename=)");
 	char err[600];
-	if (fiojob_load(c->fio_job, call->noperands ? call->operands[0] : NULL, &c->fio, err, sizeof(err)) < 0)
+	if (fiojob_load(c->fio_job, call->noperands ? call->operands[0] : NULL, c->native, &c->fio, err, sizeof(err)) < 0)
 		return opts_usage_error("run", "%s", err);
+	if (c->parse_only) {
+		call->answered = true;
+		print_fio_job_plan(&c->fio);
+	}
 	return 0;
 }
 
@@ -194,6 +220,8 @@ static int check_one_target(struct command_call *call)
 {
 	if (((const struct run_cmd *)call->settings)->fio_job)
 		return check_fio_job(call);
+	if (((const struct run_cmd *)call->settings)->native || ((const struct run_cmd *)call->settings)->parse_only)
+		return opts_usage_error("run", "--native and --parse-only go with --fio-job");
 	if (call->noperands != 1)
 		return opts_usage_error("run", "expected exactly one target (a file or block device)");
 	const struct run_cmd *c = call->settings;
@@ -213,6 +241,8 @@ static int fio_job_main(struct command_call *call)
 	struct run_cmd *c = call->settings;
 	run_settings_complete(c, call->rc->json);
 	int status = fiojob_run(&c->fio, &c->run, c->err, sizeof(c->err)) < 0 ? 1 : 0;
+	if (c->fio.through_fio && !call->rc->json)
+		printf("run by %s: %s\n", c->fio.fio_version, c->fio.jobs.fio_reason);
 	for (size_t i = 0; i < c->fio.ndone && !call->rc->json; i++) {
 		printf("job [%s] on %s:%s%s\n", c->fio.jobs.jobs[i].name, c->fio.target[i], c->fio.error[i][0] ? " " : "",
 		       c->fio.error[i]);
@@ -274,8 +304,13 @@ static const struct command_doc run_doc = {
 	"Writes to a block device are refused while it is mounted, swapped on, held\n"
 	"(holders, O_EXCL) or carries a signature (file system, ZFS, LVM, md, partition\n"
 	"table). --force DEVICE, naming the target again, overrides a signature only.\n"
-	"--fio-job FILE runs each job of a fio job file, one after another; an option\n"
-	"iotriage does not run the same way is refused by name and nothing runs.",
+	"--fio-job FILE runs a fio job file, read by fio's rules (comments, ${VAR},\n"
+	"$pagesize, include, aliases, escaped colons, N% sizes): natively, one job after\n"
+	"another (each job after the first needs stonewall, as fio would run them\n"
+	"together otherwise); a file with an option iotriage does not run natively is\n"
+	"handed to fio itself (fio --output-format=json+, the same write guard first)\n"
+	"and its figures kept as the jobs' results, engine \"fio\"; --native refuses it\n"
+	"instead, by name. --parse-only says how each job would run and runs nothing.",
 	run_opts,
 };
 

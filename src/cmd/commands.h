@@ -53,6 +53,10 @@ struct command_call {
 	 * targets could not be set up): the log is closed, and no results
 	 * file, database row or document is written. */
 	bool discard_run;
+	/* Set by check when it answered the command itself (run --fio-job
+	 * --parse-only): its status is the exit status, no run begins and main
+	 * does not run; release still does. */
+	bool answered;
 };
 
 /* A framed command's definition, next to its main in its own file. */

@@ -73,11 +73,11 @@ int command_frame_execute(const char *name, const struct command_frame *f, int a
 		status = cmd_error(name, "needs root (raw devices, loop devices, cgroups)");
 	if (status == 0 && f->check)
 		status = f->check(&call);
-	if (status == 0) {
+	bool ran = status == 0 || call.answered;
+	if (status == 0 && !call.answered)
 		status = f->flags & CMD_RECORDS_RUN ? run_recorded(&call) : f->main(&call);
-		if (f->release)
-			f->release(&call);
-	}
+	if (ran && f->release)
+		f->release(&call);
 free_settings:
 	free(settings);
 	return status;

@@ -86,6 +86,75 @@ bool fio_latency(const struct jv *dir, const char *key, struct hist_summary *ret
 	return ret->count > 0;
 }
 
+/* json+'s "bins": {"latency in ns": count, ...} into H. */
+static void add_bins(const struct jv *bins, struct histogram *h)
+{
+	for (size_t i = 0; bins && bins->type == JV_OBJECT && i < bins->count; i++) {
+		char *end;
+		unsigned long long v = strtoull(bins->keys[i], &end, 10);
+		uint64_t n = jv_u64(&bins->items[i], 0);
+		if (*end || !n)
+			continue;
+		h->buckets[hist_bucket_of(v)] += n;
+		h->count += n;
+		h->sum += v * n;
+		if (v < h->min)
+			h->min = v;
+		if (v > h->max)
+			h->max = v;
+	}
+}
+
+static void job_direction(const struct jv *d, uint64_t *bytes, uint64_t *ios, struct histogram *h, double *secs)
+{
+	hist_init(h);
+	*bytes = jv_u64(jv_get(d, "io_bytes"), 0);
+	*ios = jv_u64(jv_get(d, "total_ios"), 0);
+	const struct jv *bins = jv_path(d, "lat_ns.bins");
+	add_bins(bins ? bins : jv_path(d, "clat_ns.bins"), h);
+	double s = jv_number(jv_get(d, "runtime"), 0) / 1000.0;
+	if (s > *secs)
+		*secs = s;
+}
+
+int fio_job_result(const struct jv *job, const struct engine_ops *engine, struct job_result *ret)
+{
+	if (!job || job->type != JV_OBJECT)
+		return -EINVAL;
+	memset(ret, 0, sizeof(*ret));
+	ret->engine = engine;
+	const char *qd = jv_string(jv_path(job, "job options.iodepth"), "1"); /* fio writes options as strings */
+	ret->iodepth = (unsigned)strtoul(qd, NULL, 10) ? (unsigned)strtoul(qd, NULL, 10) : 1;
+	double secs = 0;
+	job_direction(jv_get(job, "read"), &ret->read_bytes, &ret->read_ios, &ret->lat_read, &secs);
+	job_direction(jv_get(job, "write"), &ret->write_bytes, &ret->write_ios, &ret->lat_write, &secs);
+	uint64_t trim_bytes = 0, trim_ios = 0;
+	struct histogram trim;
+	job_direction(jv_get(job, "trim"), &trim_bytes, &trim_ios, &trim, &secs);
+	hist_init(&ret->slat_read);
+	hist_init(&ret->slat_write);
+	ret->bytes = ret->read_bytes + ret->write_bytes + trim_bytes;
+	ret->ios = ret->read_ios + ret->write_ios + trim_ios;
+	if (secs <= 0)
+		secs = jv_number(jv_get(job, "job_runtime"), 0) / 1000.0;
+	ret->seconds = ret->first_done_seconds = ret->last_done_seconds = secs;
+	/* fio's job as one worker: its CPU time from usr_cpu and sys_cpu, percentages of its runtime. */
+	double run_s = jv_number(jv_get(job, "job_runtime"), secs * 1000.0) / 1000.0;
+	ret->nr_workers = 1;
+	ret->workers[0] = (struct job_worker_result){
+		.bytes = ret->bytes, .ios = ret->ios, .done_seconds = secs, .cpu = -1,
+		.user_seconds = jv_number(jv_get(job, "usr_cpu"), 0) / 100.0 * run_s,
+		.system_seconds = jv_number(jv_get(job, "sys_cpu"), 0) / 100.0 * run_s,
+		.busy_seconds = run_s, .voluntary_switches = jv_u64(jv_get(job, "ctx"), 0),
+	};
+	int e = jv_int(jv_get(job, "error"), 0);
+	ret->stop = e ? JOB_STOP_ERROR : JOB_STOP_SIZE;
+	ret->error = -e;
+	if (!e && jv_get(jv_get(job, "job options"), "time_based"))
+		ret->stop = JOB_STOP_TIME;
+	return 0;
+}
+
 int dd_parse_summary(const char *text, uint64_t *ret_bytes, double *ret_seconds)
 {
 	const char *found = NULL;

@@ -9,6 +9,7 @@
 
 #include "basic/jsonread.h"
 #include "bench/histogram.h"
+#include "bench/job.h"
 
 struct fio_direction {
 	uint64_t bytes;
@@ -36,6 +37,16 @@ int fio_parse(const char *text, size_t len, struct fio_summary *ret, struct jv *
  * as iotriage's summary. False when fio gave none (no object, no
  * percentiles, or no I/O counted: fio's psync has no submission latency). */
 bool fio_latency(const struct jv *dir, const char *key, struct hist_summary *ret);
+
+/* One job of fio's --output-format=json+ document (an element of "jobs") as
+ * iotriage's result, labelled ENGINE: bytes, I/Os and runtime per direction
+ * (the longer one is the job's), latency from the histogram json+ gives
+ * (lat_ns's bins when fio recorded them, lat_percentiles=1, else clat_ns's),
+ * fio's error as JOB_STOP_ERROR, and JOB_STOP_TIME when the job's own
+ * options have time_based. RET is zeroed first; no samples; one worker, with
+ * fio's CPU time (usr_cpu, sys_cpu) and context switches. Returns 0, or
+ * -EINVAL when JOB is not a job object. */
+int fio_job_result(const struct jv *job, const struct engine_ops *engine, struct job_result *ret);
 
 /* dd's closing line, "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.32 s, 202 MB/s"
  * (the last one in TEXT). Returns 0 or -EINVAL. */

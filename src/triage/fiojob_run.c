@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "basic/log.h"
+#include "bench/target.h"
 #include "store/store.h"
 
 /* The job file's text, at most FIOJOB_MAX_TEXT bytes (one more is read to
@@ -48,6 +50,8 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->rw = run_rw_find(job->rw);
 	s->mix = job->rwmixread;
 	s->engine = job->ioengine;
+	if (!s->rw)
+		s->rw = job->rw; /* one of fio's own (trim): only fio runs it */
 	s->direct = job->direct;
 	s->size_given = job->size != 0;
 	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
@@ -67,16 +71,48 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	run_apply_rw(s);
 }
 
+/* size=N% and io_size=N%: of the target's size (rounded down to the block
+ * size, as fio does), and of the size. */
+static int resolve_percentages(const char *file, const char *path, struct fiojob *job, char *err, size_t errlen)
+{
+	if (!job->size_pct && !job->io_size_pct)
+		return 0;
+	struct target t = TARGET_INIT;
+	int r = target_open(path, false, false, false, &t);
+	uint64_t whole = t.size;
+	target_close(&t);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: job [%s]: size=%u%%: cannot read the size of '%s': %s", file, job->name,
+			 job->size_pct ? job->size_pct : job->io_size_pct, path, strerror(-r));
+		return r;
+	}
+	if (job->size_pct) {
+		job->size = whole * job->size_pct / 100;
+		job->size -= job->size % job->bs;
+	}
+	if (job->io_size_pct)
+		job->io_size = (job->size ? job->size : whole) * job->io_size_pct / 100;
+	if ((job->size_pct && !job->size) || (job->io_size_pct && !job->io_size)) {
+		snprintf(err, errlen, "%s: job [%s]: %u%% of '%s' (%llu bytes) is less than one block", file, job->name,
+			 job->size_pct ? job->size_pct : job->io_size_pct, path, (unsigned long long)whole);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_jobs(const char *file, const char *target, struct fiojob_outcome *out, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
-		const struct fiojob *job = &out->jobs.jobs[i];
+		struct fiojob *job = &out->jobs.jobs[i];
 		const char *path = target ? target : job->filename;
 		if (!path[0]) {
 			snprintf(err, errlen, "%s: job [%s] names no filename= and no TARGET was given", file, job->name);
 			return -EINVAL;
 		}
 		snprintf(out->target[i], sizeof(out->target[i]), "%s", path);
+		int r = resolve_percentages(file, path, job, err, errlen);
+		if (r < 0)
+			return r;
 		struct run_settings base = { .rw = "read" };
 		job_settings(job, &base, &out->settings[i]);
 		char msg[160];
@@ -88,27 +124,121 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 	return 0;
 }
 
-int fiojob_load(const char *file, const char *target, struct fiojob_outcome *out, char *err, size_t errlen)
+static const char *env_get(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+/* fio's rule: a relative name not found from here is looked for beside the including file. */
+static int env_include(const char *path, const char *from, char **text, size_t *len, char *why, size_t whylen,
+		       void *arg)
+{
+	(void)arg;
+	char beside[4096];
+	const char *slash = from ? strrchr(from, '/') : NULL;
+	if (path[0] != '/' && access(path, F_OK) != 0 && slash) {
+		snprintf(beside, sizeof(beside), "%.*s%s", (int)(slash - from + 1), from, path);
+		path = beside;
+	}
+	return read_job_file(path, text, len, why, whylen);
+}
+
+/* The job's file as a name (a colon unescaped), or its list as written. */
+static const char *job_files(const struct fiojob *job)
+{
+	return job->filename[0] ? job->filename : job->files;
+}
+
+/* A file that needs fio: refused with --native or without fio, else marked for it. */
+static int check_fio(const char *file, bool native, struct fiojob_outcome *out, char *err, size_t errlen)
+{
+	const char *why = out->jobs.fio_reason;
+	if (native) {
+		snprintf(err, errlen, "%s: %s; --native refuses it (without --native the file runs through fio)", file, why);
+		return -EINVAL;
+	}
+	if (fiojob_fio_version(out->fio_version, sizeof(out->fio_version)) < 0) {
+		snprintf(err, errlen, "%s: %s, and fio, which would run it, is not installed (apt-get install fio)", file,
+			 why);
+		return -ENOENT;
+	}
+	char refusal[400];
+	if (fiojob_fio_check(&out->jobs, out->target_arg, refusal, sizeof(refusal)) < 0) {
+		snprintf(err, errlen, "%s: %s; %s", file, why, refusal);
+		return -EINVAL;
+	}
+	out->through_fio = true;
+	for (size_t i = 0; i < out->jobs.njobs; i++)
+		snprintf(out->target[i], sizeof(out->target[i]), "%s",
+			 out->target_arg ? out->target_arg : job_files(&out->jobs.jobs[i]));
+	return 0;
+}
+
+int fiojob_load(const char *file, const char *target, bool native, struct fiojob_outcome *out, char *err,
+		size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	out->file = file;
+	out->target_arg = target;
 	char *text = NULL;
 	size_t len = 0;
 	int r = read_job_file(file, &text, &len, err, errlen);
 	if (r < 0)
 		return r;
+	long page = sysconf(_SC_PAGESIZE), cpus = sysconf(_SC_NPROCESSORS_CONF), pages = sysconf(_SC_PHYS_PAGES);
+	struct fiojob_env env = {
+		.getenv = env_get, .read_include = env_include, .path = file,
+		.pagesize = page > 0 ? (uint64_t)page : 4096, .ncpus = cpus > 0 ? (uint64_t)cpus : 1,
+		.mb_memory = page > 0 && pages > 0 ? (uint64_t)pages * (uint64_t)page >> 20 : 0,
+	};
 	char why[512];
-	r = fiojob_parse(text, len, &out->jobs, why, sizeof(why));
+	r = fiojob_parse_env(text, len, &env, &out->jobs, why, sizeof(why));
 	free(text);
 	if (r < 0) {
+		fiojob_file_release(&out->jobs);
 		snprintf(err, errlen, "%s: %s", file, why);
 		return r;
 	}
-	return check_jobs(file, target, out, err, errlen);
+	r = out->jobs.fio_reason[0] ? check_fio(file, native, out, err, errlen) : check_jobs(file, target, out, err, errlen);
+	if (r < 0)
+		fiojob_file_release(&out->jobs);
+	return r;
+}
+
+/* fio's jobs become the outcome's, with their results (fio may report more
+ * jobs than the file has sections: numjobs without group_reporting). */
+static int run_through_fio(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
+{
+	log_msg(LOG_INFO, "FIO-JOB %s: handed to %s: %s", out->file, out->fio_version, out->jobs.fio_reason);
+	int r = fiojob_fio_run(&out->jobs, out->target_arg, base->force, &out->fio, err, errlen);
+	char reason[sizeof(out->engine_reason[0])];
+	snprintf(reason, sizeof(reason), "%s ran the file: %s", out->fio_version, out->jobs.fio_reason);
+	for (size_t i = 0; i < out->fio.njobs; i++) {
+		struct fiojob *job = &out->jobs.jobs[i];
+		*job = out->fio.jobs[i];
+		if (i >= out->jobs.njobs || !out->target_arg)
+			snprintf(out->target[i], sizeof(out->target[i]), "%s", out->target_arg ? out->target_arg : job_files(job));
+		job_settings(job, base, &out->settings[i]);
+		out->settings[i].engine = "fio";
+		out->results[i] = out->fio.results[i];
+		out->fio.results[i] = NULL;
+		snprintf(out->error[i], sizeof(out->error[i]), "%s", out->fio.error[i]);
+		snprintf(out->engine_reason[i], sizeof(out->engine_reason[i]), "%s", reason);
+		if (out->error[i][0] && r == 0) {
+			r = -EIO;
+			snprintf(err, errlen, "job [%s]: %s", job->name, out->error[i]);
+		}
+	}
+	out->jobs.njobs = out->fio.njobs > out->jobs.njobs ? out->fio.njobs : out->jobs.njobs;
+	out->ndone = out->fio.njobs;
+	return r;
 }
 
 int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
 {
+	if (out->through_fio)
+		return run_through_fio(out, base, err, errlen);
 	int first = 0;
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
 		const struct fiojob *job = &out->jobs.jobs[i];
@@ -158,7 +288,9 @@ void fiojob_json(struct json *j, const struct fiojob_outcome *o)
 {
 	json_begin_object(j, "fio_job");
 	json_string(j, "file", o->file);
-	json_string(j, "order", "one job after another (as fio with stonewall)");
+	json_string(j, "order", o->through_fio ? "fio's own" : "one job after another (as fio with stonewall)");
+	json_string(j, "run_by", o->through_fio ? o->fio_version : "iotriage");
+	json_string(j, "fio_reason", o->jobs.fio_reason[0] ? o->jobs.fio_reason : NULL);
 	json_begin_array(j, "jobs");
 	for (size_t i = 0; i < o->ndone; i++) {
 		json_begin_object(j, NULL);
@@ -183,8 +315,9 @@ int fiojob_store(struct store *s, const char *run_id, const struct fiojob_outcom
 		const struct job_result *res = o->results[i];
 		char test[96], params[256];
 		snprintf(test, sizeof(test), "fio-job %s", job->name);
-		snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u}",
-			 job->rw, job->bs, job->iodepth, job->numjobs);
+		snprintf(params, sizeof(params),
+			 "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, \"engine\": \"%s\"}",
+			 job->rw, job->bs, job->iodepth, job->numjobs, res ? res->engine->name : job->ioengine);
 		struct store_result row = {
 			.run_id = run_id, .test = test, .path = o->target[i],
 			.status = o->error[i][0] ? "error" : "ok", .reason = o->error[i][0] ? o->error[i] : NULL,
@@ -201,6 +334,8 @@ int fiojob_store(struct store *s, const char *run_id, const struct fiojob_outcom
 
 void fiojob_release(struct fiojob_outcome *o)
 {
+	fiojob_fio_release(&o->fio);
+	fiojob_file_release(&o->jobs);
 	for (size_t i = 0; i < FIOJOB_MAX_JOBS; i++) {
 		free(o->results[i]);
 		o->results[i] = NULL;

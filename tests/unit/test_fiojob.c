@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/fiojob.h"
@@ -16,6 +17,7 @@ static char err[512];
 static int parse(const char *text)
 {
 	err[0] = '\0';
+	fiojob_file_release(&f); /* the last parse's text for fio */
 	return fiojob_parse(text, strlen(text), &f, err, sizeof(err));
 }
 
@@ -95,31 +97,222 @@ static void test_defaults(void)
 	is_str(f.jobs[0].rw, "write", "CRLF value trimmed");
 }
 
+/* TEXT parses, but is fio's to run, and the reason holds WANT. */
+static void fios(const char *text, const char *want)
+{
+	char name[160];
+	snprintf(name, sizeof(name), "fio's: %s", want);
+	int r = parse(text);
+	if (!ok(r == 0 && strstr(f.fio_reason, want), name))
+		printf("#   r=%d err='%s' reason='%s'\n", r, err, f.fio_reason);
+	fiojob_file_release(&f);
+}
+
 static void test_refusals(void)
 {
-	refused("[j]\nverify=md5\n", "option 'verify' is not supported");
-	refused("[j]\nverify=md5\n", "line 2 [j]");
-	refused("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
-	refused("[j]\nioengine=posixaio\n", "ioengine=posixaio is not supported");
-	refused("[j]\nrw=trim\n", "rw=trim");
-	refused("[j]\nrw=randread:8\n", "offset modifiers");
-	refused("[j]\nbs=4k,8k\n", "separate read and write block sizes");
 	refused("[j]\nbs=0\n", "bs=0");
-	refused("[j]\nbs=128m\n", "at most 64m");
-	refused("[j]\nsize=50%\n", "percentage");
+	refused("[j]\nsize=150%\n", "percentage from 1% to 100%");
 	refused("[j]\niodepth=0\n", "iodepth=0");
 	refused("[j]\nrwmixread=101\n", "rwmixread=101");
 	refused("[j]\nruntime=soon\n", "runtime=soon");
-	refused("[j]\ndirect=2\n", "expected 0 or 1");
-	refused("[j]\nfilename=/a:/b\n", "several files");
+	refused("[j]\ndirect=yes\n", "expected 0 or 1");
+	refused("[j]\nrw=sideways\n", "rw=sideways");
 	refused("[j]\nrw\n", "needs a value");
+	refused("[j]\ndirect\n", "option 'direct' needs a value, 0 or 1 (fio refuses it bare)");
+	refused("[j]\ngtod_reduce\n", "option 'gtod_reduce' needs a value");
 	refused("rw=read\n[j]\n", "before any section");
 	refused("[global]\nrw=read\n", "no job section");
 	refused("", "no job section");
 	refused("[j\n", "'[name]'");
 	refused("[]\n", "needs a name");
-	refused("[j]\n[global]\n", "[global] after a job");
-	refused("[j]\nrate=1m,2m\n", "separate read and write rates");
+	refused("[j]\ninclude other.fio\n", "included files are not read here");
+}
+
+/* What iotriage does not run natively makes the whole file fio's, named. */
+static void test_fio_reasons(void)
+{
+	fios("[j]\nbs=128m\n", "blocks over 64m");
+	fios("[j]\niodepth=8192\n", "a queue over 4096");
+	fios("[j]\nsize=8z\n", "a size in zones");
+	fios("[j]\nverify=md5\n", "option 'verify' is not run natively (line 2 [j])");
+	fios("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
+	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
+	fios("[j]\nrw=trim\n", "rw=trim");
+	fios("[j]\nrw=randread:8\n", "offset modifiers");
+	fios("[j]\nbs=4k,8k\n", "separate read and write block sizes");
+	fios("[j]\nfilename=/a:/b\n", "several files");
+	fios("[j]\nrate=1m,2m\n", "separate read and write rates");
+	fios("[j]\nnr_files=4\n", "'nr_files' (fio's alias of 'nrfiles')");
+	fios("[j]\ndirectory=/tmp\nverify=md5\n", "option 'directory'");
+	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
+	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
+	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
+	is_str(f.fio_reason, "", "every job waits for the one before: native");
+	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
+	is_str(f.fio_reason, "", "native too");
+	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
+	is_str(f.fio_reason, "", "has no reason for fio");
+	fiojob_file_release(&f);
+}
+
+/* Options that change nothing measured never make a file fio's. */
+static void test_cosmetic(void)
+{
+	is_int(parse("[global]\nname=all\ndescription=x\nthread\nthreads\ngtod_reduce=1\ngroup_reporting\n"
+		     "[j]\nnew_group\npercentile_list=50:99:99.9\nname=renamed\n"),
+	       0, "every cosmetic option parses");
+	is_str(f.fio_reason, "", "and none needs fio");
+	is_str(f.jobs[0].name, "renamed", "name= in a job renames it");
+	fiojob_file_release(&f);
+}
+
+/* fio cuts a line at its first ';' or '#', wherever it is. */
+static void test_comments(void)
+{
+	is_int(parse("[j] ; the job\nruntime=3600  # one hour\nfilename=/tmp/a#b\nsize=1m;x\n  # indented\n"), 0,
+	       "inline comments");
+	ok(f.jobs[0].runtime_ns == 3600000000000ULL, "runtime=3600 # one hour is an hour");
+	is_str(f.jobs[0].filename, "/tmp/a", "the comment is not part of the file name");
+	ok(f.jobs[0].size == 1 << 20, "size=1m;x");
+	is_str(f.jobs[0].name, "j", "a comment after a section header");
+	fiojob_file_release(&f);
+}
+
+static const char *fake_getenv(const char *name, void *arg)
+{
+	(void)arg;
+	return strcmp(name, "SIZE") == 0 ? "64m" : strcmp(name, "DEV") == 0 ? "/dev/loop9" : NULL;
+}
+
+static int fake_include(const char *path, const char *from, char **text, size_t *len, char *why, size_t whylen,
+			void *arg)
+{
+	(void)from, (void)arg;
+	const char *body = strcmp(path, "common.fio") == 0 ? "bs=64k ; from the include\ninclude deeper.fio\n"
+			 : strcmp(path, "deeper.fio") == 0 ? "iodepth=8\n"
+			 : strcmp(path, "section.fio") == 0 ? "[x]\n" : NULL;
+	if (!body) {
+		snprintf(why, whylen, "no such file");
+		return -ENOENT;
+	}
+	*text = strdup(body);
+	*len = strlen(body);
+	return 0;
+}
+
+static const struct fiojob_env env = {
+	.getenv = fake_getenv, .read_include = fake_include, .path = "main.fio",
+	.pagesize = 4096, .ncpus = 6, .mb_memory = 16000,
+};
+
+static int parse_env(const char *text)
+{
+	err[0] = '\0';
+	fiojob_file_release(&f);
+	return fiojob_parse_env(text, strlen(text), &env, &f, err, sizeof(err));
+}
+
+static void test_variables(void)
+{
+	is_int(parse_env("[j]\nsize=${SIZE}\nfilename=${DEV}\n"), 0, "${VAR} from the environment");
+	ok(f.jobs[0].size == 64ULL << 20, "size=${SIZE} is 64m");
+	is_str(f.jobs[0].filename, "/dev/loop9", "filename=${DEV}");
+	ok(strstr(f.fio_text, "size=64m") != NULL, "fio's copy has the value, not the variable");
+	fiojob_file_release(&f);
+	is_int(parse_env("[j]\nsize=${NOPE}\n"), -EINVAL, "an unset variable is refused");
+	ok(strstr(err, "environment variable NOPE is not set") && strstr(err, "line 2 [j]"), "naming it and its line");
+	fiojob_file_release(&f);
+	is_int(parse_env("[j]\nbs=$pagesize\niodepth=$ncpus*2\nsize=$mb_memory/1000\nnumjobs=(2+1)\n"), 0,
+	       "fio's keywords and arithmetic");
+	ok(f.jobs[0].bs == 4096, "bs=$pagesize");
+	ok(f.jobs[0].iodepth == 12, "iodepth=$ncpus*2 computed as bc would");
+	ok(f.jobs[0].size == 16, "size=$mb_memory/1000: whole-number division");
+	ok(f.jobs[0].numjobs == 3, "numjobs=(2+1): fio's arithmetic");
+	fiojob_file_release(&f);
+	is_int(parse_env("[j]\nbs=(4k*2)\n"), 0, "a size in fio's arithmetic");
+	ok(f.jobs[0].bs == 8192, "bs=(4k*2) is 8k");
+	fiojob_file_release(&f);
+	is_int(parse_env("[j]\nsize=$mb_memory*m\n"), -EINVAL, "bc's syntax error is refused");
+	ok(strstr(err, "bc") != NULL, "saying fio computes it with bc");
+	fiojob_file_release(&f);
+}
+
+static void test_include_and_aliases(void)
+{
+	is_int(parse_env("[j]\ninclude common.fio\nrw=write\n"), 0, "include FILE, nested");
+	ok(f.jobs[0].bs == 65536 && f.jobs[0].iodepth == 8, "the included options reach the job");
+	ok(strstr(f.fio_text, "bs=64k\niodepth=8\nrw=write") != NULL, "fio's copy has them inlined");
+	fiojob_file_release(&f);
+	refused("[j]\ninclude section.fio\n", "included files are not read here");
+	is_int(parse_env("[j]\ninclude section.fio\n"), -EINVAL, "a section in an included file is refused");
+	ok(strstr(err, "section.fio line 1") && strstr(err, "a section in an included file"), "naming the file and line");
+	fiojob_file_release(&f);
+	is_int(parse_env("[j]\ninclude missing.fio\n"), -EINVAL, "a missing include is refused");
+	fiojob_file_release(&f);
+	is_int(parse("[j]\ntimeout=10\nio_limit=2m\nblocksize=8k\nreadwrite=randwrite\nallrandrepeat=0\n"), 0,
+	       "fio's aliases");
+	ok(f.jobs[0].runtime_ns == 10000000000ULL && f.jobs[0].io_size == 2 << 20 && f.jobs[0].bs == 8192,
+	   "timeout is runtime, io_limit is io_size, blocksize is bs");
+	ok(!strcmp(f.jobs[0].rw, "randwrite") && !f.jobs[0].randrepeat, "readwrite is rw, allrandrepeat is randrepeat");
+	fiojob_file_release(&f);
+}
+
+/* Sizes and times as fio reads them, and refused where fio reads them otherwise than written. */
+static void test_units(void)
+{
+	char why[200];
+	uint64_t v = 0;
+	ok(fiojob_size("4k", &v, why, sizeof(why)) == 0 && v == 4096, "4k is 4096");
+	ok(fiojob_size("4KB", &v, why, sizeof(why)) == 0 && v == 4096, "4KB is 4096 (fio's kb_base=1024)");
+	ok(fiojob_size("4KiB", &v, why, sizeof(why)) == 0 && v == 4000, "4KiB is 4000, as fio reads it by default");
+	ok(fiojob_size("1MiB", &v, why, sizeof(why)) == 0 && v == 1000000, "1MiB is 10^6 the same way");
+	ok(fiojob_size("64ki", &v, why, sizeof(why)) == 0 && v == 65536, "64ki: the k alone");
+	ok(fiojob_size("0x1000", &v, why, sizeof(why)) == 0 && v == 4096, "hex");
+	ok(fiojob_size("4096b", &v, why, sizeof(why)) == 0 && v == 4096, "b for bytes");
+	ok(fiojob_size("1.5g", &v, why, sizeof(why)) < 0 && strstr(why, "fraction"), "1.5g refused: fio reads 1 byte");
+	ok(fiojob_size("4kfoo", &v, why, sizeof(why)) < 0 && strstr(why, "'foo'"), "text after the unit refused");
+	ok(fiojob_time("30", &v, why, sizeof(why)) == 0 && v == 30000000000ULL, "30 is seconds");
+	ok(fiojob_time("1d", &v, why, sizeof(why)) == 0 && v == 86400000000000ULL, "1d");
+	ok(fiojob_time("100msec", &v, why, sizeof(why)) == 0 && v == 100000000ULL, "100msec");
+	ok(fiojob_time("2M", &v, why, sizeof(why)) == 0 && v == 120000000000ULL, "2M is two minutes");
+	ok(fiojob_time("5sec", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "5sec refused: fio reads 5 us");
+	ok(fiojob_time("10min", &v, why, sizeof(why)) < 0 && strstr(why, "microseconds"), "10min refused the same");
+	is_int(parse("[j]\niodepth=0x10\nnumjobs=2\nrate_iops=1k\ndirect=0x1\ntime_based=2\nruntime=1\n"), 0,
+	       "whole numbers and flags as fio reads them");
+	ok(f.jobs[0].iodepth == 16 && f.jobs[0].rate_iops == 1024 && f.jobs[0].direct && f.jobs[0].time_based,
+	   "hex, fio's k in a count (1024), any non-zero flag on");
+	refused("[j]\nruntime=5sec\n", "runtime=5sec: '5sec': fio reads 'sec' as microseconds");
+}
+
+static void test_files_and_percentages(void)
+{
+	is_int(parse("[j]\nfilename=/dev/bsg/0\\:0\\:0\\:0\n"), 0, "an escaped colon is part of the name");
+	is_str(f.jobs[0].filename, "/dev/bsg/0:0:0:0", "one file, its colons unescaped");
+	is_str(f.fio_reason, "", "one file runs natively");
+	fiojob_file_release(&f);
+	const char *cur = "/a\\:b::/c:";
+	char one[64];
+	ok(fiojob_next_file(&cur, one, sizeof(one)) && !strcmp(one, "/a:b"), "first of a list");
+	ok(fiojob_next_file(&cur, one, sizeof(one)) && !strcmp(one, "/c"), "an empty name skipped");
+	ok(!fiojob_next_file(&cur, one, sizeof(one)), "then the end");
+	is_int(parse("[j]\nsize=50%\nio_size=25%\n"), 0, "percentages of the target");
+	ok(f.jobs[0].size_pct == 50 && f.jobs[0].io_size_pct == 25 && !f.jobs[0].size, "kept as percentages");
+	fiojob_file_release(&f);
+	is_int(parse("[j]\nfilename=/x\ndirectory=/d\nnrfiles=4\nverify=md5\n[k]\nfilename=/y\n"), 0, "a file for fio");
+	struct strbuf sb = STRBUF_INIT;
+	fiojob_fio_text(&f, "/dev/a:b", &sb);
+	ok(!strncmp(sb.buf, "[global]\nfilename=/dev/a\\:b\n", strlen("[global]\nfilename=/dev/a\\:b\n")), "TARGET first, its colon escaped");
+	ok(!strstr(sb.buf, "filename=/x") && !strstr(sb.buf, "directory") && !strstr(sb.buf, "nrfiles") &&
+	   strstr(sb.buf, "verify=md5"),
+	   "the file's own names dropped, the rest kept");
+	strbuf_release(&sb);
+	fiojob_file_release(&f);
+	is_int(parse("[j]\nrw=read\n[global]\nrw=write\n[k]\n"), 0, "[global] after a job, as fio allows");
+	ok(!strcmp(f.jobs[0].rw, "read") && !strcmp(f.jobs[1].rw, "write"), "it reaches the jobs after it only");
+	ok(!f.jobs[0].may_write && f.jobs[1].may_write, "which jobs write");
+	is_int(parse("[j]\nrw=read\nioengine=ftruncate\n[k]\nstonewall\nrw=randread\nioengine=rbd\n"), 0, "engines of fio's");
+	ok(f.jobs[0].may_write && !f.jobs[1].may_write, "one that changes its file writes whatever rw says");
+	fiojob_file_release(&f);
 }
 
 static void test_limits(void)
@@ -137,7 +330,10 @@ static void test_limits(void)
 	longline[sizeof(longline) - 1] = '\0';
 	refused(longline, "over 1023 characters");
 	const char nul[] = "[a]\0verify=md5\n";
+	fiojob_file_release(&f);
 	is_int(fiojob_parse(nul, sizeof(nul) - 1, &f, err, sizeof(err)), 0, "a NUL ends the text");
+	is_str(f.fio_reason, "", "nothing after it is read");
+	fiojob_file_release(&f);
 }
 
 int main(void)
@@ -145,6 +341,13 @@ int main(void)
 	test_global_and_jobs();
 	test_defaults();
 	test_refusals();
+	test_fio_reasons();
+	test_cosmetic();
+	test_comments();
+	test_variables();
+	test_include_and_aliases();
+	test_files_and_percentages();
+	test_units();
 	test_limits();
 	return tap_done();
 }

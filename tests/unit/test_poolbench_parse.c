@@ -57,6 +57,31 @@ int main(void)
 	ok(!fio_latency(wdir, "nope_ns", &lat) && !fio_latency(NULL, "clat_ns", &lat), "a missing object is none");
 	jv_free(rdoc);
 
+	/* fio --output-format=json+ of tests/data/fio333_jsonplus_captured.fio: a
+	 * result per job, latency from json+'s bins. */
+	n = read_data("fio333_jsonplus_captured.json", buf, sizeof(buf));
+	is_int(fio_parse(buf, n, &s, &doc, err, sizeof(err)), 0, "fio's json+ parses");
+	static const struct engine_ops label = { .name = "fio" };
+	static struct job_result jr;
+	is_int(fio_job_result(jv_at(jv_get(doc, "jobs"), 1), &label, &jr), 0, "its second job as a result");
+	ok(jr.engine == &label && jr.write_ios == 16 && jr.write_bytes == 1048576 && jr.read_ios == 0,
+	   "16 writes of 64k, no reads");
+	ok(jr.ios == 16 && jr.bytes == 1048576 && fabs(jr.seconds - 0.004) < 1e-9, "totals, and fio's runtime");
+	is_int(jr.iodepth, 4, "iodepth from its options");
+	is_int((int)jr.lat_write.count, 16, "every write's latency from the bins");
+	uint64_t p50 = hist_percentile(&jr.lat_write, 50);
+	ok(p50 > 387072 * 0.97 && p50 < 387072 * 1.03, "p50 within a bucket of fio's own 387072 ns");
+	ok(jr.stop == JOB_STOP_SIZE && !jr.error, "stopped by its size, no error");
+	ok(jr.nr_workers == 1 && jr.workers[0].ios == 16 && jr.workers[0].voluntary_switches == jv_u64(jv_path(jv_at(jv_get(doc, "jobs"), 1), "ctx"), 1),
+	   "one worker with fio's context switches");
+	double usr = jv_number(jv_path(jv_at(jv_get(doc, "jobs"), 1), "usr_cpu"), -1) / 100 *
+		     jv_number(jv_path(jv_at(jv_get(doc, "jobs"), 1), "job_runtime"), -1) / 1000;
+	ok(fabs(jr.workers[0].user_seconds - usr) < 1e-12, "its user CPU time: usr_cpu% of job_runtime");
+	is_int(fio_job_result(jv_at(jv_get(doc, "jobs"), 0), &label, &jr), 0, "the first job");
+	ok(jr.read_ios == 16 && jr.lat_read.count == 16 && jr.lat_write.count == 0, "16 reads, each with its latency");
+	is_int(fio_job_result(NULL, &label, &jr), -EINVAL, "no job, no result");
+	jv_free(doc);
+
 	n = read_data("fio2_old_schema_composed.json", buf, sizeof(buf));
 	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "fio 2.x schema after a warning line parses");
 	is_int(s.jobs, 2, "two jobs summed");
