@@ -15,6 +15,7 @@
 #include "basic/spawn.h"
 #include "disk/inuse.h"
 #include "poolbench/parse.h"
+#include "triage/run.h"
 
 #define FIO_TIMEOUT_MS (24 * 3600 * 1000)
 
@@ -35,46 +36,21 @@ int fiojob_fio_version(char *version, size_t len)
 	return r;
 }
 
-static bool same_device(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) &&
-	       sa.st_rdev == sb.st_rdev;
-}
-
-/* The raw-device write guard (as triage/run's): a block device PATH that fio
- * would write is refused while in use, or while it holds data unless FORCE
- * names it. G keeps the O_EXCL claim. */
+/* A block device PATH that fio would write passes run's guard; a file
+ * needs none (fio creates or writes it as a native run would). */
 static int guard_one(const char *path, const char *force, struct inuse_report *g, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
-		return 0; /* a file: fio creates or writes it as a native run would */
-	int r = inuse_check(path, st.st_rdev, &inuse_default_paths, g);
-	if (r < 0) {
-		snprintf(err, errlen, "cannot check whether '%s' is in use: %s", path, strerror(-r));
-		return r;
-	}
-	struct strbuf found = STRBUF_INIT;
-	for (size_t i = 0; i < g->count; i++)
-		strbuf_addf(&found, "%s%s", i ? "; " : "", g->findings[i]);
-	if (g->in_use)
-		snprintf(err, errlen, "refusing to write to '%s', it is in use: %s", path, found.buf);
-	else if (g->has_signature && !(force && same_device(force, path)))
-		snprintf(err, errlen, "refusing to write to '%s', it holds data: %s; to overwrite it, name the "
-			 "device again with --force %s", path, found.buf, path);
-	else if (g->has_signature)
-		log_msg(LOG_WARN, "FIO-JOB (%s): fio overwrites it because of --force: %s", path, found.buf);
-	r = g->in_use ? -EBUSY : g->has_signature && !(force && same_device(force, path)) ? -EEXIST : 0;
-	strbuf_release(&found);
-	return r;
+		return 0;
+	return run_guard_device_write(path, force, g, "FIO-JOB", err, errlen);
 }
 
 /* Every block device a job that writes would write: TARGET, or its files. */
 static int guard_writes(const struct fiojob_file *f, const char *target, const char *force,
 			struct inuse_report *guards, size_t *nguards, char *err, size_t errlen)
 {
-	if (force && target && !same_device(force, target)) {
+	if (force && target && !run_same_device(force, target)) {
 		snprintf(err, errlen, "--force names '%s', which is not the target '%s'", force, target);
 		return -EINVAL;
 	}

@@ -188,7 +188,7 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 	json_end_object(j);
 }
 
-static bool same_device(const char *a, const char *b)
+bool run_same_device(const char *a, const char *b)
 {
 	struct stat sa, sb;
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode) &&
@@ -204,31 +204,30 @@ static void join_findings(const struct inuse_report *g, char *buf, size_t len)
 	strbuf_release(&sb);
 }
 
-/* The raw-device write guard: refuse a device that is in use, or that holds
- * data unless --force names it again. On success s->guard holds O_EXCL. */
-static int guard_device_write(const char *path, struct run_settings *s, char *err, size_t errlen)
+int run_guard_device_write(const char *path, const char *force, struct inuse_report *guard, const char *tag,
+			   char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return -errno;
-	int r = inuse_check(path, st.st_rdev, &inuse_default_paths, &s->guard);
+	int r = inuse_check(path, st.st_rdev, &inuse_default_paths, guard);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot check whether '%s' is in use: %s", path, strerror(-r));
 		return r;
 	}
 	char found[INUSE_MAX_FINDINGS * 330];
-	join_findings(&s->guard, found, sizeof(found));
-	if (s->guard.in_use) {
+	join_findings(guard, found, sizeof(found));
+	if (guard->in_use) {
 		snprintf(err, errlen, "refusing to write to '%s', it is in use: %s", path, found);
 		return -EBUSY;
 	}
-	if (s->guard.has_signature && !(s->force && same_device(s->force, path))) {
+	if (guard->has_signature && !(force && run_same_device(force, path))) {
 		snprintf(err, errlen, "refusing to write to '%s', it holds data: %s; to overwrite it, "
 			 "name the device again with --force %s", path, found, path);
 		return -EEXIST;
 	}
-	if (s->guard.has_signature)
-		log_msg(LOG_WARN, "RUN (%s): overwriting because of --force: %s", path, found);
+	if (guard->has_signature)
+		log_msg(LOG_WARN, "%s (%s): overwriting because of --force: %s", tag, path, found);
 	return 0;
 }
 
@@ -296,7 +295,7 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 	bool writes = s->spec.read_pct < 100;
 	enum target_kind kind = TARGET_REGULAR_FILE;
 	int r = target_classify(path, &kind);
-	if (s->force && !same_device(s->force, path)) {
+	if (s->force && !run_same_device(s->force, path)) {
 		snprintf(err, errlen, "--force names '%s', which is not the target '%s'", s->force, path);
 		return -EINVAL;
 	}
@@ -304,7 +303,7 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 	if (named && named->diskless)
 		return open_diskless_target(path, s, t, err, errlen);
 	if (r == 0 && kind == TARGET_BLOCK_DEVICE && writes) {
-		r = guard_device_write(path, s, err, errlen);
+		r = run_guard_device_write(path, s->force, &s->guard, "RUN", err, errlen);
 		if (r < 0)
 			return r;
 	}

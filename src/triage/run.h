@@ -49,4 +49,16 @@ int run_workload(const char *path, struct run_settings *s, struct job_result **r
 void run_json_parameters(struct json *j, const struct run_settings *s, const char *path);
 void run_json_result(struct json *j, const struct job_result *r, const char *engine_reason, bool direct);
 
+/* Whether A and B are the same block device (by device number). */
+bool run_same_device(const char *a, const char *b);
+
+/* The raw-device write guard, for every writer of a block device (run, a
+ * job file's jobs, fio's hand-off): refuses PATH when it is in use
+ * (mounted, swapped on, held, opened O_EXCL) and when it holds data
+ * (a signature) unless FORCE names it again; logs an override under TAG.
+ * On success GUARD holds the device O_EXCL until inuse_report_release().
+ * Returns 0, -EBUSY, -EEXIST or another -errno, with ERR set. */
+int run_guard_device_write(const char *path, const char *force, struct inuse_report *guard, const char *tag,
+			   char *err, size_t errlen);
+
 #endif
