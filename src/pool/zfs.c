@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 static const char *const support_classes[] = { "logs", "cache", "spares", "special", "dedup" };
 
 static bool is_support_class(const char *name)
@@ -56,9 +58,7 @@ static bool parse_row(const char *line, struct row *r)
 
 static int add_member(struct pool_layout *l, const char *name, const char *vdev)
 {
-	struct pool_member *grown = realloc(l->members, (l->count + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct pool_member *grown = xreallocarray(l->members, l->count + 1, sizeof(*grown));
 	l->members = grown;
 	struct pool_member *m = &l->members[l->count++];
 	memset(m, 0, sizeof(*m));
@@ -92,11 +92,7 @@ int zfs_parse_status(const char *text, struct pool_layout *ret)
 				break;
 			struct row r;
 			if (parse_row(line, &r)) {
-				struct row *grown = realloc(rows, (nrows + 1) * sizeof(*rows));
-				if (!grown) {
-					free(rows);
-					return -ENOMEM;
-				}
+				struct row *grown = xreallocarray(rows, nrows + 1, sizeof(*rows));
 				rows = grown;
 				rows[nrows++] = r;
 			}
