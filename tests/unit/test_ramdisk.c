@@ -33,7 +33,7 @@ static void test_backend_table(void)
 	for (; ramdisk_backends[n]; n++)
 		names_match = names_match && ramdisk_backend_names[n] &&
 			      strcmp(ramdisk_backends[n]->name, ramdisk_backend_names[n]) == 0;
-	ok(n == 4 && names_match && !ramdisk_backend_names[n], "the --backend choices are the table's names, in order");
+	ok(n > 0 && names_match && !ramdisk_backend_names[n], "the --backend choices are the table's names, in order");
 	ok(ramdisk_scsi_debug.reap && ramdisk_null_blk.reap && !ramdisk_brd.reap && !ramdisk_zram.reap,
 	   "scsi_debug and null_blk can leave something to reap, brd and zram cannot");
 	ok(ramdisk_scsi_debug.attach_identity && !ramdisk_zram.attach_identity, "only scsi_debug has a by-id identity");
