@@ -381,7 +381,7 @@ static const struct docgen_section sections[] = {
 		"and the document still have each one. A read batch's verdict follows its tables under a "
 		"Verdict heading." },
 	{ "FILES",
-		"Every run writes one JSON document (see docs/results.md (docs/results.md)), which also "
+		"Every run writes one JSON document (see docs/results.md), which also "
 		"says what the figures were measured on, as benchmark publishers print it beside theirs: "
 		"the machine (system: CPU model and count, memory, kernel, distribution), iotriage's "
 		"version, and each outside program the run started with the version it reports (tools: fio,"
