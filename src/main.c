@@ -24,9 +24,12 @@ static void print_main_help(FILE *out)
 {
 	opts_print_help(out, "[global options] COMMAND [options] [operands]",
 			"Finds which layer of a storage stack is losing the performance.", NULL, main_opts);
-	fputs("\ncommands:\n", out);
-	for (const struct command *c = commands; c->name; c++)
+	fputs("\ncommands, in the method's order:\n", out);
+	for (const struct command *c = commands; c->name; c++) {
+		if (c == commands || strcmp(c->group, c[-1].group) != 0)
+			fprintf(out, "\n %s\n", c->group);
 		fprintf(out, "  %-12s %s\n", c->name, c->summary);
+	}
 	fputs("\nRun 'iotriage COMMAND --help' for a command's options.\n", out);
 }
 

@@ -10,6 +10,7 @@
 
 #include "basic/strbuf.h"
 
+
 struct reader {
 	const char *p, *start, *end;
 	char *err;
@@ -197,11 +198,9 @@ static struct jv *append(struct jv *v, size_t *cap, bool keyed)
 {
 	if (v->count == *cap) {
 		*cap = *cap ? *cap * 2 : 4;
-		v->items = realloc(v->items, *cap * sizeof(*v->items));
+		v->items = xreallocarray(v->items, *cap, sizeof(*v->items));
 		if (keyed)
-			v->keys = realloc(v->keys, *cap * sizeof(*v->keys));
-		if (!v->items || (keyed && !v->keys))
-			abort(); /* as xcalloc does: out of memory is not recoverable here */
+			v->keys = xreallocarray(v->keys, *cap, sizeof(*v->keys));
 	}
 	struct jv *slot = &v->items[v->count];
 	memset(slot, 0, sizeof(*slot));

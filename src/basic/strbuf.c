@@ -1,5 +1,6 @@
 #include "basic/strbuf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,19 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		fprintf(stderr, "iotriage: out of memory: %zu elements of %zu bytes overflow\n", n, size);
+		abort();
+	}
+	size_t bytes = n * size;
+	void *q = realloc(p, bytes ? bytes : 1);
+	if (!q)
+		die_oom(bytes);
+	return q;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
@@ -36,9 +50,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	size_t alloc = sb->alloc ? sb->alloc : 64;
 	while (alloc < need)
 		alloc *= 2;
-	char *p = realloc(sb->alloc ? sb->buf : NULL, alloc);
-	if (!p)
-		die_oom(alloc);
+	char *p = xreallocarray(sb->alloc ? sb->buf : NULL, alloc, 1);
 	if (!sb->alloc)
 		p[0] = '\0';
 	sb->buf = p;

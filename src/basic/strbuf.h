@@ -37,5 +37,9 @@ void strbuf_release(struct strbuf *sb);
 /* Like strdup but aborts on allocation failure. */
 char *xstrdup(const char *s);
 void *xcalloc(size_t n, size_t size);
+/* realloc(P, N * SIZE) with the product checked for overflow; like xcalloc,
+ * aborts with a message when either fails, so callers have no failure path.
+ * Every growing array in src/ goes through this. */
+void *xreallocarray(void *p, size_t n, size_t size);
 
 #endif

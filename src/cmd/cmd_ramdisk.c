@@ -36,7 +36,7 @@ static const struct opt_def create_opts[] = {
 	    .width = sizeof(uint64_t), .max = RAMDISK_MAX_NDELAY_NS, .def = "0",
 	    .expect = "nanoseconds, 0 to 999999999" } },
 	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first this kernel offers)",
-	  OPT_BACKEND, OPT_V_CHOICE(struct create_args, backend, ramdisk_backend_choices, NULL) },
+	  OPT_BACKEND, OPT_V_CHOICE(struct create_args, backend, ramdisk_backend_names, NULL) },
 	{ "yes", 'y', NULL, "do not ask for confirmation (the memory budget still applies)", OPT_YES,
 	  OPT_V_FLAG(struct create_args, yes) },
 	OPT_END,
@@ -296,8 +296,6 @@ int ramdisk_need_root(const char *command)
 		return 0;
 	return cmd_error(command, "needs root (to load modules and make block devices)");
 }
-
-const char *const ramdisk_backend_choices[] = { "scsi_debug", "null_blk", "brd", "zram", NULL };
 
 int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret)
 {

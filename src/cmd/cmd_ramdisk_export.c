@@ -246,17 +246,11 @@ const struct command_frame ramdisk_client_frame = {
 	.run_name = "ramdisk-client", .check = client_check, .main = client_main,
 };
 
-struct wire_pair {
-	struct wire_side local, remote;
-	bool delays;
-	struct wire_delay_run run;
-};
-
 static void wire_body(struct json *j, const void *arg)
 {
-	const struct wire_pair *w = arg;
-	if (w->remote.w[WIRE_SEQ].measured)
-		ramdisk_wire_json(j, &w->local, &w->remote);
+	const struct wire_outcome *w = arg;
+	if (w->judged)
+		ramdisk_wire_json(j, &w->local, &w->remote, &w->judgement);
 	if (w->delays)
 		ramdisk_wire_delay_json(j, &w->run);
 }
@@ -280,19 +274,15 @@ static int wire_main(struct command_call *call)
 	size_t n = 0;
 	for (char *w = strtok_r(via_copy, " \t", &save); w && n < 16; w = strtok_r(NULL, " \t", &save))
 		via[n++] = w;
-	struct wire_pair *w = xcalloc(1, sizeof(*w));
+	struct wire_outcome *w = xcalloc(1, sizeof(*w));
 	char reason[1200] = "";
 	const char *client = a->client_bin ? a->client_bin : self;
-	w->delays = a->n_ndelays > 0;
-	int r = w->delays ? ramdisk_wire_delays(via, n, client, a->runtime_ns, a->ndelays, a->n_ndelays, &w->local,
-						&w->remote, &w->run, reason, sizeof(reason))
-			  : ramdisk_wire_compare(via, n, client, a->runtime_ns, &w->local, &w->remote, reason,
-						 sizeof(reason));
+	int r = ramdisk_wire_pair(via, n, client, a->runtime_ns, a->ndelays, a->n_ndelays, w, reason, sizeof(reason));
 	free(via_copy);
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
-	if (!call->rc->json && w->remote.w[WIRE_SEQ].measured)
-		ramdisk_wire_print(&w->local, &w->remote);
+	if (!call->rc->json && w->judged)
+		ramdisk_wire_print(&w->local, &w->remote, &w->judgement);
 	if (!call->rc->json && w->delays)
 		ramdisk_wire_delay_print(&w->run);
 	r = finish(call, "wire", r < 0 ? 1 : 0, reason, wire_body, w);

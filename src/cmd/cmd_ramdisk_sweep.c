@@ -32,7 +32,7 @@ static const struct opt_def sweep_opts[] = {
 	  { .type = OPT_TYPE_DURATION, .offset = offsetof(struct sweep, runtime_ns), .min = 100000000ULL,
 	    .def = "5s", .expect = "at least 100ms" } },
 	{ "backend", 'b', "NAME", "scsi_debug, null_blk, brd or zram (default: the first that can)", OPT_BACKEND,
-	  OPT_V_CHOICE(struct sweep, backend, ramdisk_backend_choices, NULL) },
+	  OPT_V_CHOICE(struct sweep, backend, ramdisk_backend_names, NULL) },
 	{ "sector-size", 0, "BYTES", "512 or 4096 (default: the backend's)", OPT_SECTOR_SIZE, { 0 } },
 	OPT_END,
 };

@@ -11,6 +11,7 @@
 #include "cmd/read_options.h"
 #include "cmd/runctx.h"
 #include "render/run.h"
+#include "store/params.h"
 #include "triage/fiojob_run.h"
 #include "triage/run.h"
 
@@ -57,7 +58,7 @@ struct run_cmd {
 	struct job_result *res;
 	char err[512];
 	char engine_reason[160];
-	char params[256];
+	struct store_params params;
 	struct run_record rec;
 	const char *fio_job;     /* --fio-job FILE */
 	bool native;             /* --native: refuse a job file that needs fio */
@@ -282,9 +283,9 @@ static int run_main(struct command_call *call)
 		run_json_result(j, c->res, c->engine_reason, s->direct);
 	json_string(j, "status", status ? "error" : "ok");
 	json_string(j, "reason", c->err[0] ? c->err : NULL);
-	snprintf(c->params, sizeof(c->params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u}",
-		 s->rw, s->spec.bs, s->spec.iodepth, s->spec.numjobs);
-	c->rec = (struct run_record){ path, c->res, status ? "error" : "ok", c->err[0] ? c->err : NULL, c->params };
+	store_params_workload(&c->params, s->rw, s->spec.bs, s->spec.iodepth, s->spec.numjobs);
+	c->rec = (struct run_record){ path, c->res, status ? "error" : "ok", c->err[0] ? c->err : NULL,
+				      store_params_text(&c->params) };
 	call->store_fn = store_run_result;
 	call->store_arg = &c->rec;
 	return status;
@@ -295,6 +296,7 @@ static void run_release(struct command_call *call)
 	struct run_cmd *c = call->settings;
 	free(c->res);
 	fiojob_release(&c->fio);
+	store_params_release(&c->params);
 }
 
 static const struct command_doc run_doc = {

@@ -80,6 +80,7 @@ struct command_frame {
 /* A row of the command table: a framed command, or one that parses its own
  * arguments (sub-command dispatch). */
 struct command {
+	const char *group;   /* --help's heading for it (the method's step); same text, same group */
 	const char *name;
 	const char *summary;
 	const struct command_frame *frame;

@@ -22,9 +22,6 @@ int ramdisk_confirm(const char *question);
 /* 0 as root, else 1 after saying that COMMAND ("ramdisk create") needs root. */
 int ramdisk_need_root(const char *command);
 
-/* The --backend choices: every backend's name, in ramdisk_backends[] order. */
-extern const char *const ramdisk_backend_choices[];
-
 /* --sector-size for COMMAND: 512 or 4096 into *RET. 0, or 2 after the usage error. */
 int ramdisk_parse_sector_size(const char *command, const char *arg, unsigned *ret);
 

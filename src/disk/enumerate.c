@@ -21,6 +21,7 @@
 
 #include "basic/cleanup.h"
 #include "basic/fsutil.h"
+#include "basic/strbuf.h"
 
 /* Largest sysfs attribute we read: sysfs hands out at most one page. */
 #define ATTR_MAX 4096
@@ -813,9 +814,7 @@ static int disk_list_grow(struct disk_list *list, size_t *capacity)
 	n = *capacity ? *capacity * 2 : 16;
 	if (n > SIZE_MAX / sizeof(*p))
 		return -ENOMEM;
-	p = realloc(list->disks, n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
+	p = xreallocarray(list->disks, n, sizeof(*p));
 	list->disks = p;
 	*capacity = n;
 	return 0;

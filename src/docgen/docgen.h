@@ -13,8 +13,24 @@
 typedef void (*docgen_doc_fn)(const char *command, const struct command_doc *doc, void *arg);
 void docgen_each_doc(docgen_doc_fn fn, void *arg);
 
+/* A command page's DETAILS: the behaviour beyond --help's text, for the
+ * pages named (a doc's name: "readdisks", "ramdisk wire"); paragraphs split
+ * by a blank line. The main page's own sections, the same way
+ * (docgen/details.c). Both tables end with a NULL text. */
+struct docgen_details {
+	const char *pages[4];
+	const char *text;
+};
+struct docgen_section {
+	const char *heading;
+	const char *text;
+};
+const struct docgen_details *docgen_details_table(void);
+const struct docgen_section *docgen_main_sections(void);
+
 /* Writes iotriage.1 and one iotriage-NAME.1 per command doc ("ramdisk
- * create" -> iotriage-ramdisk-create.1) into DIR. Returns 0 or -errno. */
+ * create" -> iotriage-ramdisk-create.1) into DIR. Returns 0 or -errno;
+ * -ENOENT when a details entry names a page no command has. */
 int docgen_man(const char *dir);
 
 /* Writes the bash completion script to PATH. Returns 0 or -errno. */

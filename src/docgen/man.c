@@ -45,6 +45,43 @@ static void roff_text(struct strbuf *out, const char *text)
 	}
 }
 
+/* TEXT's paragraphs (split by a blank line) as roff paragraphs. */
+static void roff_paragraphs(struct strbuf *out, const char *text)
+{
+	struct strbuf para = STRBUF_INIT;
+	for (const char *p = text; *p;) {
+		const char *end = strstr(p, "\n\n");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		strbuf_reset(&para);
+		strbuf_add(&para, p, n);
+		roff_text(out, para.buf);
+		strbuf_adds(out, end ? "\n.PP\n" : "\n");
+		p = end ? end + 2 : p + n;
+	}
+	strbuf_release(&para);
+}
+
+static bool details_for(const struct docgen_details *d, const char *doc_name)
+{
+	for (size_t i = 0; i < sizeof(d->pages) / sizeof(d->pages[0]) && d->pages[i]; i++)
+		if (strcmp(d->pages[i], doc_name) == 0)
+			return true;
+	return false;
+}
+
+/* A command page's DETAILS section, when details.c has any for it. */
+static void details_section(struct strbuf *out, const char *doc_name)
+{
+	bool any = false;
+	for (const struct docgen_details *d = docgen_details_table(); d->text; d++) {
+		if (!details_for(d, doc_name))
+			continue;
+		strbuf_adds(out, any ? ".PP\n" : ".SH DETAILS\n");
+		roff_paragraphs(out, d->text);
+		any = true;
+	}
+}
+
 static void page_name(const char *doc_name, char *buf, size_t len)
 {
 	snprintf(buf, len, "iotriage-%s", doc_name);
@@ -134,6 +171,7 @@ static void command_page(const char *command, const struct command_doc *doc, voi
 	strbuf_adds(&out, "\n.SH DESCRIPTION\n");
 	roff_text(&out, doc->summary);
 	strbuf_adds(&out, "\n");
+	details_section(&out, doc->name);
 	if (doc->opts && doc->opts->long_name) {
 		strbuf_adds(&out, ".SH OPTIONS\n");
 		option_items(&out, doc->opts);
@@ -168,6 +206,11 @@ static void main_page(struct strbuf *out)
 		       "with figures that say what they measured.");
 	strbuf_adds(out, "\n.SH COMMANDS\n");
 	for (const struct command *c = commands; c->name; c++) {
+		if (c == commands || strcmp(c->group, c[-1].group) != 0) {
+			strbuf_adds(out, ".SS ");
+			roff_text(out, c->group);
+			strbuf_adds(out, "\n");
+		}
 		strbuf_adds(out, ".TP\n.B ");
 		roff_text(out, c->name);
 		strbuf_adds(out, "\n");
@@ -176,9 +219,15 @@ static void main_page(struct strbuf *out)
 	}
 	strbuf_adds(out, ".SH GLOBAL OPTIONS\n");
 	option_items(out, global_opts_table);
+	for (const struct docgen_section *s = docgen_main_sections(); s->text; s++) {
+		strbuf_adds(out, ".SH ");
+		roff_text(out, s->heading);
+		strbuf_adds(out, "\n");
+		roff_paragraphs(out, s->text);
+	}
 	strbuf_adds(out, ".SH EXIT STATUS\n0: done, every figure measured; 1: a measurement failed or nothing "
 			 "could be measured; 2: bad usage or input; 128+N: interrupted by signal N, after "
-			 "cleaning up.\n.SH SEE ALSO\n");
+			 "cleaning up. fleet: 1 when some hosts failed, 3 when none succeeded.\n.SH SEE ALSO\n");
 	struct strbuf see = STRBUF_INIT;
 	docgen_each_doc(see_also_entry, &see);
 	strbuf_add(out, see.buf, see.len ? see.len - 2 : 0); /* the last ",\n" becomes "\n" */
@@ -186,8 +235,41 @@ static void main_page(struct strbuf *out)
 	strbuf_release(&see);
 }
 
+struct page_search {
+	const char *name;
+	bool found;
+};
+
+static void find_page(const char *command, const struct command_doc *doc, void *arg)
+{
+	(void)command;
+	struct page_search *ps = arg;
+	if (strcmp(doc->name, ps->name) == 0)
+		ps->found = true;
+}
+
+/* Every page a details entry names is a command doc's: a renamed command
+ * must not leave its details behind unseen. */
+static int details_check(void)
+{
+	for (const struct docgen_details *d = docgen_details_table(); d->text; d++)
+		for (size_t i = 0; i < sizeof(d->pages) / sizeof(d->pages[0]) && d->pages[i]; i++) {
+			struct page_search ps = { d->pages[i], false };
+			docgen_each_doc(find_page, &ps);
+			if (!ps.found) {
+				fprintf(stderr, "iotriage-docgen: details for '%s', which is no command's page\n",
+					d->pages[i]);
+				return -ENOENT;
+			}
+		}
+	return 0;
+}
+
 int docgen_man(const char *dir)
 {
+	int checked = details_check();
+	if (checked < 0)
+		return checked;
 	struct strbuf out = STRBUF_INIT;
 	main_page(&out);
 	int r = write_page(dir, "iotriage", &out);

@@ -104,9 +104,7 @@ int mounts_parse(const char *text, struct mount_table *ret, size_t *ret_line)
 					*ret_line = lineno;
 				return -EINVAL;
 			}
-			t.entries = realloc(t.entries, (t.count + 1) * sizeof(*t.entries));
-			if (!t.entries)
-				abort();
+			t.entries = xreallocarray(t.entries, t.count + 1, sizeof(*t.entries));
 			t.entries[t.count++] = e;
 		}
 		line = *end ? end + 1 : end;

@@ -68,10 +68,7 @@ int throttle_create(const char *tag, unsigned major, unsigned minor, uint64_t re
 	if (mkdir(t.dir, 0755) < 0)
 		return -errno;
 
-	char knob[700], rule[64];
-	snprintf(knob, sizeof(knob), "%s/blkio.throttle.read_bps_device", t.dir);
-	snprintf(rule, sizeof(rule), "%u:%u %llu", major, minor, (unsigned long long)read_bps);
-	r = write_small_file(knob, rule);
+	r = throttle_limit(&t, major, minor, read_bps);
 	if (r == 0)
 		r = move_self(t.dir);
 	if (r < 0) {
@@ -80,6 +77,14 @@ int throttle_create(const char *tag, unsigned major, unsigned minor, uint64_t re
 	}
 	*ret = t;
 	return 0;
+}
+
+int throttle_limit(struct throttle *t, unsigned major, unsigned minor, uint64_t read_bps)
+{
+	char knob[700], rule[64];
+	snprintf(knob, sizeof(knob), "%s/blkio.throttle.read_bps_device", t->dir);
+	snprintf(rule, sizeof(rule), "%u:%u %llu", major, minor, (unsigned long long)read_bps);
+	return write_small_file(knob, rule);
 }
 
 void throttle_destroy(struct throttle *t)

@@ -30,6 +30,8 @@ struct throttle {
 int throttle_available(void);
 int throttle_create(const char *tag, unsigned major, unsigned minor, uint64_t read_bps,
 		    struct throttle *ret);
+/* One more device's read limit in T's group (made by throttle_create). */
+int throttle_limit(struct throttle *t, unsigned major, unsigned minor, uint64_t read_bps);
 void throttle_destroy(struct throttle *t);
 /* Whether a group named NAME is a leftover whose owner is gone (PROC_ROOT
  * is "/proc" but for tests); emptiness is checked by the caller. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
+#include "basic/strbuf.h"
 #include "net/netlink.h"
 
 const char *links_operstate_name(unsigned state)
@@ -101,9 +102,7 @@ static int add_link(const struct nlmsghdr *h, void *arg)
 	struct net_link link;
 	if (links_decode_link(h, &link) < 0)
 		return 0;
-	struct net_link *grown = realloc(l->v, (l->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct net_link *grown = xreallocarray(l->v, l->n + 1, sizeof(*grown));
 	l->v = grown;
 	l->v[l->n++] = link;
 	return 0;
@@ -119,9 +118,7 @@ static int add_addr(const struct nlmsghdr *h, void *arg)
 	struct net_link *link = (struct net_link *)links_find(l, ifindex);
 	if (!link)
 		return 0;
-	struct net_addr *grown = realloc(link->addrs, (link->naddrs + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct net_addr *grown = xreallocarray(link->addrs, link->naddrs + 1, sizeof(*grown));
 	link->addrs = grown;
 	link->addrs[link->naddrs++] = a;
 	return 0;

@@ -7,13 +7,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "basic/strbuf.h"
 #include "net/netlink.h"
 
 static int append(struct net_routes *ret, const struct net_route *route)
 {
-	struct net_route *grown = realloc(ret->v, (ret->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct net_route *grown = xreallocarray(ret->v, ret->n + 1, sizeof(*grown));
 	ret->v = grown;
 	ret->v[ret->n++] = *route;
 	return 0;

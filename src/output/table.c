@@ -6,13 +6,12 @@
 
 #include "basic/strbuf.h"
 
+
 /* Stores one row after those already stored (the header is row 0). */
 static void append_row(struct table *t, const char *const *cells)
 {
 	size_t stored = t->cells ? t->nrows + 1 : 0;
-	char **grown = realloc(t->cells, (stored + 1) * t->ncols * sizeof(*grown));
-	if (!grown)
-		abort();
+	char **grown = xreallocarray(t->cells, (stored + 1) * t->ncols, sizeof(*grown));
 	t->cells = grown;
 	for (size_t c = 0; c < t->ncols; c++)
 		t->cells[stored * t->ncols + c] = xstrdup(cells[c] ? cells[c] : "");

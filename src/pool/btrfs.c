@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 /* "Label: 'tbtr'  uuid: fb4df3db-..." or "Label: none  uuid: ..." */
 static bool parse_header(const char *line, char *label, size_t llen, char *uuid, size_t ulen)
 {
@@ -55,11 +57,7 @@ int btrfs_parse_show(const char *text, const char *id, struct pool_layout *ret)
 			if (strstr(line, "devid") && path) {
 				path += 6;
 				size_t n = strcspn(path, " \n");
-				struct pool_member *grown = realloc(ret->members, (ret->count + 1) * sizeof(*grown));
-				if (!grown) {
-					pool_layout_release(ret);
-					return -ENOMEM;
-				}
+				struct pool_member *grown = xreallocarray(ret->members, ret->count + 1, sizeof(*grown));
 				ret->members = grown;
 				struct pool_member *m = &ret->members[ret->count++];
 				memset(m, 0, sizeof(*m));

@@ -5,15 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 
 struct pool_finding *pool_findings_add(struct pool_findings *f, const char *code,
 				       const char *severity, const char *subject)
 {
-	struct pool_finding *items = realloc(f->items, (f->count + 1) * sizeof(*items));
-	if (!items) {
-		fputs("out of memory\n", stderr);
-		abort();
-	}
+	struct pool_finding *items = xreallocarray(f->items, f->count + 1, sizeof(*items));
 	f->items = items;
 	struct pool_finding *it = &items[f->count++];
 	memset(it, 0, sizeof(*it));

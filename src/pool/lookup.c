@@ -140,9 +140,7 @@ static void add_layout(struct pool_disks *p, const struct pool_layout *layout)
 		    disk_whole_kname_from_devnum("/sys", major(st.st_rdev), minor(st.st_rdev), kname,
 						 sizeof(kname)) < 0)
 			continue; /* a file-backed vdev or a missing device: no disk to group */
-		p->disks = realloc(p->disks, (p->count + 1) * sizeof(*p->disks));
-		if (!p->disks)
-			abort();
+		p->disks = xreallocarray(p->disks, p->count + 1, sizeof(*p->disks));
 		struct pool_disk *d = &p->disks[p->count++];
 		snprintf(d->kname, sizeof(d->kname), "%s", kname);
 		snprintf(d->pool, sizeof(d->pool), "%s", layout->pool);

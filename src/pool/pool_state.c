@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 /* The next line of *P into BUF (without '\n'); false at the end. A line
  * longer than BUF is cut: callers only read short tables. */
 static bool next_line(const char **p, char *buf, size_t len)
@@ -38,9 +40,7 @@ static size_t split(char *s, const char *sep, char **f, size_t max)
 
 static void add_prop(struct zfs_props *p, char **f, size_t n)
 {
-	struct zfs_prop *items = realloc(p->items, (p->count + 1) * sizeof(*items));
-	if (!items)
-		abort();
+	struct zfs_prop *items = xreallocarray(p->items, p->count + 1, sizeof(*items));
 	p->items = items;
 	struct zfs_prop *it = &items[p->count++];
 	snprintf(it->object, sizeof(it->object), "%s", f[0]);

@@ -12,6 +12,7 @@
 
 #include "basic/log.h"
 #include "basic/spawn.h"
+#include "basic/strbuf.h"
 #include "fs/mounts.h"
 #include "pool/btrfs.h"
 #include "pool/zfs.h"
@@ -204,9 +205,7 @@ size_t pool_target_list_all(struct pool_target **ret)
 	for (size_t i = 0; i < count; i++) {
 		if (n == cap) {
 			cap *= 2;
-			*ret = realloc(*ret, cap * sizeof(**ret));
-			if (!*ret)
-				abort();
+			*ret = xreallocarray(*ret, cap, sizeof(**ret));
 		}
 		struct pool_target t = { .kind = SCRATCH_DIR };
 		int r = i < nzfs ? resolve_zfs(names[i], &t) : resolve_btrfs(names[i], &t);

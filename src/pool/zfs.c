@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 static const struct {
 	const char *header; /* the config table's line for the class */
 	enum pool_class klass;
@@ -183,9 +185,7 @@ static int add_member(struct pool_layout *l, const struct row *row, const struct
 	/* A spare in use shows under its vdev and again under "spares": once. */
 	if (at->klass == POOL_CLASS_SPARE && already_listed(l, row->name))
 		return 0;
-	struct pool_member *grown = realloc(l->members, (l->count + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct pool_member *grown = xreallocarray(l->members, l->count + 1, sizeof(*grown));
 	l->members = grown;
 	struct pool_member *m = &l->members[l->count++];
 	memset(m, 0, sizeof(*m));
@@ -233,9 +233,7 @@ static int vdev_kind(const char *name, struct pool_vdev *v)
 int pool_vdev_record(struct pool_layout *l, const char *name, enum pool_class klass, unsigned width,
 		     const char *state)
 {
-	struct pool_vdev *grown = realloc(l->vdevs, (l->nvdevs + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct pool_vdev *grown = xreallocarray(l->vdevs, l->nvdevs + 1, sizeof(*grown));
 	l->vdevs = grown;
 	struct pool_vdev *v = &l->vdevs[l->nvdevs++];
 	memset(v, 0, sizeof(*v));
@@ -274,11 +272,7 @@ int zfs_parse_status(const char *text, struct pool_layout *ret)
 				break;
 			struct row r;
 			if (parse_row(line, &r)) {
-				struct row *grown = realloc(rows, (nrows + 1) * sizeof(*rows));
-				if (!grown) {
-					free(rows);
-					return -ENOMEM;
-				}
+				struct row *grown = xreallocarray(rows, nrows + 1, sizeof(*rows));
 				rows = grown;
 				rows[nrows++] = r;
 			}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "basic/parse.h"
+#include "basic/strbuf.h"
 
 const char *const zfs_datasets_argv[] = {
 	"zfs", "get", "-H", "-p", "-o", "name,property,value",
@@ -18,9 +19,7 @@ static struct zfs_dataset *find_or_add(struct zfs_datasets *d, const char *name,
 	for (size_t i = 0; i < d->count; i++)
 		if (strlen(d->sets[i].name) == len && strncmp(d->sets[i].name, name, len) == 0)
 			return &d->sets[i];
-	d->sets = realloc(d->sets, (d->count + 1) * sizeof(*d->sets));
-	if (!d->sets)
-		abort();
+	d->sets = xreallocarray(d->sets, d->count + 1, sizeof(*d->sets));
 	struct zfs_dataset *s = &d->sets[d->count++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%.*s", (int)len, name);

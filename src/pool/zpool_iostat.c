@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 #define MAX_DEPTH 8
 
 enum state { OUTSIDE, HEADER, ROWS };
@@ -71,9 +73,7 @@ static int add_dev(struct parser *p, const struct row *r)
 {
 	if (p->ncur == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 8;
-		struct zpool_iostat_dev *n = realloc(p->cur, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
+		struct zpool_iostat_dev *n = xreallocarray(p->cur, cap, sizeof(*n));
 		p->cur = n;
 		p->cap = cap;
 	}

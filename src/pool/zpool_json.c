@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "basic/jsonread.h"
+#include "basic/strbuf.h"
 
 static const struct {
 	const char *key; /* the pool object's member */
@@ -32,9 +33,7 @@ struct walk {
 
 static int grow_members(struct pool_layout *l)
 {
-	struct pool_member *grown = realloc(l->members, (l->count + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	struct pool_member *grown = xreallocarray(l->members, l->count + 1, sizeof(*grown));
 	l->members = grown;
 	memset(&l->members[l->count], 0, sizeof(*grown));
 	return 0;

@@ -26,9 +26,10 @@ const struct ramdisk_paths ramdisk_default_paths = {
 	.modules = NULL,
 };
 
-const struct ramdisk_backend *const ramdisk_backends[] = {
-	&ramdisk_scsi_debug, &ramdisk_null_blk, &ramdisk_brd, &ramdisk_zram, NULL,
-};
+#define BACKEND_ROW_(n) &ramdisk_##n,
+const struct ramdisk_backend *const ramdisk_backends[] = { RAMDISK_BACKENDS(BACKEND_ROW_) NULL };
+#define BACKEND_NAME_(n) #n,
+const char *const ramdisk_backend_names[] = { RAMDISK_BACKENDS(BACKEND_NAME_) NULL };
 
 const struct ramdisk_backend *ramdisk_backend_find(const char *name)
 {

@@ -243,4 +243,6 @@ const struct ramdisk_backend ramdisk_null_blk = {
 	.create = null_blk_create,
 	.destroy = null_blk_destroy,
 	.owns = null_blk_owns,
+	.removes_devices = true,
+	.reap = ramdisk_null_blk_reap,
 };

@@ -109,11 +109,28 @@ struct ramdisk_backend {
 	 * says whether it can, changing nothing. 0, or -errno with WHY. NULL:
 	 * the backend cannot (no delay at all, or fixed once a device exists). */
 	int (*set_ndelay)(const struct ramdisk_paths *p, uint64_t ndelay_ns, bool check_only, char *why, size_t len);
+	/* Devices are added and removed one by one (zram's hot_add, null_blk's
+	 * configfs), not by loading and unloading a module: how the log says it. */
+	bool adds_devices, removes_devices;
+	/* Gives a made device its /dev/disk/by-id identity (waiting up to
+	 * TIMEOUT_MS for udev); NULL: the backend's devices have none. */
+	int (*attach_identity)(const struct ramdisk_paths *p, struct ramdisk_dev *d, int timeout_ms);
+	/* Removes what an earlier run left without records (see
+	 * ramdisk_scsi_debug_reap); NULL: nothing can be left. */
+	int (*reap)(const struct ramdisk_paths *p, char *why, size_t len);
 };
 
-extern const struct ramdisk_backend ramdisk_scsi_debug, ramdisk_null_blk, ramdisk_brd, ramdisk_zram;
+/* The backends, one row each, in "auto" order: a new backend is its file
+ * (defining const struct ramdisk_backend ramdisk_NAME with .name "NAME"),
+ * a row here and its line in meson.build. ramdisk_backends[] and the
+ * --backend choices (ramdisk_backend_names[]) are made from these rows. */
+#define RAMDISK_BACKENDS(X) X(scsi_debug) X(null_blk) X(brd) X(zram)
+#define RAMDISK_BACKEND_DECLARE_(n) extern const struct ramdisk_backend ramdisk_##n;
+RAMDISK_BACKENDS(RAMDISK_BACKEND_DECLARE_)
 /* All backends in "auto" order, NULL-terminated. */
 extern const struct ramdisk_backend *const ramdisk_backends[];
+/* Their names, in the same order, NULL-terminated: the --backend choices. */
+extern const char *const ramdisk_backend_names[];
 const struct ramdisk_backend *ramdisk_backend_find(const char *name);
 
 /* Can BACKEND satisfy SPEC (sector size, ndelay)? Returns true, or false

@@ -1,6 +1,7 @@
 /* ramdisk/registry.c: which RAM disks are iotriage's. A record per device
  * in the state directory and a friendly link in /dev, both named
  * iotriage-ramdiskN. See ramdisk.h for what makes an entry stale. */
+#include "basic/strbuf.h"
 #include "ramdisk/ramdisk.h"
 
 #include <dirent.h>
@@ -19,7 +20,6 @@
 #include "basic/fsutil.h"
 #include "basic/interrupt.h"
 #include "basic/parse.h"
-#include "basic/strbuf.h"
 
 void ramdisk_record_format(const struct ramdisk_dev *d, char *buf, size_t len)
 {
@@ -332,9 +332,7 @@ static struct ramdisk_entry *entry_for(struct ramdisk_entry **list, size_t *n, s
 			return &(*list)[i];
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 8;
-		struct ramdisk_entry *grown = realloc(*list, *cap * sizeof(**list));
-		if (!grown)
-			abort();
+		struct ramdisk_entry *grown = xreallocarray(*list, *cap, sizeof(**list));
 		*list = grown;
 	}
 	struct ramdisk_entry *e = &(*list)[(*n)++];

@@ -290,4 +290,6 @@ const struct ramdisk_backend ramdisk_scsi_debug = {
 	.destroy = scsi_debug_destroy,
 	.owns = scsi_debug_owns,
 	.set_ndelay = scsi_debug_set_ndelay,
+	.attach_identity = ramdisk_byid_attach,
+	.reap = ramdisk_scsi_debug_reap,
 };

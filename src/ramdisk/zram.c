@@ -220,4 +220,6 @@ const struct ramdisk_backend ramdisk_zram = {
 	.create = zram_create,
 	.destroy = zram_destroy,
 	.owns = zram_owns,
+	.adds_devices = true,
+	.removes_devices = true,
 };

@@ -42,9 +42,7 @@ static int add_host(struct hostlist *hl, const char *name, size_t n, const char 
 			return -EINVAL;
 		}
 	}
-	char **grown = realloc(hl->hosts, (hl->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
+	char **grown = xreallocarray(hl->hosts, hl->n + 1, sizeof(*grown));
 	hl->hosts = grown;
 	hl->hosts[hl->n++] = xstrdup(host);
 	return 0;

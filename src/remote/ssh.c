@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+
 struct argv_builder {
 	char **v;
 	size_t n;
@@ -12,9 +14,7 @@ struct argv_builder {
 
 static void push(struct argv_builder *b, const char *s)
 {
-	char **grown = realloc(b->v, (b->n + 2) * sizeof(*grown));
-	if (!grown)
-		abort();
+	char **grown = xreallocarray(b->v, b->n + 2, sizeof(*grown));
 	b->v = grown;
 	b->v[b->n++] = xstrdup(s);
 	b->v[b->n] = NULL;

@@ -55,10 +55,10 @@ static void wire_row(const char *side, const struct wire_lat *l)
 	       (double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, l->iops, l->bw_bytes_per_s / 1e6);
 }
 
-void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote)
+void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote,
+		       const struct wire_judgement *judged)
 {
-	struct wire_judgement jd;
-	ramdisk_wire_judge(local, remote, &jd);
+	const struct wire_judgement jd = *judged;
 	ramdisk_wire_side_json(j, "local", local);
 	ramdisk_wire_side_json(j, "remote", remote);
 	json_begin_object(j, "added");
@@ -76,10 +76,10 @@ void ramdisk_wire_json(struct json *j, const struct wire_side *local, const stru
 	json_end_object(j);
 }
 
-void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote)
+void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote,
+			const struct wire_judgement *judged)
 {
-	struct wire_judgement jd;
-	ramdisk_wire_judge(local, remote, &jd);
+	const struct wire_judgement jd = *judged;
 	printf("%-29s %11s %11s %11s %9s %14s\n", "", "mean", "p50", "p99", "IOPS", "bandwidth");
 	for (int i = 0; i < WIRE_WORKLOADS; i++) {
 		printf("%s\n", wire_workload_titles[i]);

@@ -9,8 +9,13 @@
 
 struct wire_side;
 void ramdisk_wire_side_json(struct json *j, const char *key, const struct wire_side *s);
-void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote);
-void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote);
+struct wire_judgement;
+/* The pair as judged by triage (ramdisk_wire_judge): render shows the
+ * judgement, it never makes one. */
+void ramdisk_wire_json(struct json *j, const struct wire_side *local, const struct wire_side *remote,
+		       const struct wire_judgement *judged);
+void ramdisk_wire_print(const struct wire_side *local, const struct wire_side *remote,
+			const struct wire_judgement *judged);
 /* --ndelay: "backend_delay_base" (backend, device, ndelay_ns, restored)
  * and "backend_delay[]" (one member a delay measured); on the terminal a
  * line per workload and delay, the sentence, and the restore. */

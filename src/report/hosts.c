@@ -208,9 +208,7 @@ size_t host_runs_expand(struct run_doc *runs, size_t n, struct run_doc **ret)
 		}
 		if (count + 1 + nd > cap) {
 			cap = count + 1 + nd + n;
-			out = realloc(out, cap * sizeof(*out));
-			if (!out)
-				abort();
+			out = xreallocarray(out, cap, sizeof(*out));
 		}
 		out[count++] = runs[i];
 		for (size_t k = 0; k < nd; k++)

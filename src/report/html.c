@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
 #include "report/hosts.h"
 #include "report/significance.h"
 #include "report/svg.h"
@@ -24,9 +25,7 @@ size_t report_groups(const struct run_doc *runs, size_t n, struct report_group *
 				continue;
 			if (count == cap) {
 				cap = cap ? 2 * cap : 16;
-				g = realloc(g, cap * sizeof(*g));
-				if (!g)
-					abort();
+				g = xreallocarray(g, cap, sizeof(*g));
 			}
 			g[count++] = (struct report_group){ r, i };
 		}

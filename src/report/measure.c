@@ -120,9 +120,7 @@ static void add(struct run_doc *d, const struct mspec *s)
 {
 	if (d->n == d->cap) {
 		d->cap = d->cap ? 2 * d->cap : 16;
-		d->m = realloc(d->m, d->cap * sizeof(*d->m));
-		if (!d->m)
-			abort();
+		d->m = xreallocarray(d->m, d->cap, sizeof(*d->m));
 	}
 	d->m[d->n++] = (struct measure){
 		.test = xstrdup(s->test ? s->test : "?"),
@@ -177,9 +175,7 @@ static void add_curve(struct run_doc *d, const struct mspec *base, const struct 
 		return;
 	if (d->ncurves == d->curves_cap) {
 		d->curves_cap = d->curves_cap ? 2 * d->curves_cap : 8;
-		d->curves = realloc(d->curves, d->curves_cap * sizeof(*d->curves));
-		if (!d->curves)
-			abort();
+		d->curves = xreallocarray(d->curves, d->curves_cap, sizeof(*d->curves));
 	}
 	struct lat_curve *c = &d->curves[d->ncurves++];
 	struct strbuf label = STRBUF_INIT;

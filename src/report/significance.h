@@ -27,14 +27,20 @@
  * differed by 22% in an ASan CI run on this shared 2-core machine, and by
  * 27% in another. So a change between single runs must also reach this
  * floor; repeat runs (ID+ID+ID) measure that drift instead. */
-#define SIG_FLOOR_PCT 40.0
-#define SIG_NO_NOISE_PCT 40.0
+#define SIG_FLOOR_WHOLE 40
+#define SIG_NO_NOISE_WHOLE 40
+#define SIG_FLOOR_PCT ((double)SIG_FLOOR_WHOLE)
+#define SIG_NO_NOISE_PCT ((double)SIG_NO_NOISE_WHOLE)
 /* Between sets of repeat runs the spread between runs is measured, but runs
  * made one after another share the machine's state of the moment: two sets
  * of three unthrottled runs of one workload, each set steady, differed by
  * 13.3% (bench/compare_repeats.sh). So a change between sets must also
  * reach this floor. */
-#define SIG_REPEAT_FLOOR_PCT 15.0
+#define SIG_REPEAT_FLOOR_WHOLE 15
+#define SIG_REPEAT_FLOOR_PCT ((double)SIG_REPEAT_FLOOR_WHOLE)
+/* A floor as text for documentation strings: SIG_TEXT(SIG_FLOOR_WHOLE) "%". */
+#define SIG_TEXT_(x) #x
+#define SIG_TEXT(x) SIG_TEXT_(x)
 /* A latency with no samples of its own is not judged: the p99 of identical
  * short runs differed by up to 2.8x (bench/compare_noise.sh). */
 

@@ -11,6 +11,7 @@
 #include "basic/humanize.h"
 #include "basic/interrupt.h"
 #include "basic/log.h"
+#include "basic/meminfo.h"
 #include "basic/spawn.h"
 #include "output/latency.h"
 #include "pool/arc.h"
@@ -23,18 +24,12 @@ static void (*const runners[PB_NTESTS])(const struct pb_context *, struct pb_out
 
 /* ---- honesty notes ---- */
 
-static uint64_t meminfo_bytes(const char *key)
+/* The machine's RAM (basic/meminfo), 0 when /proc/meminfo cannot be read. */
+static uint64_t ram_bytes(void)
 {
-	FILE *f = fopen("/proc/meminfo", "re");
-	char line[256];
-	unsigned long long kb = 0;
-	size_t klen = strlen(key);
-	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':')
-			sscanf(line + klen + 1, "%llu", &kb);
-	if (f)
-		fclose(f);
-	return kb * 1024;
+	struct meminfo m = { 0 };
+	(void)meminfo_read(&m); /* MemTotal is read first: kept even without MemAvailable */
+	return m.total_bytes;
 }
 
 /* A note when SIZE is under twice the cache that can hold it; the cache
@@ -44,7 +39,7 @@ static void cache_note(const struct pool_target *t, uint64_t size, struct strbuf
 	struct arc_size arc = { 0 };
 	if (t->kind == SCRATCH_ZFS)
 		arc_read(&arc);
-	uint64_t cache = arc.max_bytes ? arc.max_bytes : meminfo_bytes("MemTotal");
+	uint64_t cache = arc.max_bytes ? arc.max_bytes : ram_bytes();
 	char what[64];
 	if (arc.max_bytes)
 		snprintf(what, sizeof(what), "the %s ARC's maximum", arc.source);

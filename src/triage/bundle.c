@@ -50,9 +50,7 @@ static struct bundle_part *part_add(struct bundle_ctx *c, const char *name)
 	struct bundle_result *r = c->res;
 	if (r->nparts == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 32;
-		struct bundle_part *p = realloc(r->parts, c->cap * sizeof(*p));
-		if (!p)
-			abort();
+		struct bundle_part *p = xreallocarray(r->parts, c->cap, sizeof(*p));
 		r->parts = p;
 	}
 	struct bundle_part *p = &r->parts[r->nparts++];

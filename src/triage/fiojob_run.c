@@ -11,6 +11,7 @@
 
 #include "basic/log.h"
 #include "bench/target.h"
+#include "store/params.h"
 #include "store/store.h"
 
 /* The job file's text, at most FIOJOB_MAX_TEXT bytes (one more is read to
@@ -313,19 +314,20 @@ int fiojob_store(struct store *s, const char *run_id, const struct fiojob_outcom
 	for (size_t i = 0; i < o->ndone; i++) {
 		const struct fiojob *job = &o->jobs.jobs[i];
 		const struct job_result *res = o->results[i];
-		char test[96], params[256];
+		char test[96];
 		snprintf(test, sizeof(test), "fio-job %s", job->name);
-		snprintf(params, sizeof(params),
-			 "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, \"engine\": \"%s\"}",
-			 job->rw, job->bs, job->iodepth, job->numjobs, res ? res->engine->name : job->ioengine);
+		struct store_params params = STORE_PARAMS_INIT;
+		store_params_workload(&params, job->rw, job->bs, job->iodepth, job->numjobs);
+		store_params_str(&params, "engine", res ? res->engine->name : job->ioengine);
 		struct store_result row = {
 			.run_id = run_id, .test = test, .path = o->target[i],
 			.status = o->error[i][0] ? "error" : "ok", .reason = o->error[i][0] ? o->error[i] : NULL,
 			.bytes = res ? res->bytes : 0, .seconds = res ? res->seconds : 0,
 			.bw_bytes_per_s = res ? job_bw_bytes_per_s(res) : 0, .iops = res ? job_iops(res) : 0,
-			.params = params,
+			.params = store_params_text(&params),
 		};
 		int r = store_add_result(s, &row);
+		store_params_release(&params);
 		if (r < 0)
 			return r;
 	}

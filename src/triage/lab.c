@@ -18,6 +18,7 @@
 
 #include "basic/fsutil.h"
 #include "basic/log.h"
+#include "basic/parse.h"
 #include "basic/spawn.h"
 #include "fs/mounts.h"
 #include "pool/scratch.h"
@@ -41,6 +42,33 @@ static bool zfs_available(void)
 {
 	const char *argv[] = { "zpool", "list", "-H", NULL };
 	return run_quiet(argv, NULL) == 0;
+}
+
+/* For the command tests: IOTRIAGE_LAB_MEMBER_RATE=BYTES_PER_S caps the
+ * members that are not slowed as well (in the same blkio group), so that
+ * their steady rate, not a busy machine's noise, decides which member reads
+ * out of line. Unset, nothing changes. On failure the lab is undone. */
+static int cap_members(const char *run_id, struct lab *lab)
+{
+	const char *env = getenv("IOTRIAGE_LAB_MEMBER_RATE");
+	uint64_t rate;
+	if (!env || !*env)
+		return 0;
+	int r = parse_uint(env, 1, UINT64_MAX, &rate);
+	for (size_t i = 0; i < lab->nloops && r == 0; i++) {
+		const struct loopdev *l = &lab->loops[i];
+		if ((int)i != lab->slowed)
+			r = lab->throttle.dir[0] ? throttle_limit(&lab->throttle, l->major, l->minor, rate)
+						 : throttle_create(run_id, l->major, l->minor, rate, &lab->throttle);
+	}
+	if (r < 0) {
+		log_msg(LOG_ERR, "LAB: cannot cap the members at IOTRIAGE_LAB_MEMBER_RATE=%s: %s", env, strerror(-r));
+		lab_destroy(lab);
+		return r;
+	}
+	log_msg(LOG_INFO, "LAB: the members not slowed are capped at %" PRIu64 " bytes/s (IOTRIAGE_LAB_MEMBER_RATE)",
+		rate);
+	return 0;
 }
 
 int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slow_rate, struct lab *lab)
@@ -95,7 +123,7 @@ int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slo
 		lab->loops[0].kname, lab->loops[1].kname, lab->loops[2].kname, lab->loops[3].kname,
 		lab->loops[4].kname);
 	if (!fault)
-		return 0;
+		return cap_members(run_id, lab);
 	if ((r = throttle_available()) < 0) {
 		log_msg(LOG_ERR, "LAB: cgroup v1 blkio throttling is not available: %s", strerror(-r));
 		lab_destroy(lab);
@@ -111,7 +139,7 @@ int lab_build(const char *run_id, bool fault, uint64_t member_size, uint64_t slo
 	}
 	log_msg(LOG_INFO, "LAB: the fault: %s is slowed to %" PRIu64 " bytes/s for this process's reads (cgroup blkio)",
 		slow->path, slow_rate);
-	return 0;
+	return cap_members(run_id, lab);
 }
 
 void lab_destroy(struct lab *lab)

@@ -19,6 +19,7 @@
 #include "basic/fsutil.h"
 #include "basic/interrupt.h"
 #include "basic/log.h"
+#include "basic/strbuf.h"
 #include "basic/timeutil.h"
 #include "triage/netcheck.h"
 
@@ -108,9 +109,7 @@ static void read_bonds(struct netcheck *nc)
 			nc->errors++;
 			continue;
 		}
-		struct bond_info *grown = realloc(nc->bonds, (nc->nbonds + 1) * sizeof(*grown));
-		if (!grown)
-			break;
+		struct bond_info *grown = xreallocarray(nc->bonds, nc->nbonds + 1, sizeof(*grown));
 		nc->bonds = grown;
 		nc->bonds[nc->nbonds++] = b;
 	}

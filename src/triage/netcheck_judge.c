@@ -14,9 +14,7 @@
 static struct nc_finding *add_finding(struct netcheck *nc, const char *kind, const char *severity,
 				      const char *subject)
 {
-	struct nc_finding *grown = realloc(nc->findings, (nc->nfindings + 1) * sizeof(*grown));
-	if (!grown)
-		abort();
+	struct nc_finding *grown = xreallocarray(nc->findings, nc->nfindings + 1, sizeof(*grown));
 	nc->findings = grown;
 	struct nc_finding *f = &nc->findings[nc->nfindings++];
 	memset(f, 0, sizeof(*f));

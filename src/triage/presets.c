@@ -11,6 +11,7 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "output/latency.h"
+#include "store/params.h"
 #include "store/store.h"
 
 #define K4 4096U
@@ -245,13 +246,16 @@ int preset_store(struct store *s, const char *run_id, const struct preset_outcom
 	for (size_t i = 0; i < o->ntests_done; i++) {
 		const struct preset_figures *f = &o->figures[i];
 		const struct preset_test *t = &o->preset->tests[i];
-		char test[64], params[256];
+		char test[64];
 		snprintf(test, sizeof(test), "preset %s: %s", o->preset->name, t->name);
-		snprintf(params, sizeof(params), "{\"rw\": \"%s\", \"bs_bytes\": %u, \"iodepth\": %u, \"numjobs\": %u, "
-			 "\"loops\": %u}", t->rw, t->bs, t->iodepth, t->numjobs, f->loops_done);
+		struct store_params params = STORE_PARAMS_INIT;
+		store_params_workload(&params, t->rw, t->bs, t->iodepth, t->numjobs);
+		store_params_uint(&params, "loops", f->loops_done);
 		struct store_result res = { .run_id = run_id, .test = test, .path = path, .status = "ok",
-					    .bw_bytes_per_s = f->bw_mean, .iops = f->iops_mean, .params = params };
+					    .bw_bytes_per_s = f->bw_mean, .iops = f->iops_mean,
+					    .params = store_params_text(&params) };
 		int r = store_add_result(s, &res);
+		store_params_release(&params);
 		if (r < 0)
 			return r;
 	}

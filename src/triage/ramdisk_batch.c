@@ -122,10 +122,10 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 	}
 	if (clean_stale && live == 0) {
 		char why[400];
-		int (*const reapers[])(const struct ramdisk_paths *, char *, size_t) = { ramdisk_scsi_debug_reap,
-											 ramdisk_null_blk_reap };
-		for (size_t i = 0; i < sizeof(reapers) / sizeof(reapers[0]); i++) {
-			int k = reapers[i](&ramdisk_default_paths, why, sizeof(why));
+		for (size_t i = 0; ramdisk_backends[i]; i++) {
+			if (!ramdisk_backends[i]->reap)
+				continue;
+			int k = ramdisk_backends[i]->reap(&ramdisk_default_paths, why, sizeof(why));
 			if (k > 0) {
 				log_msg(LOG_WARN, "RAMDISK: %s", why);
 				reaped++;
@@ -184,8 +184,8 @@ int ramdisk_batch_create(const struct ramdisk_backend *b, const struct ramdisk_s
 		devs[i].index = i;
 		snprintf(devs[i].run_id, sizeof(devs[i].run_id), "%s", spec->run_id ? spec->run_id : "");
 	}
-	if (strcmp(b->name, "zram") == 0)
-		log_msg(LOG_INFO, "RAMDISK: adding %u zram device(s) (hot_add, disksize)", spec->count);
+	if (b->adds_devices)
+		log_msg(LOG_INFO, "RAMDISK: adding %u %s device(s) (hot_add, disksize)", spec->count, b->name);
 	else
 		log_msg(LOG_INFO, "RAMDISK: loading %s...", b->name);
 	int r = b->create(p, spec, devs, why, sizeof(why));
@@ -216,8 +216,8 @@ int ramdisk_batch_create(const struct ramdisk_backend *b, const struct ramdisk_s
 		"(distinct data written to each of %u, read back with O_DIRECT)", spec->count);
 	for (unsigned i = 0; i < spec->count; i++) {
 		struct ramdisk_dev *d = &devs[i];
-		if (strcmp(b->name, "scsi_debug") == 0) {
-			r = ramdisk_byid_attach(p, d, 5000);
+		if (b->attach_identity) {
+			r = b->attach_identity(p, d, 5000);
 			if (r < 0)
 				log_msg(LOG_WARN, "RAMDISK: %s has no /dev/disk/by-id identity: %s", d->path, strerror(-r));
 			else if (d->by_id_ours)
@@ -261,7 +261,7 @@ int ramdisk_batch_destroy(struct ramdisk_dev *devs, size_t n, bool force)
 	struct strbuf names = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(&names, "%s%s", i ? ", " : "", devs[i].kname);
-	if (strcmp(b->name, "zram") == 0 || strcmp(b->name, "null_blk") == 0)
+	if (b->removes_devices)
 		log_msg(LOG_INFO, "RAMDISK: removing %s (%s)...", names.buf, b->name);
 	else
 		log_msg(LOG_INFO, "RAMDISK: unloading %s (%s)...", b->name, names.buf);

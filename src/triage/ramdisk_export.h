@@ -214,6 +214,20 @@ int ramdisk_wire_delays(const char *const *via, size_t via_n, const char *self, 
 			const uint64_t *ndelays, size_t n, struct wire_side *local, struct wire_side *remote,
 			struct wire_delay_run *ret, char *why, size_t len);
 
+/* ramdisk wire's whole procedure: ramdisk_wire_compare (or, with N delays,
+ * ramdisk_wire_delays), and the pair judged when the client's 1 MiB read
+ * was measured (JUDGED true). 0, or -errno with WHY; what was measured
+ * stays in RET either way. */
+struct wire_outcome {
+	struct wire_side local, remote;
+	bool judged;
+	struct wire_judgement judgement;
+	bool delays;
+	struct wire_delay_run run;
+};
+int ramdisk_wire_pair(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
+		      const uint64_t *ndelays, size_t n, struct wire_outcome *ret, char *why, size_t len);
+
 /* The judgement's ceiling members: ceiling_mbps (null when unknown),
  * ceiling_from, link_bound. */
 struct json;

@@ -115,3 +115,16 @@ int ramdisk_wire_delays(const char *const *via, size_t via_n, const char *self, 
 	}
 	return r;
 }
+
+int ramdisk_wire_pair(const char *const *via, size_t via_n, const char *self, uint64_t runtime_ns,
+		      const uint64_t *ndelays, size_t n, struct wire_outcome *ret, char *why, size_t len)
+{
+	ret->delays = n > 0;
+	int r = ret->delays ? ramdisk_wire_delays(via, via_n, self, runtime_ns, ndelays, n, &ret->local,
+						  &ret->remote, &ret->run, why, len)
+			    : ramdisk_wire_compare(via, via_n, self, runtime_ns, &ret->local, &ret->remote, why, len);
+	ret->judged = ret->remote.w[WIRE_SEQ].measured;
+	if (ret->judged)
+		ramdisk_wire_judge(&ret->local, &ret->remote, &ret->judgement);
+	return r;
+}

@@ -47,9 +47,7 @@ static struct shared_path *find_or_add(struct shared_paths *p, const char *group
 	for (size_t i = 0; i < p->count; i++)
 		if (strcmp(p->groups[i].group, group) == 0)
 			return &p->groups[i];
-	struct shared_path *grown = realloc(p->groups, (p->count + 1) * sizeof(*grown));
-	if (!grown)
-		abort();
+	struct shared_path *grown = xreallocarray(p->groups, p->count + 1, sizeof(*grown));
 	p->groups = grown;
 	struct shared_path *g = &p->groups[p->count++];
 	*g = (struct shared_path){ .disks = 0 };

@@ -1,5 +1,6 @@
 /* triage/volumes_discover.c: which mounts the volumes test covers, and what
  * each one is: its stable id, name, pool and mapping. */
+#include "basic/strbuf.h"
 #include "triage/volumes.h"
 
 #include <blkid/blkid.h>
@@ -17,7 +18,6 @@
 #include "basic/cleanup.h"
 #include "basic/log.h"
 #include "basic/spawn.h"
-#include "basic/strbuf.h"
 
 #define ZFS_TIMEOUT_MS 30000
 
@@ -169,9 +169,7 @@ static void add_skipped(struct volume_list *list, const struct mount_entry *m, c
 	__attribute__((format(printf, 3, 4)));
 static void add_skipped(struct volume_list *list, const struct mount_entry *m, const char *fmt, ...)
 {
-	list->skipped = realloc(list->skipped, (list->nskipped + 1) * sizeof(*list->skipped));
-	if (!list->skipped)
-		abort();
+	list->skipped = xreallocarray(list->skipped, list->nskipped + 1, sizeof(*list->skipped));
 	struct skipped_mount *s = &list->skipped[list->nskipped++];
 	s->m = m;
 	va_list ap;

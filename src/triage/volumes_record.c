@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "output/latency.h"
+#include "store/params.h"
 #include "store/store.h"
 #include "triage/volumes.h"
 
@@ -97,9 +98,9 @@ int volumes_store(struct store *st, const char *run_id, const struct volume_list
 {
 	for (size_t i = 0; i < l->count; i++) {
 		const struct volume *v = &l->vols[i];
-		char params[320];
-		snprintf(params, sizeof(params), "{\"vol_id\": \"%s\", \"read_from\": \"%s\"}", v->vol_id,
-			 v->read_from ? v->read_from : "");
+		struct store_params params = STORE_PARAMS_INIT;
+		store_params_str(&params, "vol_id", v->vol_id);
+		store_params_str(&params, "read_from", v->read_from);
 		struct store_result res = {
 			.run_id = run_id,
 			.test = "volumes",
@@ -110,9 +111,10 @@ int volumes_store(struct store *st, const char *run_id, const struct volume_list
 			.seconds = v->res ? v->res->seconds : 0,
 			.bw_bytes_per_s = v->res ? job_bw_bytes_per_s(v->res) : 0,
 			.iops = v->res ? job_iops(v->res) : 0,
-			.params = params,
+			.params = store_params_text(&params),
 		};
 		int r = store_add_result(st, &res);
+		store_params_release(&params);
 		if (r < 0)
 			return r;
 	}

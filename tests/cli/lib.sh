@@ -98,6 +98,27 @@ make_cgroup() {
 	echo "$dir"
 }
 
+# cap_reads BYTES_PER_S DEV...: a blkio cgroup (as make_cgroup) whose
+# members read every DEV at BYTES_PER_S at most; prints its directory, for
+# run_in_cgroup. A test that judges rates reads its devices through caps
+# well below what the machine gives, so that the verdict under test, not a
+# busy machine's noise, decides (a device read at its cap reads steadily).
+cap_reads() {
+	local rate=$1 dir dev
+	shift
+	dir=$(make_cgroup "$(lsblk -dno MAJ:MIN "$1" | tr -d ' ') $rate") || return 1
+	for dev in "$@"; do
+		echo "$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ') $rate" >"$dir/blkio.throttle.read_bps_device" || return 1
+	done
+	echo "$dir"
+}
+
+# rates_seen JSON: each device's path, rate and verdict in a read batch's
+# document, one line: what a failing rate check prints.
+rates_seen() {
+	jq -c '[.devices[]? | {path, mb_per_s: ((.bw_bytes_per_s // 0) / 1e6 | floor), verdict}]' "$1" 2>&1
+}
+
 # run_in_cgroup DIR CMD...: runs CMD as a member of the cgroup.
 run_in_cgroup() {
 	local dir=$1; shift

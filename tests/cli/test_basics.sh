@@ -15,6 +15,10 @@ for cmd in readdisks readdisk run demo; do
 	check "$cmd --help shows its usage" -- grep -q "^usage: iotriage $cmd" "$TMP/h.$cmd"
 	check "$cmd --help shows the global options" -- grep -q -- "--results-dir DIR" "$TMP/h.$cmd"
 done
+first=$(sed -n '/^commands/,$p' "$TMP/help" | awk '/^  [a-z]/ {print $1; exit}')
+check "--help lists doctor first (got '$first')" -- test "$first" = doctor
+check "--help groups the commands by the method's four steps" -- \
+	bash -c "for s in 1 2 3 4; do grep -q \"^ step \$s, \" '$TMP/help' || exit 1; done"
 check "readdisk --help lists its options from the table" -- grep -q -- "-s, --size SIZE" "$TMP/h.readdisk"
 check "run --help lists fio-like options" -- bash -c "grep -q -- '--iodepth N' '$TMP/h.run' && grep -q -- '--rwmixread PCT' '$TMP/h.run'"
 

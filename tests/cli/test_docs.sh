@@ -17,7 +17,8 @@ fi
 mkdir -p "$TMP/man"
 "$docgen" man "$TMP/man"
 ok $? "the pages are generated"
-commands=$("$IOTRIAGE" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}')
+commands=$("$IOTRIAGE" --help | sed -n '/^commands/,/^Run /p' | awk '/^  [a-z]/ {print $1}')
+check "--help lists the commands (found: $(echo $commands | wc -w))" -- test "$(echo $commands | wc -w)" -ge 20
 missing=""
 for c in $commands; do
 	compgen -G "$TMP/man/iotriage-$c.1" >/dev/null || compgen -G "$TMP/man/iotriage-$c-*.1" >/dev/null ||
@@ -32,6 +33,23 @@ if command -v mandoc >/dev/null; then
 else
 	skip "mandoc lint" "mandoc is not installed (scripts/install-test-deps.sh installs it)"
 fi
+# The reference the README left: each command's details, the main page's files.
+check "readdisks' page has its details (the stuck-disk deadline)" -- \
+	bash -c "grep -q '^\\.SH DETAILS' '$TMP/man/iotriage-readdisks.1' && grep -q 'no response in 30 s' '$TMP/man/iotriage-readdisks.1'"
+check "ramdisk wire's page has the wire verdict's words" -- grep -q 'passed through' "$TMP/man/iotriage-ramdisk-wire.1"
+check "the main page says where results go" -- \
+	bash -c "grep -q '^\\.SH FILES' '$TMP/man/iotriage.1' && grep -q '/var/lib/iotriage/iotriage.db' '$TMP/man/iotriage.1'"
+check "the main page groups the commands by the method's steps" -- grep -q '^\.SS step 1, the media' "$TMP/man/iotriage.1"
+# The README guides; the reference is in the pages above.
+readme=$(cd "$(dirname "$0")/../.." && pwd)/README.md
+words=$(wc -w <"$readme")
+check "README.md is a guide: at most about 1,500 words (has $words)" -- test "$words" -le 1600
+check "and its first screen has the two-command quick start" -- \
+	bash -c "head -n 30 '$readme' | grep -qx 'scripts/quickstart.sh' && head -n 30 '$readme' | grep -qx 'scripts/test.sh'"
+links=$(grep -o '](\([^)]*\))' "$readme" | sed 's/^](//; s/)$//')
+absent=""
+for l in $links; do [ -e "$(dirname "$readme")/$l" ] || absent="$absent $l"; done
+check "every file the README links to exists (missing:${absent:- none})" -- test -z "$absent"
 # A page says what --help says: every option of readdisk, with its default.
 "$IOTRIAGE" readdisk --help >"$TMP/readdisk.help"
 opts=$(grep -o -- '--[a-z][a-z-]*' "$TMP/readdisk.help" | sort -u)

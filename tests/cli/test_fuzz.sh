@@ -39,6 +39,13 @@ declare -A seeds=(
 	[mountinfo]="mountinfo_*"
 	[parse]=""
 	[fiojob]="fiojob_*"
+	[handshake]=""
+	[iperf3]="iperf3_*"
+	[fio_clients]="fio333_client_server_*"
+	[zpool_iostat]=""
+	[pool_state]="zpool_get_* zfs_get_Hp_* zfs_get_all_* zpool_status_* btrfs_usage_*"
+	[diskstats]="proc_diskstats_*"
+	[arc]=""
 )
 
 "$here/tests/fuzz/build.sh" "$TMP/fuzz" >"$TMP/build.log" 2>&1

@@ -13,8 +13,14 @@ match=()
 for d in "$a" "$b" "$c" "$z" "$zi"; do match+=(--match "${d#/dev/}"); done
 
 # One of the three loop devices is slowed for this process: it must rank last.
+# Its identical siblings read through a cap too, eight times higher and far
+# below this machine's loop devices, so a busy machine cannot make one of
+# them look slow: the verdicts below judge the caps, not the machine.
 mm=$(lsblk -dno MAJ:MIN "$b" | tr -d ' ')
 cg=$(make_cgroup "$mm 31457280")
+for d in "$a" "$c"; do
+	echo "$(lsblk -dno MAJ:MIN "$d" | tr -d ' ') $((240 << 20))" >"$cg/blkio.throttle.read_bps_device"
+done
 run_in_cgroup "$cg" "$IOTRIAGE" readdisks "${match[@]}" --size 64M >"$TMP/table" 2>"$TMP/log"
 ok $? "readdisks exits 0"
 check "an uninitialised zram device is summed up as not a disk, not a table row" -- \
@@ -36,11 +42,13 @@ check "each ok device carries path, bytes, seconds, bandwidth, status, reason" -
 check "the slowed device reads at well under the median" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .percent_of_median < 60"
 check "the slowed device's verdict is slow, confirmed by re-reads" -- \
-	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3"
+	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .verdict == \"slow\" and .peers.reads == 3 and .peers.reads_out_of_line == 3" ||
+	diag "slowed $b; rates seen: $(rates_seen "$TMP/rd.json")"
 check "with a sentence that says how slow and against whom" -- \
 	jtest "$TMP/rd.json" ".devices[] | select(.path == \"$b\") | .sentence | test(\"^${b#/dev/} reads at [0-9.]+% of the median of 3 same-model disks \\\\(3 of 3 reads out of line\\\\)\")"
 check "its identical siblings are ok" -- \
-	jtest "$TMP/rd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$c\") | .verdict] == [\"ok\", \"ok\"]"
+	jtest "$TMP/rd.json" "[.devices[] | select(.path == \"$a\" or .path == \"$c\") | .verdict] == [\"ok\", \"ok\"]" ||
+	diag "rates seen: $(rates_seen "$TMP/rd.json")"
 # The health cross-check: smartctl runs for the flagged disk only; a loop
 # device has no SMART data, and the document says so in smartctl's words.
 check "the flagged disk's health was checked with smartctl" -- \

@@ -35,7 +35,8 @@ check "that group is reported as the bottleneck" -- \
 	jtest "$TMP/both.json" '.shared_paths | length == 1 and .[0].bottleneck == true and .[0].disks == 3'
 check "and the log names it" -- grep -q "fast alone, slow together points at the path they share" "$TMP/both.err"
 check "no disk is blamed: each reads like its peers alone" -- \
-	jtest "$TMP/both.json" '[.devices[].verdict] | all(. == "ok")'
+	jtest "$TMP/both.json" '[.devices[].verdict] | all(. == "ok")' ||
+	diag "rates seen: $(rates_seen "$TMP/both.json")"
 
 # Independent devices (zram, each its own memory) keep their rate together.
 z1=$(make_zram 64M)

@@ -18,7 +18,10 @@ flags=(-std=gnu11 -D_GNU_SOURCE -DIOTRIAGE_VERSION='"fuzz"' -g -O1 -I"$src" -I"$
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 # The parsers and what they call (basic/ for strbuf, jsonread, spawn).
 sources=("$src"/basic/*.c "$src"/pool/zfs.c "$src"/pool/zpool_json.c "$src"/pool/btrfs.c "$src"/pool/zfs_datasets.c
-	"$src"/poolbench/parse.c "$src"/bench/fiojob.c "$src"/bench/fiojob_value.c "$src"/bench/histogram.c "$src"/disk/smart.c "$src"/net/bonding.c "$src"/fs/mounts.c)
+	"$src"/poolbench/parse.c "$src"/bench/fiojob.c "$src"/bench/fiojob_value.c "$src"/bench/histogram.c "$src"/disk/smart.c
+	"$src"/net/bonding.c "$src"/fs/mounts.c
+	"$src"/remote/handshake.c "$src"/output/json.c "$src"/net/iperf3.c "$src"/remote/fio_clients.c
+	"$src"/pool/zpool_iostat.c "$src"/pool/pool_state.c "$src"/disk/diskstats.c "$src"/pool/arc.c)
 objs=() running=0 jobs=$(nproc)
 for s in "${sources[@]}"; do
 	o="$out/obj/$(basename "$(dirname "$s")")_$(basename "$s" .c).o"
@@ -34,6 +37,6 @@ rm -f "$out/obj/parsers.a"
 ar rcs "$out/obj/parsers.a" "${objs[@]}"
 for h in "$here"/fuzz_*.c; do
 	name=$(basename "$h" .c)
-	"$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined "$h" "$out/obj/parsers.a" -lm -o "$out/$name"
+	"$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined "$h" "$out/obj/parsers.a" -lm -lpthread -o "$out/$name"
 done
 echo "built $(ls "$here"/fuzz_*.c | wc -l) fuzz targets in $out"

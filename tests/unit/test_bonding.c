@@ -15,20 +15,7 @@
 
 #include "net/bonding.h"
 #include "tap.h"
-
-static const char *read_data(const char *name)
-{
-	static char buf[65536];
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "test_data.h"
 
 static const char round_robin[] =
 	"Ethernet Channel Bonding Driver: 2.6.1 (October 29, 2004)\n"
@@ -51,7 +38,7 @@ static void test_active_backup(void)
 {
 	struct bond_info b;
 	struct bond_check c;
-	const char *text = read_data("bonding_active_backup.txt");
+	const char *text = test_data("bonding_active_backup.txt", NULL);
 	ok(text != NULL, "active-backup capture read");
 	is_int(bonding_parse("bond0", text, &b), 0, "active-backup parsed");
 	is_int(b.mode, BOND_MODE_ACTIVE_BACKUP, "mode is active-backup");
@@ -77,7 +64,7 @@ static void test_lacp_ok(void)
 {
 	struct bond_info b;
 	struct bond_check c;
-	is_int(bonding_parse("bond0", read_data("bonding_8023ad_lacp.txt"), &b), 0, "802.3ad capture parsed");
+	is_int(bonding_parse("bond0", test_data("bonding_8023ad_lacp.txt", NULL), &b), 0, "802.3ad capture parsed");
 	is_int(b.mode, BOND_MODE_8023AD, "mode is 802.3ad");
 	is_int(b.active_aggregator_id, 1, "active aggregator 1");
 	is_str(b.partner_mac, "00:1c:73:8a:4e:11", "the switch's LACP system MAC");
@@ -96,7 +83,7 @@ static void test_lacp_missing(void)
 {
 	struct bond_info b;
 	struct bond_check c;
-	is_int(bonding_parse("bond1", read_data("bonding_8023ad_no_partner.txt"), &b), 0, "no-partner capture parsed");
+	is_int(bonding_parse("bond1", test_data("bonding_8023ad_no_partner.txt", NULL), &b), 0, "no-partner capture parsed");
 	is_str(b.hash_policy, "layer2", "its transmit hash policy");
 	is_str(b.partner_mac, "00:00:00:00:00:00", "partner MAC all zeros");
 	is_int(b.slaves[1].aggregator_id, 2, "second port alone in aggregator 2");
@@ -104,7 +91,7 @@ static void test_lacp_missing(void)
 	ok(c.lacp_partner_missing, "partner all zeros: the switch is not running LACP");
 	is_int(c.n_lacp_bad, 2, "both ports named");
 
-	is_int(bonding_parse("bond2", read_data("bonding_8023ad_one_port_outside.txt"), &b), 0,
+	is_int(bonding_parse("bond2", test_data("bonding_8023ad_one_port_outside.txt", NULL), &b), 0,
 	       "one-port-outside capture parsed");
 	bonding_check(&b, &c);
 	ok(!c.lacp_partner_missing, "the active aggregator has a partner");

@@ -11,23 +11,12 @@
 #include "basic/fsutil.h"
 #include "disk/diskstats.h"
 #include "tap.h"
-
-static char *read_data(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	char *buf = calloc(1, 65536);
-	if (buf && read_small_file(path, buf, 65536) < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
+#include "test_data.h"
 
 static void captured(void)
 {
-	char *a = read_data("proc_diskstats_captured_a.txt");
-	char *b = read_data("proc_diskstats_captured_b.txt");
+	const char *a = test_data("proc_diskstats_captured_a.txt", NULL);
+	const char *b = test_data("proc_diskstats_captured_b.txt", NULL);
 	const char *names[] = { "vda", "/dev/loop0" };
 	struct diskstat sa[2], sb[2];
 	is_int(diskstats_parse(a, names, 2, sa), 0, "captured snapshot a parsed");
@@ -50,8 +39,6 @@ static void captured(void)
 	is_int(diskstats_delta(&sb[0], &sa[0], 1.0, &d), -ERANGE, "counters going backwards: an error");
 	is_int(diskstats_delta(&sa[0], &sb[1], 1.0, &d), -EINVAL, "two different devices: an error");
 	is_int(diskstats_delta(&sa[0], &sb[0], 0, &d), -ERANGE, "a zero interval: an error");
-	free(a);
-	free(b);
 }
 
 static void bad_input(void)

@@ -12,26 +12,11 @@
 #include "remote/fio_clients.h"
 #include "remote/ssh.h"
 #include "tap.h"
-
-static char *slurp(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return strbuf_detach(&sb);
-}
+#include "test_data.h"
 
 static void test_two_clients(void)
 {
-	char *text = slurp("fio333_client_server_captured.json");
+	const char *text = test_data("fio333_client_server_captured.json", NULL);
 	ok(text != NULL, "the capture is there");
 	const struct fio_endpoint ep[] = { { "rack-a", "10.99.0.2", 8765 }, { "rack-b", "10.99.0.3", 8766 } };
 	struct fio_clients_result r;
@@ -55,12 +40,11 @@ static void test_two_clients(void)
 	is_int(fio_clients_parse(text, swapped, 1, &r, why, sizeof(why)), 0, "an address on another port");
 	ok(!r.clients[0].reported && r.unmatched == 4, "is not taken for the client");
 	fio_clients_release(&r);
-	free(text);
 }
 
 static void test_one_refused(void)
 {
-	char *text = slurp("fio333_client_server_one_refused_captured.json");
+	const char *text = test_data("fio333_client_server_one_refused_captured.json", NULL);
 	const struct fio_endpoint ep[] = { { "a", "10.99.0.2", 8765 }, { "gone", "10.99.0.5", 8766 } };
 	struct fio_clients_result r;
 	char why[256];
@@ -70,7 +54,6 @@ static void test_one_refused(void)
 	ok(fabs(r.aggregate.read_bw - r.clients[0].read_bw) < 1, "the aggregate holds only what ran");
 	ok(!r.has_fio_total, "one client: fio prints no All clients entry");
 	fio_clients_release(&r);
-	free(text);
 	is_int(fio_clients_parse("fio: no such job\n", ep, 2, &r, why, sizeof(why)), -EINVAL, "no report");
 	ok(strstr(why, "no JSON report") != NULL, "is said");
 	fio_clients_release(&r);

@@ -9,28 +9,13 @@
 #include "basic/strbuf.h"
 #include "net/iperf3.h"
 #include "tap.h"
-
-static char *slurp(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return strbuf_detach(&sb);
-}
+#include "test_data.h"
 
 int main(void)
 {
 	struct iperf3_result r;
 	char why[256];
-	char *text = slurp("iperf3_312_single_captured.json");
+	const char *text = test_data("iperf3_312_single_captured.json", NULL);
 	is_int(iperf3_parse(text, &r, why, sizeof(why)), 0, "a single-stream report parses");
 	is_int(r.streams, 1, "one stream");
 	ok(fabs(r.received_bps - 5979845098.573045) < 1, "the received rate in bits per second");
@@ -40,16 +25,13 @@ int main(void)
 	is_str(r.remote_host, "10.99.0.2", "and the server's");
 	is_str(r.version, "iperf 3.12", "iperf3's version");
 	ok(r.seconds > 1.9 && r.seconds < 2.1, "over the run's seconds");
-	free(text);
-	text = slurp("iperf3_312_parallel4_captured.json");
+	text = test_data("iperf3_312_parallel4_captured.json", NULL);
 	is_int(iperf3_parse(text, &r, why, sizeof(why)), 0, "a four-stream report parses");
 	is_int(r.streams, 4, "four streams");
 	ok(fabs(r.received_bps - 3770958306.2714767) < 1, "their sum");
-	free(text);
-	text = slurp("iperf3_312_refused_captured.json");
+	text = test_data("iperf3_312_refused_captured.json", NULL);
 	is_int(iperf3_parse(text, &r, why, sizeof(why)), -EIO, "a refused connection is iperf3's error");
 	is_str(why, "unable to connect to server: Connection refused", "in iperf3's words");
-	free(text);
 	is_int(iperf3_parse("iperf3: error - unable to connect\n", &r, why, sizeof(why)), -EINVAL, "no JSON");
 	is_int(iperf3_parse("{\"start\": {}, \"end\": {}}", &r, why, sizeof(why)), -EINVAL, "no received total");
 	ok(strstr(why, "sum_received") != NULL, "is said");

@@ -9,20 +9,7 @@
 
 #include "fs/mounts.h"
 #include "tap.h"
-
-static char *read_data(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	static char buf[65536];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "test_data.h"
 
 static size_t find(const struct mount_table *t, const char *suffix)
 {
@@ -37,7 +24,7 @@ static size_t find(const struct mount_table *t, const char *suffix)
 
 static void test_captured(void)
 {
-	const char *text = read_data("mountinfo_volumes_captured.txt");
+	const char *text = test_data("mountinfo_volumes_captured.txt", NULL);
 	ok(text != NULL, "captured mountinfo is readable");
 	if (!text)
 		return;

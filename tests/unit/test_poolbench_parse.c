@@ -10,28 +10,17 @@
 #include "poolbench/parse.h"
 #include "poolbench/poolbench.h"
 #include "tap.h"
-
-static size_t read_data(const char *name, char *buf, size_t len)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n;
-}
+#include "test_data.h"
 
 int main(void)
 {
-	static char buf[65536];
+	const char *buf;
+	size_t n;
 	char err[128];
 	struct fio_summary s;
 	struct jv *doc = NULL;
 
-	size_t n = read_data("fio333_throughput_captured.json", buf, sizeof(buf));
+	buf = test_data("fio333_throughput_captured.json", &n);
 	is_int(fio_parse(buf, n, &s, &doc, err, sizeof(err)), 0, "fio 3.33 throughput pass parses");
 	is_str(s.version, "fio-3.33", "version");
 	is_int(s.jobs, 1, "one job");
@@ -42,7 +31,7 @@ int main(void)
 	ok(doc && jv_get(doc, "jobs"), "the parsed document is kept");
 	jv_free(doc);
 
-	n = read_data("fio333_random_captured.json", buf, sizeof(buf));
+	buf = test_data("fio333_random_captured.json", &n);
 	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "random pass (group_reporting) parses");
 	ok(s.write.iops > 1000 && s.read.iops > 1000, "IOPS both ways");
 	struct jv *rdoc = NULL;
@@ -59,7 +48,7 @@ int main(void)
 
 	/* fio --output-format=json+ of tests/data/fio333_jsonplus_captured.fio: a
 	 * result per job, latency from json+'s bins. */
-	n = read_data("fio333_jsonplus_captured.json", buf, sizeof(buf));
+	buf = test_data("fio333_jsonplus_captured.json", &n);
 	is_int(fio_parse(buf, n, &s, &doc, err, sizeof(err)), 0, "fio's json+ parses");
 	static const struct engine_ops label = { .name = "fio" };
 	static struct job_result jr;
@@ -82,7 +71,7 @@ int main(void)
 	is_int(fio_job_result(NULL, &label, &jr), -EINVAL, "no job, no result");
 	jv_free(doc);
 
-	n = read_data("fio2_old_schema_composed.json", buf, sizeof(buf));
+	buf = test_data("fio2_old_schema_composed.json", &n);
 	is_int(fio_parse(buf, n, &s, NULL, err, sizeof(err)), 0, "fio 2.x schema after a warning line parses");
 	is_int(s.jobs, 2, "two jobs summed");
 	is_int(s.read.bytes, 2 * 8192 * 1024, "KiB io_bytes scaled to bytes");
@@ -106,12 +95,12 @@ int main(void)
 	   "dd's error is not a summary");
 
 	double first, last;
-	read_data("elbencho_spec_example.txt", buf, sizeof(buf));
+	buf = test_data("elbencho_spec_example.txt", NULL);
 	is_int(elbencho_parse_throughput(buf, "WRITE", &first, &last), 0, "elbencho WRITE row");
 	ok(first == 290 * 1048576.0 && last == 247 * 1048576.0, "first and last done in bytes/s");
 	is_int(elbencho_parse_throughput(buf, "READ", &first, &last), 0, "elbencho READ row");
 	ok(first == 6215 * 1048576.0, "READ first done");
-	read_data("elbencho_multiline_composed.txt", buf, sizeof(buf));
+	buf = test_data("elbencho_multiline_composed.txt", NULL);
 	ok(elbencho_parse_throughput(buf, "READ", &first, &last) == 0 && last == 5386 * 1048576.0,
 	   "multi-line layout: the READ block's throughput row, not WRITE's");
 	is_int(elbencho_parse_throughput(buf, "RMDIR", &first, &last), -ENOENT, "absent operation");

@@ -24,9 +24,28 @@ static void write_text(const char *path, const char *text)
 	}
 }
 
+/* The backend table is the one list: its rows, their names (the --backend
+ * choices) and the hooks the batch code asks instead of comparing names. */
+static void test_backend_table(void)
+{
+	size_t n = 0;
+	bool names_match = true;
+	for (; ramdisk_backends[n]; n++)
+		names_match = names_match && ramdisk_backend_names[n] &&
+			      strcmp(ramdisk_backends[n]->name, ramdisk_backend_names[n]) == 0;
+	ok(n > 0 && names_match && !ramdisk_backend_names[n], "the --backend choices are the table's names, in order");
+	ok(ramdisk_scsi_debug.reap && ramdisk_null_blk.reap && !ramdisk_brd.reap && !ramdisk_zram.reap,
+	   "scsi_debug and null_blk can leave something to reap, brd and zram cannot");
+	ok(ramdisk_scsi_debug.attach_identity && !ramdisk_zram.attach_identity, "only scsi_debug has a by-id identity");
+	ok(ramdisk_zram.adds_devices && ramdisk_zram.removes_devices && ramdisk_null_blk.removes_devices &&
+	   !ramdisk_null_blk.adds_devices && !ramdisk_scsi_debug.removes_devices,
+	   "zram adds and removes devices, null_blk removes them, scsi_debug loads and unloads");
+}
+
 int main(void)
 {
 	uint64_t avail = 0, total = 0;
+	test_backend_table();
 	is_int(ramdisk_parse_meminfo("MemTotal:       24683828 kB\nMemFree:        24290328 kB\n"
 				     "MemAvailable:   24319228 kB\n", &avail, &total), 0, "meminfo parses");
 	ok(avail == 24319228ULL * 1024 && total == 24683828ULL * 1024, "MemAvailable and MemTotal in bytes");

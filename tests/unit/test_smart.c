@@ -12,27 +12,13 @@
 
 #include "disk/smart.h"
 #include "tap.h"
-
-static size_t read_data(const char *name, char *buf, size_t len)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n;
-}
+#include "test_data.h"
 
 static int parse_file(const char *name, struct smart_health *h)
 {
-	static char buf[65536];
-	size_t n = read_data(name, buf, sizeof(buf));
-	if (!n)
-		printf("# cannot read %s\n", name);
-	return smart_parse(buf, n, h);
+	size_t n = 0;
+	const char *buf = test_data(name, &n);
+	return buf ? smart_parse(buf, n, h) : -ENOENT;
 }
 
 static void test_hwlab(void)

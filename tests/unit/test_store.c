@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "basic/cleanup.h"
+#include "store/params.h"
 #include "store/store.h"
 #include "tap.h"
 
@@ -579,6 +580,27 @@ static void test_refuse_garbage(const char *name, size_t size)
 	   "garbage file is byte-for-byte unchanged");
 }
 
+/* The params column's text is the same for every command: rw, bs_bytes,
+ * iodepth, numjobs in that order, ", " between members, strings escaped. */
+static void test_params(void)
+{
+	struct store_params p = STORE_PARAMS_INIT;
+	is_str(store_params_text(&p), "{}", "params with no member is {}");
+	store_params_workload(&p, "randread", 4096, 32, 1);
+	is_str(store_params_text(&p), "{\"rw\": \"randread\", \"bs_bytes\": 4096, \"iodepth\": 32, \"numjobs\": 1}",
+	       "a workload's params, as run, presets and fio-job rows store them");
+	store_params_uint(&p, "loops", 3);
+	is_str(store_params_text(&p),
+	       "{\"rw\": \"randread\", \"bs_bytes\": 4096, \"iodepth\": 32, \"numjobs\": 1, \"loops\": 3}",
+	       "a member added after the text was taken");
+	store_params_release(&p);
+	store_params_str(&p, "vol_id", "a\"b");
+	store_params_str(&p, "read_from", NULL);
+	is_str(store_params_text(&p), "{\"vol_id\": \"a\\\"b\", \"read_from\": \"\"}",
+	       "strings escaped, NULL stored as empty");
+	store_params_release(&p);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -600,6 +622,7 @@ int main(void)
 
 	tmp_path(db_path, sizeof(db_path), "sub/deeper/triage.db");
 
+	test_params();
 	test_basic(db_path);
 	test_rollback(db_path);
 	test_busy(db_path);

@@ -8,20 +8,7 @@
 #include "pool/btrfs.h"
 #include "pool/zfs.h"
 #include "tap.h"
-
-static char *read_data(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	static char buf[65536];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "test_data.h"
 
 static const char openzfs[] =
 	"  pool: tank\n"
@@ -46,7 +33,7 @@ static const char openzfs[] =
 int main(void)
 {
 	struct pool_layout l;
-	const char *fuse = read_data("zpool_status_fuse_mirror_raidz.txt");
+	const char *fuse = test_data("zpool_status_fuse_mirror_raidz.txt", NULL);
 	ok(fuse != NULL, "captured zfs-fuse status read");
 	is_int(zfs_parse_status(fuse, &l), 0, "zfs-fuse status parsed");
 	is_str(l.pool, "tpool", "pool name");
@@ -91,7 +78,7 @@ int main(void)
 	ok(zfs_find_pool(list, "8630568193032630555", name, sizeof(name)) == 0 && strcmp(name, "tank") == 0,
 	   "found by GUID");
 	is_int(zfs_find_pool(list, "tan", name, sizeof(name)), -ENOENT, "a prefix is not a match");
-	const char *show = read_data("btrfs_show_raw_raid1.txt");
+	const char *show = test_data("btrfs_show_raw_raid1.txt", NULL);
 	ok(show != NULL, "captured btrfs filesystem show read");
 	is_int(btrfs_parse_show(show, "tbtr", &l), 0, "btrfs found by label");
 	ok(l.count == 2 && strcmp(l.members[0].path, "/dev/loop0") == 0 && strcmp(l.members[1].path, "/dev/loop1") == 0,

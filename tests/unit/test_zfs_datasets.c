@@ -6,24 +6,11 @@
 
 #include "pool/zfs_datasets.h"
 #include "tap.h"
-
-static char *read_data(const char *name)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	static char buf[65536];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "test_data.h"
 
 int main(void)
 {
-	const char *text = read_data("zfs_get_datasets_fuse.txt");
+	const char *text = test_data("zfs_get_datasets_fuse.txt", NULL);
 	struct zfs_datasets d;
 	ok(text && zfs_parse_datasets(text, &d) == 0, "captured zfs get output parses");
 	is_int(d.count, 3, "three datasets");
