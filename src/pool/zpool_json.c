@@ -15,8 +15,9 @@ static const struct {
 	enum pool_class klass;
 	const char *text_header; /* the vdev name a single disk of the class gets, as in the text */
 } json_classes[] = {
-	{ "logs", POOL_CLASS_LOG, "logs" },	       { "special", POOL_CLASS_SPECIAL, "special" },
-	{ "dedup", POOL_CLASS_DEDUP, "dedup" },	       { "l2cache", POOL_CLASS_CACHE, "cache" },
+	/* in the order zpool status prints them */
+	{ "dedup", POOL_CLASS_DEDUP, "dedup" },	       { "special", POOL_CLASS_SPECIAL, "special" },
+	{ "logs", POOL_CLASS_LOG, "logs" },	       { "l2cache", POOL_CLASS_CACHE, "cache" },
 	{ "spares", POOL_CLASS_SPARE, "spares" },
 };
 

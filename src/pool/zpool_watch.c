@@ -33,13 +33,11 @@ static void *drain(void *arg)
 	return NULL;
 }
 
-int zpool_watch_start(struct zpool_watch *w, const char *pool, char *why, size_t len)
+/* Starts ARGV (zpool iostat ... POOL INTERVAL) with its output drained into W. */
+static int watch_start(struct zpool_watch *w, const char *pool, const char *const *argv, char *why, size_t len)
 {
 	*w = (struct zpool_watch){ .fd = -1, .out = STRBUF_INIT };
 	snprintf(w->pool, sizeof(w->pool), "%s", pool);
-	char interval[16];
-	snprintf(interval, sizeof(interval), "%d", ZPOOL_WATCH_INTERVAL_S);
-	const char *argv[] = { "zpool", "iostat", "-v", pool, interval, NULL };
 	int p[2] = { -1, -1 };
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	int r = null < 0 || pipe2(p, O_CLOEXEC) < 0 ? -errno : spawn_start(argv, -1, p[1], null, &w->pid);
@@ -57,6 +55,22 @@ int zpool_watch_start(struct zpool_watch *w, const char *pool, char *why, size_t
 		*w = (struct zpool_watch){ .fd = -1 };
 	}
 	return r;
+}
+
+int zpool_watch_start(struct zpool_watch *w, const char *pool, char *why, size_t len)
+{
+	char interval[16];
+	snprintf(interval, sizeof(interval), "%d", ZPOOL_WATCH_INTERVAL_S);
+	const char *argv[] = { "zpool", "iostat", "-v", pool, interval, NULL };
+	return watch_start(w, pool, argv, why, len);
+}
+
+int zpool_watch_start_latency(struct zpool_watch *w, const char *pool, char *why, size_t len)
+{
+	char interval[16];
+	snprintf(interval, sizeof(interval), "%d", ZPOOL_WATCH_INTERVAL_S);
+	const char *argv[] = { "zpool", "iostat", "-v", "-l", "-H", "-p", pool, interval, NULL };
+	return watch_start(w, pool, argv, why, len);
 }
 
 /* Ends the child: TERM to its group, reaped; KILL if it lingers 2 s. */
@@ -78,6 +92,21 @@ static int end_child(pid_t pid)
 	return status;
 }
 
+/* Ends W's child and joins its reader; true when it had exited by itself
+ * (it failed: a running zpool iostat never ends on its own). */
+static bool watch_end(struct zpool_watch *w, char *why, size_t len)
+{
+	int status = end_child(w->pid);
+	w->pid = 0;
+	pthread_join(w->reader, NULL);
+	close(w->fd);
+	w->fd = -1;
+	bool exited = status >= 0 && WIFEXITED(status);
+	if (exited)
+		snprintf(why, len, "zpool iostat exited with status %d", WEXITSTATUS(status));
+	return exited;
+}
+
 int zpool_watch_stop(struct zpool_watch *w, struct zpool_iostat *ret, char *why, size_t len)
 {
 	memset(ret, 0, sizeof(*ret));
@@ -85,22 +114,35 @@ int zpool_watch_stop(struct zpool_watch *w, struct zpool_iostat *ret, char *why,
 		snprintf(why, len, "zpool iostat was not running");
 		return -ENODATA;
 	}
-	int status = end_child(w->pid);
-	w->pid = 0;
-	pthread_join(w->reader, NULL);
-	close(w->fd);
-	w->fd = -1;
+	bool exited = watch_end(w, why, len);
 	const char *text = w->out.buf ? w->out.buf : "";
-	int r;
-	bool exited = status >= 0 && WIFEXITED(status); /* it ended before we stopped it: failed */
-	r = exited ? -EIO : zpool_iostat_parse(text, w->pool, true, ret);
-	if (exited)
-		snprintf(why, len, "zpool iostat exited with status %d", WEXITSTATUS(status));
-	else if (r < 0)
+	int r = exited ? -EIO : zpool_iostat_parse(text, w->pool, true, ret);
+	if (!exited && r < 0)
 		snprintf(why, len, "zpool iostat -v output not understood");
-	else if (ret->blocks < 2) {
+	else if (r == 0 && ret->blocks < 2) {
 		zpool_iostat_release(ret);
 		snprintf(why, len, "no interval report (the workload ran under %d s)", ZPOOL_WATCH_INTERVAL_S);
+		r = -ENODATA;
+	}
+	strbuf_release(&w->out);
+	return r;
+}
+
+int zpool_watch_stop_latency(struct zpool_watch *w, struct zpool_lat *ret, char *why, size_t len)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!w->pid) {
+		snprintf(why, len, "zpool iostat was not running");
+		return -ENODATA;
+	}
+	bool exited = watch_end(w, why, len);
+	const char *text = w->out.buf ? w->out.buf : "";
+	int r = exited ? -EIO : zpool_lat_parse(text, w->pool, true, ret);
+	if (!exited && r < 0)
+		snprintf(why, len, "zpool iostat -v -l -H -p output not understood");
+	else if (r == 0 && ret->reports < 1) {
+		zpool_lat_release(ret);
+		snprintf(why, len, "no interval report");
 		r = -ENODATA;
 	}
 	strbuf_release(&w->out);

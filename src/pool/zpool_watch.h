@@ -21,6 +21,7 @@
 #include "basic/strbuf.h"
 
 #include "pool/zpool_iostat.h"
+#include "pool/zpool_lat.h"
 
 #define ZPOOL_WATCH_INTERVAL_S 1
 
@@ -35,5 +36,11 @@ struct zpool_watch {
 int zpool_watch_start(struct zpool_watch *w, const char *pool, char *why, size_t len);
 /* Stops W and parses its reports into RET (released by the caller on 0). */
 int zpool_watch_stop(struct zpool_watch *w, struct zpool_iostat *ret, char *why, size_t len);
+
+/* The same with latency (OpenZFS): `zpool iostat -v -l -H -p POOL 1`, parsed
+ * by pool/zpool_lat.h. zfs-fuse has no -l: its zpool exits at once, and the
+ * stop says so (-EIO). */
+int zpool_watch_start_latency(struct zpool_watch *w, const char *pool, char *why, size_t len);
+int zpool_watch_stop_latency(struct zpool_watch *w, struct zpool_lat *ret, char *why, size_t len);
 
 #endif

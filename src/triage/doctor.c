@@ -10,6 +10,7 @@
 #include "basic/timeutil.h"
 #include "triage/doctor_steps.h"
 #include "triage/doctor_wire.h"
+#include "triage/pool_sync_probe.h"
 
 #define LAB_MEMBER_SIZE (192ULL << 20)
 #define LAB_SLOW_RATE (12ULL << 20)
@@ -30,6 +31,8 @@ static void estimate(struct doctor *dr, size_t ndisks)
 	if (dr->set.client_via) /* three workloads on each side, the client's connect and the RAM disk's fill */
 		dr->steps[2].budget_s += 2 * WIRE_WORKLOADS * doctor_wire_runtime_s(dr) + 60;
 	dr->steps[3].budget_s = dr->have_pool ? 2 * b->workload_cap_s + 30 : 0;
+	if (dr->have_pool && pool_has_log(&dr->layout)) /* the sync-write probe, and its area */
+		dr->steps[3].budget_s += POOL_SYNC_PROBE_SECONDS + 10;
 	dr->estimate_s = 0;
 	for (int i = 0; i < 4; i++)
 		dr->estimate_s += dr->steps[i].budget_s;

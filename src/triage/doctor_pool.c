@@ -110,6 +110,21 @@ size_t doctor_pool_findings(const struct doctor *dr, struct strbuf *out)
 	return n;
 }
 
+bool doctor_pool_state_stands_out(const struct doctor *dr, struct strbuf *cause)
+{
+	size_t n = 0;
+	const struct pool_findings *f = &dr->evidence.settings;
+	for (size_t i = 0; i < f->count; i++) {
+		const struct pool_finding *x = &f->items[i];
+		bool state = !strcmp(x->code, "scan") || !strcmp(x->code, "vdev-state");
+		if (!state && strcmp(x->code, "slow-log"))
+			continue;
+		strbuf_addf(cause, "%s%s%s (%s)", n++ ? "; " : "", state ? "the pool is not whole: " : "", x->text,
+			    x->evidence);
+	}
+	return n > 0;
+}
+
 bool doctor_pool_judge(struct doctor *dr, struct strbuf *cause)
 {
 	if (!dr->have_expect) {

@@ -28,4 +28,10 @@ bool doctor_pool_judge(struct doctor *dr, struct strbuf *cause);
  * appended to OUT; returns how many. */
 size_t doctor_pool_findings(const struct doctor *dr, struct strbuf *out);
 
+/* The pool's state explains a loss on its own: a resilver or scrub running,
+ * a vdev or member not ONLINE (DEGRADED, OFFLINE, FAULTED, UNAVAIL,
+ * REMOVED), a log slower than the data vdevs under sync writes. Appends
+ * each with its evidence to CAUSE; true when any. */
+bool doctor_pool_state_stands_out(const struct doctor *dr, struct strbuf *cause);
+
 #endif

@@ -94,6 +94,7 @@ struct doctor {
 	enum layout_kind expect_kind;   /* the kind the thresholds are taken from */
 	char expect_why[160];           /* why there is no expectation */
 	char layout_sentence[512];      /* the figures as percentages of the expectation */
+	char sync_probe[400];           /* the sync-write probe of a pool with a log: figures or why not */
 	bool wire_ran;                  /* the comparison across the wire measured both sides */
 	struct wire_side wire_local, wire_remote;
 	struct wire_judgement wire;

@@ -23,6 +23,7 @@
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
 #include "triage/read_verdict.h"
+#include "triage/pool_sync_probe.h"
 
 /* ---- step 1: media ---- */
 
@@ -285,7 +286,7 @@ static void step_twin(struct doctor *dr)
 }
 
 /* The pool named: the layout's shortfall or the twin's, with every pool-layer finding. */
-static void name_pool(struct doctor *dr, bool by_twin, const struct strbuf *cause)
+static void name_pool(struct doctor *dr, bool by_twin, bool by_state, const struct strbuf *cause)
 {
 	struct strbuf ev = STRBUF_INIT;
 	double ratio = dr->pool_read_bw / dr->twin_read_bw;
@@ -308,9 +309,15 @@ static void name_pool(struct doctor *dr, bool by_twin, const struct strbuf *caus
 	snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
 		 "one short write and read of the pool against its layout's expectation from its members' raw reads and "
 		 "against its RAM twin, with its members sampled during it, after every member was read and compared");
-	snprintf(dr->verdict.next, sizeof(dr->verdict.next),
-		 "the fixes above where there are findings; benchpool %s for the whole picture, then the layout and the "
-		 "dataset properties (recordsize, sync, compression, dedup)", dr->target.pool);
+	if (by_state)
+		snprintf(dr->verdict.next, sizeof(dr->verdict.next),
+			 "zpool status -v %s: bring back or replace what is not ONLINE and let the resilver or scrub "
+			 "finish, then run doctor again: figures of a pool that is not whole are not its own",
+			 dr->target.pool);
+	else
+		snprintf(dr->verdict.next, sizeof(dr->verdict.next),
+			 "the fixes above where there are findings; benchpool %s for the whole picture, then the layout "
+			 "and the dataset properties (recordsize, sync, compression, dedup)", dr->target.pool);
 }
 
 void doctor_step_pool(struct doctor *dr)
@@ -325,6 +332,10 @@ void doctor_step_pool(struct doctor *dr)
 	figures_of(&o, &dr->pool_write_bw, &dr->pool_read_bw);
 	pb_outcome_release(&o);
 	doctor_pool_after(dr);
+	/* A log only serves sync writes, which the workload does not make: probe it. */
+	if (r == 0 && pool_has_log(&dr->layout))
+		pool_sync_probe(&dr->target, &dr->layout, dr->run_id, &dr->evidence.settings, dr->sync_probe,
+				sizeof(dr->sync_probe));
 	if (r < 0) {
 		s->state = STEP_FAILED;
 		snprintf(s->summary, sizeof(s->summary), "the workload on the pool failed");
@@ -332,6 +343,7 @@ void doctor_step_pool(struct doctor *dr)
 	}
 	s->state = STEP_RAN;
 	struct strbuf cause = STRBUF_INIT, findings = STRBUF_INIT;
+	bool by_state = doctor_pool_state_stands_out(dr, &cause);
 	bool by_layout = doctor_pool_judge(dr, &cause);
 	bool by_twin = doctor_pool_layer_stands_out(dr->pool_read_bw, dr->twin_read_bw, dr->media_median_bw);
 	char rd[32], wr[32];
@@ -351,8 +363,8 @@ void doctor_step_pool(struct doctor *dr)
 	} else
 		snprintf(s->summary, sizeof(s->summary), "the pool writes at %s and reads at %s (no twin to compare with); "
 			 "%s; %s", wr, rd, dr->layout_sentence, findings.buf);
-	if (by_layout || by_twin)
-		name_pool(dr, by_twin, &cause);
+	if (by_layout || by_twin || by_state)
+		name_pool(dr, by_twin, by_state, &cause);
 	strbuf_release(&cause);
 	strbuf_release(&findings);
 }

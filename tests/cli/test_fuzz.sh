@@ -27,6 +27,7 @@ fi
 declare -A seeds=(
 	[zpool_status]="zpool_status_* openzfs232_*_status*.txt"
 	[zpool_status_json]="openzfs232_*_status_j.json"
+	[zpool_lat]="openzfs232_*_iostat_lHp.txt"
 	[zpool_list]=""
 	[zfs_datasets]="zfs_get_datasets_*"
 	[btrfs_show]="btrfs_show_*"

@@ -57,10 +57,18 @@ check "tank: the hot spare is listed, not read, with why" -- jtest "$t" \
 	'[.devices[] | select(.status == "skipped")] | length == 1 and .[0].reason == "a hot spare not in use"'
 check "tank: the five others are read" -- jtest "$t" '[.devices[] | select(.status == "ok")] | length == 5'
 
+# --- tank's sync writes: its log mirror (writes throttled to 2 MB/s) named
+d=$(jsect tank-doctor)
+diag "tank: $(jq -c '.doctor.sync_probe' "$d")"
+check "tank: doctor's sync-write probe names the slow log mirror, with zpool iostat -l's figures" -- jtest "$d" \
+	'[.doctor.pool_settings.findings[] | select(.code == "slow-log")] | length == 1 and (.[0].subject == "mirror-1") and (.[0].evidence | test("write disk_wait [0-9]+ us, data vdevs. median [0-9]+ us"))'
+check "tank: and the verdict is the pool layer, for its log" -- jtest "$d" \
+	'.doctor.verdict.layer == "pool" and (.doctor.verdict.evidence | test("the log mirror-1 is slower than the data vdevs"))'
+
 # --- rz2: raidz2 + special mirror; doctor with its RAM twin
 r=$(jsect rz2-read)
-check "rz2: the special mirror is its own class" -- jtest "$r" \
-	'[.pool.vdevs[] | [.class, .type, .parity, .width]] == [["data","raidz",2,6],["special","mirror",null,2]]'
+check "rz2: the special and the log mirrors are their own classes" -- jtest "$r" \
+	'[.pool.vdevs[] | [.class, .type, .parity, .width]] == [["data","raidz",2,6],["special","mirror",null,2],["log","mirror",null,2]]'
 d=$(jsect rz2-doctor)
 check "rz2: doctor ran" -- test "$(rc rz2-doctor)" = 0
 check "rz2: the RAM twin's zpool status has the pool's data vdevs (raidz2 of 6, no special)" -- jtest "$d" \
@@ -69,6 +77,8 @@ check "rz2: the twin says it left the special vdev out, and why" -- jtest "$d" '
 check "rz2: the layout's expectation counts the data vdev only" -- jtest "$d" '.doctor.layout_expectation.basis | startswith("raidz2 of 6:") and (contains(" + ") | not)'
 check "rz2: an unthrottled pool names no member" -- jtest "$d" '.doctor.verdict.layer != "media" and .doctor.verdict.subject == null'
 check "rz2: a default pool has no finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.severity == "finding")] == []'
+check "rz2: its log, as fast as the data disks, was probed with sync writes and keeps up" -- jtest "$d" \
+	'.doctor.sync_probe | test("sync writes of 16 KiB .*the log keeps up with the data vdevs")'
 no_twin_left() { sect rz2-after | grep -q . && ! sect rz2-after | grep -q iotriage-twin; }
 check "nothing of the twin is left (only rz2 after doctor)" -- no_twin_left
 
@@ -92,6 +102,10 @@ check "dr: doctor builds the twin (no 'pool with 0 data members'), with the dRAI
 	'.doctor.twin | .data_vdevs == "draid1:2d:6c:1s 6" and .pool_data_vdevs == .data_vdevs'
 
 # --- deg: offlined member, replacing vdev, then a member known by GUID
+d=$(jsect deg-doctor)
+check "deg: doctor names the pool layer for its state: a resilver running, a DEGRADED vdev, an OFFLINE member" -- jtest "$d" \
+	'.doctor.verdict.layer == "pool" and (.doctor.verdict.evidence | test("a resilver is running") and test("raidz1-0 is DEGRADED") and test("is OFFLINE"))'
+check "deg: and says what to do first" -- jtest "$d" '.doctor.verdict.next | test("let the resilver or scrub finish")'
 r=$(jsect deg-read)
 check "deg: the offlined member is listed OFFLINE and not read" -- jtest "$r" \
 	'[.pool.members[] | select(.state == "OFFLINE")] | length == 1 and (.[0].not_read | test("OFFLINE"))'

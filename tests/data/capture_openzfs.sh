@@ -5,6 +5,7 @@
 #   openzfs232_<layout>_status[_P].txt   zpool status [-P] POOL
 #   openzfs232_<layout>_status_j.json     zpool status -j POOL
 #   openzfs232_ashift9_sync_get.txt       zpool get -H -p all; zfs get -H -p all
+#   openzfs232_mirror_slow_log_iostat_l[Hp].txt  zpool iostat -v -l [-H -p] during sync writes
 # KEEP_CONSOLE=FILE bash tests/cli/test_openzfs_vm.sh keeps a console to run this on.
 set -eu
 console=${1:?console log}
@@ -20,8 +21,8 @@ keep() { # keep SECTION FILE
 keep tank-status-P openzfs232_mirror_log_cache_spare_status_P.txt
 keep tank-status openzfs232_mirror_log_cache_spare_status.txt
 keep tank-status-j openzfs232_mirror_log_cache_spare_status_j.json
-keep rz2-status-P openzfs232_raidz2_special_status_P.txt
-keep rz2-status-j openzfs232_raidz2_special_status_j.json
+keep rz2-status-P openzfs232_raidz2_special_log_status_P.txt
+keep rz2-status-j openzfs232_raidz2_special_log_status_j.json
 keep dr-status-P openzfs232_draid1_spare_in_use_status_P.txt
 keep dr-status openzfs232_draid1_spare_in_use_status.txt
 keep dr-status-j openzfs232_draid1_spare_in_use_status_j.json
@@ -31,3 +32,5 @@ keep deg-guid-status-P openzfs232_raidz1_guid_member_status_P.txt
 keep deg-guid-status openzfs232_raidz1_guid_member_status.txt
 keep deg-guid-status-j openzfs232_raidz1_guid_member_status_j.json
 keep ash-get openzfs232_ashift9_sync_get.txt
+keep tank-iostat-lHp openzfs232_mirror_slow_log_iostat_lHp.txt
+keep tank-iostat-l openzfs232_mirror_slow_log_iostat_l.txt

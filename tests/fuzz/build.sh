@@ -17,7 +17,7 @@ mkdir -p "$out/obj"
 flags=(-std=gnu11 -D_GNU_SOURCE -DIOTRIAGE_VERSION='"fuzz"' -g -O1 -I"$src" -I"$here"
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 # The parsers and what they call (basic/ for strbuf, jsonread, spawn).
-sources=("$src"/basic/*.c "$src"/pool/zfs.c "$src"/pool/zpool_json.c "$src"/pool/btrfs.c "$src"/pool/zfs_datasets.c
+sources=("$src"/basic/*.c "$src"/pool/zfs.c "$src"/pool/zpool_json.c "$src"/pool/zpool_lat.c "$src"/pool/btrfs.c "$src"/pool/zfs_datasets.c
 	"$src"/poolbench/parse.c "$src"/bench/fiojob.c "$src"/bench/fiojob_value.c "$src"/bench/histogram.c "$src"/disk/smart.c
 	"$src"/net/bonding.c "$src"/fs/mounts.c
 	"$src"/remote/handshake.c "$src"/output/json.c "$src"/net/iperf3.c "$src"/remote/fio_clients.c

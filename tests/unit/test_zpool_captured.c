@@ -68,38 +68,41 @@ static const char *const expected[] = {
 		"/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_IOTZFS03-part1 spare spares - AVAIL -\n"
 		"vdev mirror-0 data mirror/0 2\n"
 		"vdev mirror-1 log mirror/0 2\n",
-		/* raidz2_special */
-		"/dev/sdf1 data raidz2-0 - ONLINE read\n"
+		/* raidz2_special_log */
 		"/dev/sda1 data raidz2-0 - ONLINE read\n"
 		"/dev/sdb1 data raidz2-0 - ONLINE read\n"
 		"/dev/sdc1 data raidz2-0 - ONLINE read\n"
 		"/dev/sdd1 data raidz2-0 - ONLINE read\n"
 		"/dev/sde1 data raidz2-0 - ONLINE read\n"
+		"/dev/sdf1 data raidz2-0 - ONLINE read\n"
 		"/dev/sdg1 special mirror-1 - ONLINE read\n"
 		"/dev/sdh1 special mirror-1 - ONLINE read\n"
+		"/dev/sdm1 log mirror-2 - ONLINE read\n"
+		"/dev/sdn1 log mirror-2 - ONLINE read\n"
 		"vdev raidz2-0 data raidz/2 6\n"
-		"vdev mirror-1 special mirror/0 2\n",
+		"vdev mirror-1 special mirror/0 2\n"
+		"vdev mirror-2 log mirror/0 2\n",
 		/* draid1_spare_in_use */
-		"/dev/sdf1 data draid1:2d:6c:1s-0 - ONLINE read\n"
-		"/dev/sda1 data draid1:2d:6c:1s-0 spare-1 ONLINE read\n"
+		"/dev/sda1 data draid1:2d:6c:1s-0 - ONLINE read\n"
+		"/dev/sdb1 data draid1:2d:6c:1s-0 spare-1 ONLINE read\n"
 		"draid1-0-0 data draid1:2d:6c:1s-0 spare-1 ONLINE -\n"
-		"/dev/sdb1 data draid1:2d:6c:1s-0 - ONLINE read\n"
 		"/dev/sdc1 data draid1:2d:6c:1s-0 - ONLINE read\n"
 		"/dev/sdd1 data draid1:2d:6c:1s-0 - ONLINE read\n"
 		"/dev/sde1 data draid1:2d:6c:1s-0 - ONLINE read\n"
+		"/dev/sdf1 data draid1:2d:6c:1s-0 - ONLINE read\n"
 		"vdev draid1:2d:6c:1s-0 data draid/1 6\n",
 		/* raidz1_offline_replacing */
-		"/dev/sdf1 data raidz1-0 - ONLINE read\n"
-		"/dev/sda1 data raidz1-0 - OFFLINE -\n"
-		"/dev/sdb1 data raidz1-0 replacing-2 ONLINE read\n"
-		"/dev/sdj1 data raidz1-0 replacing-2 ONLINE read\n"
-		"/dev/sdc1 data raidz1-0 - ONLINE read\n"
+		"/dev/sda1 data raidz1-0 - ONLINE read\n"
+		"/dev/sdb1 data raidz1-0 - OFFLINE -\n"
+		"/dev/sdc1 data raidz1-0 replacing-2 ONLINE read\n"
+		"/dev/sdo1 data raidz1-0 replacing-2 ONLINE read\n"
+		"/dev/sdd1 data raidz1-0 - ONLINE read\n"
 		"vdev raidz1-0 data raidz/1 4\n",
 		/* raidz1_guid_member */
-		"/dev/sdf1 data raidz1-0 - ONLINE read\n"
 		"/dev/sda1 data raidz1-0 - ONLINE read\n"
-		"/dev/sdj1 data raidz1-0 - ONLINE read\n"
-		"/dev/sdc1 data raidz1-0 - UNAVAIL -\n"
+		"/dev/sdb1 data raidz1-0 - ONLINE read\n"
+		"/dev/sdo1 data raidz1-0 - ONLINE read\n"
+		"/dev/sdd1 data raidz1-0 - UNAVAIL -\n"
 		"vdev raidz1-0 data raidz/1 4\n"
 };
 
@@ -134,7 +137,7 @@ static void plain_names(void)
 	is_int(text ? zfs_parse_status(text, &l) : -ENOENT, 0, "a GUID member without -P parsed");
 	if (text && l.count == 4) {
 		const struct pool_member *m = &l.members[3];
-		ok(!strcmp(m->name, "17806157123051350190") && !strcmp(m->was, "/dev/sdc1") && !strcmp(m->path, "/dev/sdc1"),
+		ok(strspn(m->name, "0123456789") == strlen(m->name) && m->was[0] == '/' && !strcmp(m->path, m->was),
 		   "a member known by GUID is read at the path it was");
 		is_str(m->state, "UNAVAIL", "its state");
 		ok(pool_member_unread_reason(m) && strstr(pool_member_unread_reason(m), "UNAVAIL"), "and it is not read, saying why");
@@ -154,7 +157,7 @@ int main(int argc, char **argv)
 {
 	bool print = argc > 1 && !strcmp(argv[1], "--print"); /* to review a new capture */
 	static const char *const bases[][2] = {
-		{ "mirror_log_cache_spare", "tank" }, { "raidz2_special", "rz2" }, { "draid1_spare_in_use", "dr" },
+		{ "mirror_log_cache_spare", "tank" }, { "raidz2_special_log", "rz2" }, { "draid1_spare_in_use", "dr" },
 		{ "raidz1_offline_replacing", "deg" }, { "raidz1_guid_member", "deg" },
 	};
 	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
@@ -194,6 +197,7 @@ int main(int argc, char **argv)
 		free(text);
 		free(json);
 	}
-	plain_names();
+	if (!print)
+		plain_names();
 	return print ? 0 : tap_done();
 }

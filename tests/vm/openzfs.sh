@@ -3,15 +3,17 @@
 # Real OpenZFS: the tests/vm VM (run_vm.sh, build_initramfs.sh) with spl.ko
 # and zfs.ko built for its kernel and OpenZFS's userland (zpool, zfs and
 # their libraries) from tests/vm/openzfs_build.sh's cache, udev, the loop
-# driver (doctor's RAM twin) and fourteen SCSI disks on virtio-scsi:
+# driver (doctor's RAM twin) and fifteen SCSI disks on virtio-scsi:
 #
-#   serial IOTZFS00..13, 192 MiB each (sparse raw files), 512-byte logical
+#   serial IOTZFS00..14, 192 MiB each (sparse raw files), 512-byte logical
 #   and 4096-byte physical sectors (as most SATA disks today: an ashift of 9
 #   on them is a finding), every disk read-throttled to OZFS_BPS bytes/s
 #   (default 40 MB/s) so that "normal" is one known rate whatever the load of
 #   this host; IOTZFS11 to 40% of it (a slow member for doctor), IOTZFS09 and
 #   IOTZFS10 write-throttled to OZFS_LOG_BPS (default 2 MB/s: a slow log
-#   mirror under sync writes).
+#   mirror under sync writes), IOTZFS14 to OZFS_SLOW_WRITE_BPS (default
+#   512 KB/s: a replacement disk whose resilver is still running while
+#   doctor runs).
 #
 # Disks are found in the guest by serial (/dev/disk/by-id/scsi-0QEMU_..._IOTZFSnn
 # or the sysfs serial), never by kernel name. The temporary directory and
@@ -24,6 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bps=${OZFS_BPS:-40000000}
 slow=$((bps * 2 / 5))
 log_bps=${OZFS_LOG_BPS:-2000000}
+slow_write=${OZFS_SLOW_WRITE_BPS:-512000}
 
 ozfs=$(bash "$here/openzfs_build.sh") || exit 2
 
@@ -32,11 +35,12 @@ trap 'rm -rf "$img"' EXIT
 trap 'exit 130' INT TERM HUP
 
 args=(-device virtio-scsi-pci,id=scsi0)
-for i in $(seq 0 13); do
+for i in $(seq 0 14); do
 	id=$(printf 'ozfs%02d' "$i")
 	t="throttling.bps-read=$bps"
 	[ "$i" = 11 ] && t="throttling.bps-read=$slow"
 	[ "$i" = 9 ] || [ "$i" = 10 ] && t="$t,throttling.bps-write=$log_bps"
+	[ "$i" = 14 ] && t="$t,throttling.bps-write=$slow_write"
 	truncate -s 192M "$img/$id.img"
 	args+=(-drive "file=$img/$id.img,if=none,id=$id,format=raw,cache=none,aio=threads,$t")
 	args+=(-device "scsi-hd,bus=scsi0.0,scsi-id=$i,lun=0,drive=$id,serial=$(printf 'IOTZFS%02d' "$i"),physical_block_size=4096,logical_block_size=512")

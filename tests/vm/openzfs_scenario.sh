@@ -3,9 +3,11 @@
 # then builds one pool of each layout a real admin has, captures what
 # OpenZFS prints about it (zpool status text with and without -P, and the
 # JSON of zpool status -j), and runs iotriage on it:
-#   tank   data mirror + mirrored log + cache + hot spare (by-id names)
-#   rz2    raidz2 of six + special mirror: readpooldisks, doctor (RAM twin,
-#          no member named)
+#   tank   data mirror + mirrored log + cache + hot spare (by-id names);
+#          sync writes through its slow log (zpool iostat -l), doctor names it
+#   rz2    raidz2 of six + special mirror + a log mirror as fast as the data
+#          disks: readpooldisks, doctor (RAM twin, the sync-write probe, no
+#          member or log named)
 #   slow   raidz2 of six, one member read-throttled to 40%: doctor names it
 #   dr     dRAID1 (2 data, 6 children, 1 distributed spare), the spare
 #          swapped in for a member
@@ -65,11 +67,11 @@ for m in virtio_pci virtio_scsi sd_mod loop spl zfs; do
 done
 # virtio-scsi probes its disks after modprobe returns: wait for all twelve.
 i=0
-while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 14 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 15 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 udevadm trigger --action=add --subsystem-match=block
 udevadm settle --timeout=60
 run versions sh -c 'zfs version; cat /sys/module/zfs/version'
-list_disks() { for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13; do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
+list_disks() { for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
 run disks list_disks
 
 # --- tank: mirror + log mirror + cache + spare, by-id names
@@ -77,11 +79,24 @@ run tank-create zpool create -f -o ashift=12 tank mirror "$(byid 0)" "$(byid 1)"
 	cache "$(byid 2)" spare "$(byid 3)"
 capture tank tank
 runj tank-read $I readpooldisks tank --size 8M --json
+# Sync writes: with sync=always every write goes through the log mirror,
+# whose disks (IOTZFS09, 10) write at 2 MB/s; zpool iostat -l shows it.
+zfs set sync=always tank
+dd if=/dev/urandom of=/tmp/sync.src bs=16k count=160 2>/dev/null
+(sleep 1; dd if=/tmp/sync.src of=/tank/sync bs=16k 2>/dev/null) &
+run tank-iostat-lHp zpool iostat -v -l -H -p tank 1 4
+wait
+(sleep 1; dd if=/tmp/sync.src of=/tank/sync2 bs=16k 2>/dev/null) &
+run tank-iostat-l zpool iostat -v -l tank 1 4
+wait
+zfs set sync=standard tank
+runj tank-doctor $I doctor tank --quick --no-network --json
 run tank-destroy zpool destroy tank
 
 # --- rz2: raidz2 of six + special mirror
 wipe 0 1 2 3 9 10
-run rz2-create zpool create -f -o ashift=12 rz2 raidz2 $(d 0) $(d 1) $(d 2) $(d 3) $(d 4) $(d 5) special mirror $(d 6) $(d 7)
+run rz2-create zpool create -f -o ashift=12 rz2 raidz2 $(d 0) $(d 1) $(d 2) $(d 3) $(d 4) $(d 5) special mirror $(d 6) $(d 7) \
+	log mirror $(d 12) $(d 13)
 capture rz2 rz2
 runj rz2-read $I readpooldisks rz2 --size 8M --json
 runj rz2-doctor $I doctor rz2 --quick --no-network --json
@@ -89,7 +104,7 @@ run rz2-after zpool list -H -o name
 run rz2-destroy zpool destroy rz2
 
 # --- slow: raidz2 of six, IOTZFS11 read at 40% of the others
-wipe 0 1 2 3 4 5 6 7
+wipe 0 1 2 3 4 5 6 7 12 13
 run slow-create zpool create -f -o ashift=12 slow raidz2 $(d 6) $(d 7) $(d 8) $(d 12) $(d 13) $(d 11)
 runj slow-doctor $I doctor slow --quick --no-network --json
 run slow-destroy zpool destroy slow
@@ -107,13 +122,14 @@ run dr-destroy zpool destroy dr
 # --- deg: offlined member, a replacing vdev, then a member known by GUID
 wipe 0 1 2 3 4 5
 run deg-create zpool create -f -o ashift=12 deg raidz1 $(d 0) $(d 1) $(d 2) $(d 3)
-dd if=/dev/urandom of=/deg/data bs=1M count=40 2>/dev/null
+dd if=/dev/urandom of=/deg/data bs=1M count=64 2>/dev/null
 sync
 run deg-offline zpool offline deg $(d 1)
-wipe 9
-run deg-replace zpool replace -f deg $(d 2) $(d 9)
+wipe 14
+run deg-replace zpool replace -f deg $(d 2) $(d 14)
 capture deg-replacing deg
 runj deg-read $I readpooldisks deg --size 8M --json
+runj deg-doctor $I doctor deg --quick --no-network --json
 run deg-wait zpool wait -t resilver deg
 run deg-online zpool online deg $(d 1)
 run deg-wait2 zpool wait -t resilver deg

@@ -1,0 +1,117 @@
+/* doctor's sync-write probe of a pool's log (see triage/pool_sync_probe.h). */
+#include "triage/pool_sync_probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/interrupt.h"
+#include "basic/log.h"
+#include "basic/timeutil.h"
+#include "bench/pattern.h"
+#include "pool/areas.h"
+#include "pool/slow_log.h"
+#include "pool/zpool_watch.h"
+
+bool pool_has_log(const struct pool_layout *l)
+{
+	for (size_t i = 0; i < l->nvdevs; i++)
+		if (l->vdevs[i].klass == POOL_CLASS_LOG)
+			return true;
+	return false;
+}
+
+struct sync_figures {
+	uint64_t writes;
+	double seconds, mean_latency_ns;
+};
+
+/* O_DSYNC writes into DIR for the probe's time or size. Returns 0 or -errno. */
+static int sync_writes(const char *dir, struct sync_figures *f)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/iotriage-sync.dat", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	static char block[POOL_SYNC_PROBE_BLOCK];
+	struct prng rng;
+	prng_seed(&rng, now_ns());
+	pattern_fill(block, sizeof(block), PATTERN_RANDOM, &rng);
+	uint64_t start = now_ns(), busy = 0;
+	int r = 0;
+	while (r == 0 && now_ns() - start < POOL_SYNC_PROBE_SECONDS * 1000000000ULL &&
+	       f->writes * sizeof(block) < POOL_SYNC_PROBE_MAX_BYTES) {
+		if (interrupt_requested()) {
+			r = -EINTR;
+			break;
+		}
+		block[f->writes % sizeof(block)] ^= 1; /* no two blocks alike */
+		uint64_t t0 = now_ns();
+		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+			r = errno ? -errno : -EIO;
+		busy += now_ns() - t0;
+		f->writes += r == 0;
+	}
+	f->seconds = (double)(now_ns() - start) / 1e9;
+	f->mean_latency_ns = f->writes ? (double)busy / (double)f->writes : 0;
+	close(fd);
+	unlink(path);
+	return r;
+}
+
+/* The watch and the writes, in an area of T: the parsed reports in LAT. */
+static int probe_area(const struct pool_target *t, const char *run_id, struct zpool_lat *lat, struct sync_figures *f,
+		      char *why, size_t len)
+{
+	struct scratch area;
+	if (pool_area_create(t, run_id, "sync", "128K", &area, "DOCTOR") < 0) {
+		snprintf(why, len, "cannot make a temporary area on the pool");
+		return -EIO;
+	}
+	struct zpool_watch w;
+	int r = zpool_watch_start_latency(&w, t->pool, why, len);
+	if (r == 0) {
+		r = sync_writes(area.path, f);
+		char stop_why[200] = "";
+		int s = zpool_watch_stop_latency(&w, lat, stop_why, sizeof(stop_why));
+		if (r < 0)
+			snprintf(why, len, "%s", r == -EINTR ? "interrupted" : strerror(-r));
+		if (r == 0 && s < 0) {
+			snprintf(why, len, "%s", stop_why);
+			r = s;
+		} else if (s == 0 && r < 0)
+			zpool_lat_release(lat);
+	}
+	pool_areas_destroy(&area, 1, t->pool, "DOCTOR");
+	return r;
+}
+
+int pool_sync_probe(const struct pool_target *t, const struct pool_layout *l, const char *run_id,
+		    struct pool_findings *findings, char *summary, size_t len)
+{
+	if (t->kind != SCRATCH_ZFS || !pool_has_log(l)) {
+		snprintf(summary, len, "no sync-write probe: the pool has no log vdev");
+		return -ENODATA;
+	}
+	log_msg(LOG_INFO, "DOCTOR (%s): sync writes of %d KiB for %d s, zpool iostat -l watching the log", t->pool,
+		POOL_SYNC_PROBE_BLOCK / 1024, POOL_SYNC_PROBE_SECONDS);
+	struct zpool_lat lat;
+	struct sync_figures f = { 0 };
+	char why[256] = "";
+	int r = probe_area(t, run_id, &lat, &f, why, sizeof(why));
+	if (r == 0) {
+		r = pool_slow_log_judge(l, &lat, findings, why, sizeof(why));
+		zpool_lat_release(&lat);
+	}
+	if (r >= 0)
+		snprintf(summary, len, "%llu sync writes of %d KiB in %.1f s, %.2f ms each: %s",
+			 (unsigned long long)f.writes, POOL_SYNC_PROBE_BLOCK / 1024, f.seconds, f.mean_latency_ns / 1e6,
+			 r ? "the log is slower than the data vdevs" : "the log keeps up with the data vdevs");
+	else
+		snprintf(summary, len, "the sync-write probe could not judge the log: %s", why);
+	log_msg(r < 0 ? LOG_WARN : LOG_INFO, "DOCTOR (%s): %s", t->pool, summary);
+	return r;
+}
