@@ -165,7 +165,7 @@ static const struct docgen_details details[] = {
 		"labelled pool or cache; every write figure names its data and the area's compression; on a"
 		" compressing area dd also writes zeros and the report explains the difference; a SIZE "
 		"under twice the cache is called out; perf's usability is noted. The results file holds the"
-		" pool status (zpool status -v -P or btrfs filesystem show/usage) and every engine's full "
+		" pool status (zpool status -D -v -P of every pool, as the appliance manual has it, or btrfs filesystem show/usage) and every engine's full "
 		"output. Areas are removed at the end, on failure and on SIGINT/SIGTERM/SIGHUP; after a "
 		"SIGKILL the next run removes what carries the iotriage owner tag of a dead run, and "
 		"nothing else." },

@@ -59,7 +59,7 @@ arc_max=$(cat /zfs-kstat/zfs/arcstats/c_max 2>/dev/null || echo 0)
 check "the cache is zfs-fuse's ARC maximum, named as such" -- \
 	jtest "$TMP/all.json" ".cache_bytes == $arc_max and $arc_max > 0 and (.cache_note | test(\"the zfs-fuse ARC's maximum\"))"
 check "perf usability is noted" -- jtest "$TMP/all.json" '.perf_note | test("perf")'
-check "the pool status is captured" -- jtest "$TMP/all.json" ".pool_status | test(\"zpool status -v\") and test(\"$pool\")"
+check "every pool's status is captured, with its dedup table (zpool status -D -v)" -- jtest "$TMP/all.json" ".pool_status | test(\"zpool status -D -v\") and test(\"$pool\")"
 check "two temporary datasets (1m and 4k), named with the run id" -- \
 	jtest "$TMP/all.json" ".areas | length == 2 and (.[0] | test(\"^$pool/iotriage-[0-9a-f]{16}-1m\$\")) and (.[1] | endswith(\"-4k\"))"
 check "the results file holds the same document" -- \
