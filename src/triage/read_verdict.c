@@ -12,6 +12,7 @@
 #include "basic/timeutil.h"
 #include "basic/interrupt.h"
 #include "triage/read_health.h"
+#include "triage/read_link.h"
 
 void read_verdict_describe(struct disk_read *d, double bw)
 {
@@ -295,11 +296,26 @@ int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 	return 0;
 }
 
+/* Each disk's links judged (triage/read_link.h); a degraded one is said in
+ * the batch's conclusion too. */
+static void read_link_conclude(struct read_batch *b)
+{
+	size_t degraded = read_link_note(b->reads, b->count);
+	if (!degraded)
+		return;
+	size_t used = strlen(b->conclusion);
+	snprintf(b->conclusion + used, sizeof(b->conclusion) - used,
+		 "%s%zu disk(s) on a link trained below what both its ends support: a finding whatever the read "
+		 "rate (see LINK).", used ? " " : "", degraded);
+	log_msg(LOG_WARN, "%s", b->conclusion + used + (used ? 1 : 0));
+}
+
 void read_batch_conclude(struct read_batch *b, const char *db_path)
 {
 	if (interrupt_signal())
 		return;
 	read_batch_load_baselines(b, db_path);
 	read_batch_log_conclusion(b, read_batch_judge(b));
+	read_link_conclude(b);
 	read_health_check_flagged(b->reads, b->count);
 }
