@@ -64,9 +64,9 @@ bool read_link_judge(const char *kname, const struct disk_link *l, double rate, 
 		return false;
 	char now[40];
 	disk_link_rate_words(narrow->kind, narrow->speed, narrow->width, now, sizeof(now));
-	snprintf(text, sizeof(text), "%s: its read rate %.0f MB/s is the ceiling of its %s link %s at %s, which "
-		 "carries %.0f MB/s", kname, rate / 1e6, disk_link_kind_name(narrow->kind), narrow->name, now,
-		 disk_link_hop_carries(narrow) / 1e6);
+	snprintf(text, sizeof(text), "%s: its %s link %s at %s carries %.0f MB/s, its read rate %.0f MB/s: the "
+		 "link is its ceiling", kname, disk_link_kind_name(narrow->kind), narrow->name, now,
+		 disk_link_hop_carries(narrow) / 1e6, rate / 1e6);
 	disk_verdict_add_reason(v, REASON_LINK, slow, text);
 	return slow;
 }

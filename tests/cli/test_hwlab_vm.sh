@@ -80,6 +80,8 @@ for n in 1 2 3; do
 		"(median $(jq -r '.summary.median_bw_bytes_per_s / 1e6 | floor' "$j") MB/s)"
 done
 j=$TMP/readdisks-1.json
+check "links: every SATA disk has its link (1.5 Gb/s in qemu), none is degraded and no disk is named for its link (25 MB/s is far below any)" -- \
+	jtest "$j" '([.devices[] | select(.transport == "sata" and .status == "ok") | .link.hops[0] | .kind == "SATA" and .negotiated.gbit_per_s > 0] | length == 4 and all) and ([.devices[] | select(.link) | .link.degraded] | any | not) and ([.devices[] | (.sentence // "") | select(test("link"))] | length == 0)'
 check "the multipath namespace is read once: its two hidden paths are skipped, saying why" -- \
 	jtest "$j" '([.devices[] | select(.kname | test("^nvme[0-9]+c[0-9]+n[0-9]+$")) | select(.status == "skipped" and (.reason | test("multipath")))] | length == 2) and ([.devices[] | select(.serial == "IOTNVMEMP0" and .status == "ok")] | length == 1)'
 check "readdisks exits 0 with every readable disk read" -- test "$(rc readdisks-1)" = 0

@@ -61,8 +61,8 @@ static void test_ceiling(void)
 	struct disk_verdict v = { .kind = VERDICT_SLOW };
 	ok(read_link_judge("nvme0n1", &l, 240e6, true, &v), "slow at its link's ceiling: a finding");
 	const struct verdict_reason *r = link_reason(&v);
-	is_str(r ? r->evidence : "", "nvme0n1: its read rate 240 MB/s is the ceiling of its PCIe link 0000:01:00.0 "
-				     "at 2.5 GT/s x1, which carries 250 MB/s", "the ceiling named");
+	is_str(r ? r->evidence : "", "nvme0n1: its PCIe link 0000:01:00.0 at 2.5 GT/s x1 carries 250 MB/s, its "
+				     "read rate 240 MB/s: the link is its ceiling", "the ceiling named");
 	ok(r && r->against, "the ceiling of a slow disk counts against it");
 
 	struct disk_verdict ok_v = { .kind = VERDICT_OK };

@@ -2,7 +2,7 @@
 # (tests/vm/linklab.sh) as its whole job: loads the drivers, shows every
 # disk's link-rate files, captures its sysfs tree (capture_sysfs.sh,
 # capture_links.sh: a base64 tar between "=== TAR" and "=== ENDTAR"), then
-# runs readdisks three times. Sections as in hwlab_scenario.sh.
+# runs readdisks three times (documents) and once more (the table). Sections as in hwlab_scenario.sh.
 export IOTRIAGE_STATE_DIR=/tmp/state
 I=iotriage
 uptime_s() { cut -d. -f1 /proc/uptime; }
@@ -38,7 +38,7 @@ links() {
 		echo "$f: $(cat $f 2>&1)"
 	done
 }
-for m in nvme ahci mptsas sd_mod; do
+for m in nvme ahci sd_mod; do
 	modprobe $m || echo "=== MODPROBE FAILED $m"
 done
 run settle settle
@@ -47,8 +47,9 @@ mkdir -p /tmp/cap
 run capture sh /capture_sysfs.sh /tmp/cap $(disks)
 run capture-links sh /capture_links.sh /tmp/cap $(disks)
 for i in 1 2 3; do
-	runj readdisks-$i $I readdisks --size 8M --json
+	runj readdisks-$i $I readdisks --size 64M --json
 done
+run table $I readdisks --size 64M
 echo "=== TAR"
 (cd /tmp/cap && tar cf - .) | gzip | base64
 echo "=== ENDTAR"
