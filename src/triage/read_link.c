@@ -71,6 +71,17 @@ bool read_link_judge(const char *kname, const struct disk_link *l, double rate, 
 	return slow;
 }
 
+void read_link_add_smart(struct disk_link *l, const struct smart_health *h)
+{
+	if (l->count == 0 || l->hops[0].kind != LINK_SATA)
+		return;
+	struct link_hop *hop = &l->hops[0];
+	if (hop->below.speed <= 0 && h->sata_max_gbps > 0)
+		hop->below.speed = h->sata_max_gbps;
+	if (hop->speed <= 0 && h->sata_current_gbps > 0)
+		hop->speed = h->sata_current_gbps;
+}
+
 size_t read_link_note(struct disk_read *reads, size_t count)
 {
 	size_t degraded = 0;
@@ -78,6 +89,8 @@ size_t read_link_note(struct disk_read *reads, size_t count)
 		struct disk_read *d = &reads[i];
 		if (!d->link_read || d->verdict.kind == VERDICT_NOT_JUDGED || disk_verdict_has_reason(&d->verdict, REASON_LINK))
 			continue;
+		if (d->health_checked)
+			read_link_add_smart(&d->link, &d->health);
 		double rate = d->status == READTEST_OK && d->res ? job_bw_bytes_per_s(d->res) : 0;
 		read_link_judge(d->info.kname, &d->link, rate, disk_verdict_is_slow(d->verdict.kind), &d->verdict);
 		const struct verdict_reason *r = NULL;

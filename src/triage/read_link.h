@@ -35,6 +35,11 @@ size_t read_link_gather(const char *sysfs_root, struct disk_read *reads, size_t 
  * at its link's ceiling). */
 bool read_link_judge(const char *kname, const struct disk_link *l, double rate, bool slow, struct disk_verdict *v);
 
+/* smartctl as a second source for a SATA link (disk/smart.h's interface
+ * speeds): the drive's maximum where its IDENTIFY data did not say, the
+ * negotiated rate where sysfs did not. */
+void read_link_add_smart(struct disk_link *l, const struct smart_health *h);
+
 /* read_link_judge on each judged disk of READS (once each, logged);
  * returns how many have a degraded link. */
 size_t read_link_note(struct disk_read *reads, size_t count);

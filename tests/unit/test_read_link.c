@@ -83,8 +83,27 @@ static void test_ceiling(void)
 	ok(!read_link_judge("vda", &empty, 1e9, false, &none) && none.reason_count == 0, "no links: nothing");
 }
 
+/* smartctl's "SATA Version is: ..., 6.0 Gb/s (current: 1.5 Gb/s)" where the
+ * drive's IDENTIFY data says nothing. */
+static void test_smart_second_source(void)
+{
+	struct disk_link l = link_of(LR "/sata_degraded/sys", "sda");
+	l.hops[0].below.speed = 0; /* as if word 76 were silent */
+	ok(!disk_link_degraded(&l.hops[0]), "without the drive's maximum: no finding");
+	struct smart_health h = { .sata_max_gbps = 6.0, .sata_current_gbps = 1.5 };
+	read_link_add_smart(&l, &h);
+	ok(l.hops[0].below.speed == 6.0 && disk_link_degraded(&l.hops[0]), "with smartctl's 6.0 Gb/s: degraded");
+	struct smart_health faster = { .sata_max_gbps = 3.0 };
+	read_link_add_smart(&l, &faster);
+	ok(l.hops[0].below.speed == 6.0, "IDENTIFY's (or the first) maximum is kept");
+	struct disk_link p = link_of(LAB, "nvme0n1");
+	read_link_add_smart(&p, &h);
+	ok(p.hops[0].below.speed == 2.5, "not a SATA link: untouched");
+}
+
 int main(void)
 {
+	test_smart_second_source();
 	test_degraded();
 	test_ceiling();
 	return tap_done();
