@@ -79,6 +79,9 @@ void read_groups_print(const struct read_batch *b, const struct read_groups *gro
 		fprintf(out, "%s\n", line.buf);
 		strbuf_release(&line);
 	}
+	for (size_t g = 0; g < groups->count; g++)
+		if (groups->groups[g].sentence[0])
+			fprintf(out, "  %s\n", groups->groups[g].sentence);
 }
 
 void read_health_print(const struct read_batch *b, FILE *out)

@@ -11,6 +11,7 @@
 #include "basic/strbuf.h"
 #include "basic/timeutil.h"
 #include "basic/interrupt.h"
+#include "triage/read_group.h"
 #include "triage/read_health.h"
 #include "triage/read_link.h"
 
@@ -310,6 +311,22 @@ static void read_link_conclude(struct read_batch *b)
 	log_msg(LOG_WARN, "%s", b->conclusion + used + (used ? 1 : 0));
 }
 
+/* A slow group (--group-by) is said in the batch's conclusion and logged. */
+static void read_group_conclude(struct read_batch *b)
+{
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	for (size_t g = 0; g < groups.count; g++) {
+		const struct read_group *grp = &groups.groups[g];
+		if (grp->finding.flag != OUTLIER_SLOW)
+			continue;
+		log_msg(LOG_WARN, "READ-DISKS: %s", grp->sentence);
+		size_t used = strlen(b->conclusion);
+		snprintf(b->conclusion + used, sizeof(b->conclusion) - used, "%s%s.", used ? " " : "", grp->sentence);
+	}
+	read_groups_release(&groups);
+}
+
 void read_batch_conclude(struct read_batch *b, const char *db_path)
 {
 	if (interrupt_signal())
@@ -317,5 +334,6 @@ void read_batch_conclude(struct read_batch *b, const char *db_path)
 	read_batch_load_baselines(b, db_path);
 	read_batch_log_conclusion(b, read_batch_judge(b));
 	read_link_conclude(b);
+	read_group_conclude(b);
 	read_health_check_flagged(b->reads, b->count);
 }
