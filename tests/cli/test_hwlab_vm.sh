@@ -147,6 +147,8 @@ check "--group-by controller: 7 NVMe controllers/subsystems, the 6 and 3 SCSI di
 	jtest "$j" '[.grouping.groups[] | select(.ok > 0) | .disks] | sort == [1, 1, 1, 1, 1, 1, 1, 3, 4, 6]'
 check "--group-by controller: the skipped multipath paths are in no group" -- \
 	jtest "$j" '([.grouping.groups[] | select(.ok == 0)] | length == 0) and ([.grouping.groups[].devices[] | select(test("nvme[0-9]+c[0-9]+n"))] | length == 0)'
+check "--group-by controller: only IOTNVME05's controller is a slow group (40% of the groups' median), its one disk slow one by one; no other group is named" -- \
+	jtest "$j" '([.devices[] | select(.serial == "IOTNVME05") | .path][0]) as $p | [.grouping.groups[] | select(.sentence)] | length == 1 and .[0].verdict == "slow" and .[0].devices == [$p] and (.[0].sentence | test("its disks are slow one by one [(]1 of 1[)]$"))'
 diag "--group-by controller:" $(jq -r '[.grouping.groups[] | "\(.name)=\(.disks)"] | join("; ")' "$j")
 
 # --- a partition ---
