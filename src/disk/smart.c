@@ -92,6 +92,14 @@ static void nvme_signs(const struct jv *log, struct smart_health *h)
 		add_sign(h, "%.0f%% of rated endurance used", used);
 }
 
+/* smartctl's interface speed object: units_per_second x bits_per_unit. */
+static double interface_gbps(const struct jv *speed)
+{
+	double units = jv_number(jv_get(speed, "units_per_second"), 0);
+	double bits = jv_number(jv_get(speed, "bits_per_unit"), 0);
+	return units > 0 && bits > 0 ? units * bits / 1e9 : 0;
+}
+
 int smart_parse(const char *text, size_t len, struct smart_health *h)
 {
 	*h = (struct smart_health){ .state = SMART_UNAVAILABLE };
@@ -130,6 +138,8 @@ int smart_parse(const char *text, size_t len, struct smart_health *h)
 		h->has_temperature = true;
 		h->temperature_c = jv_int(temp, 0);
 	}
+	h->sata_max_gbps = interface_gbps(jv_path(doc, "interface_speed.max"));
+	h->sata_current_gbps = interface_gbps(jv_path(doc, "interface_speed.current"));
 	ata_signs(jv_path(doc, "ata_smart_attributes.table"), h);
 	nvme_signs(jv_get(doc, "nvme_smart_health_information_log"), h);
 	double grown = jv_number(jv_get(doc, "scsi_grown_defect_list"), 0);

@@ -31,6 +31,9 @@ struct smart_health {
 	unsigned long long media_errors;
 	bool predictive_failure; /* a sign of coming failure even while SMART passes */
 	char signs[256];         /* those signs, e.g. "attribute 5 Reallocated_Sector_Ct raw 8" */
+	double sata_max_gbps;    /* SATA: the drive's fastest interface speed ("SATA Version is: ...,
+				  * 6.0 Gb/s"), 0 when smartctl does not say */
+	double sata_current_gbps; /* and the current one ("(current: 1.5 Gb/s)"), 0 likewise */
 };
 
 /* Reads smartctl's JSON (TEXT, LEN bytes). Returns 0, or -EINVAL when it

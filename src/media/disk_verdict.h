@@ -14,7 +14,8 @@
  * A slow tail is a kind only when the rate is in line; otherwise it is a
  * reason beside the rate's finding.
  * A health failure is not a kind: it is a reason, a finding whatever the
- * kind (a disk can read at full speed and report its own failure). Pure.
+ * kind (a disk can read at full speed and report its own failure); so is a
+ * link trained below what both its ends support (triage/read_link.h). Pure.
  */
 #ifndef IOTRIAGE_MEDIA_DISK_VERDICT_H
 #define IOTRIAGE_MEDIA_DISK_VERDICT_H
@@ -54,9 +55,10 @@ enum verdict_reason_kind {
 	REASON_LATENCY,  /* its p99 completion latency against its peers', when out of line */
 	REASON_READ,     /* why the read failed, stopped or did not run */
 	REASON_HEALTH,   /* the drive's own report of a failure (SMART) */
+	REASON_LINK,     /* a link below what both its ends support, or at the disk's rate (its ceiling) */
 };
 
-#define VERDICT_MAX_REASONS 4
+#define VERDICT_MAX_REASONS 6
 #define VERDICT_SENTENCE_LEN 512 /* the sentence's room, as stored and logged */
 
 struct verdict_reason {

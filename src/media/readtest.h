@@ -30,6 +30,7 @@
 #include "basic/progress.h"
 #include "bench/job.h"
 #include "disk/enumerate.h"
+#include "disk/link.h"
 #include "disk/smart.h"
 #include "media/disk_verdict.h"
 #include "media/outlier.h"
@@ -89,6 +90,10 @@ struct disk_read {
 	bool has_baseline;
 	double baseline_bw;
 	int64_t baseline_at;
+
+	/* Its links (disk/link.h), read before the read pass (triage/read_link.h). */
+	bool link_read;
+	struct disk_link link;
 
 	/* The health cross-check of a flagged disk (smartctl). */
 	bool health_checked;

@@ -9,14 +9,15 @@
 #include "media/disk_verdict.h"
 #include "output/table.h"
 #include "triage/read_health.h"
+#include "triage/read_link.h"
 #include "triage/read_verdict.h"
 
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {
 	static const char *const headers[] = { "DEVICE", "MODEL", "SIZE", "READ", "TIME", "RATE",
-					       "OF MEDIAN", "TOGETHER", "VERDICT", "HEALTH", "STATUS" };
+					       "OF MEDIAN", "TOGETHER", "VERDICT", "HEALTH", "LINK", "STATUS" };
 	struct table t;
-	table_init(&t, 11, headers, "llrrrrrrlll");
+	table_init(&t, 12, headers, "llrrrrrrllll");
 	for (size_t k = 0; k < b->count; k++) {
 		const struct disk_read *d = &b->reads[b->order ? b->order[k] : k];
 		if (d->status == READTEST_SKIPPED && d->info.skip_reason)
@@ -38,11 +39,12 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		}
 		snprintf(status, sizeof(status), "%s%s%s", readtest_status_name(d->status),
 			 d->reason[0] ? ": " : "", d->reason);
-		char health[32];
+		char health[32], link[120];
 		read_health_word(d, health, sizeof(health));
+		read_link_cell(d, link, sizeof(link));
 		const char *word = disk_verdict_word(d->verdict.kind);
 		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
-				      word ? word : "", health, status };
+				      word ? word : "", health, link, status };
 		table_add_row(&t, row);
 	}
 	table_print(&t, out);
@@ -77,6 +79,9 @@ void read_groups_print(const struct read_batch *b, const struct read_groups *gro
 		fprintf(out, "%s\n", line.buf);
 		strbuf_release(&line);
 	}
+	for (size_t g = 0; g < groups->count; g++)
+		if (groups->groups[g].sentence[0])
+			fprintf(out, "  %s\n", groups->groups[g].sentence);
 }
 
 void read_health_print(const struct read_batch *b, FILE *out)
@@ -98,6 +103,25 @@ void read_health_print(const struct read_batch *b, FILE *out)
 		fputc('\n', out);
 }
 
+/* The link reasons: a degraded link, or a link at a disk's rate. */
+static void read_links_print(const struct read_batch *b, FILE *out)
+{
+	bool header = false;
+	for (size_t i = 0; i < b->count; i++) {
+		const struct disk_verdict *v = &b->reads[i].verdict;
+		for (size_t k = 0; k < v->reason_count; k++) {
+			if (v->reasons[k].kind != REASON_LINK)
+				continue;
+			if (!header)
+				fputs("Links:\n", out);
+			header = true;
+			fprintf(out, "  %s\n", v->reasons[k].evidence);
+		}
+	}
+	if (header)
+		fputc('\n', out);
+}
+
 void read_batch_present(const struct read_batch *b, FILE *out)
 {
 	if (!b->count)
@@ -113,6 +137,7 @@ void read_batch_present(const struct read_batch *b, FILE *out)
 		fputc('\n', out);
 	}
 	read_health_print(b, out);
+	read_links_print(b, out);
 	read_groups_release(&groups);
 	if (b->conclusion[0])
 		fprintf(out, "Verdict\n  %s\n\n", b->conclusion);

@@ -17,6 +17,7 @@
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "triage/read_health.h"
+#include "triage/read_link.h"
 
 #define SYSFS_ROOT "/sys"
 #define DEV_ROOT "/dev"
@@ -198,6 +199,7 @@ static void read_one_by_one(struct read_batch *b)
 
 size_t read_batch_execute(struct read_batch *b)
 {
+	read_link_gather(SYSFS_ROOT, b->reads, b->count);
 	if (!b->health_swept) {
 		b->health_swept = true;
 		read_health_sweep(b->reads, b->count);

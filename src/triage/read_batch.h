@@ -40,7 +40,7 @@ struct read_batch {
 	enum read_group_by group_by;
 	bool health_swept;       /* the health sweep ran, or is not wanted (the parallel pass's copy) */
 	struct progress *progress; /* told the disks and bytes read; NULL for none */
-	char conclusion[320];    /* the batch's verdict in words, "" when too few disks to compare */
+	char conclusion[512];    /* the batch's verdict in words, "" when too few disks to compare */
 };
 
 /* The read defaults: 1000 MiB in 1 MiB blocks, queue depth 1, engine auto,

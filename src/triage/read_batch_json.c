@@ -9,6 +9,7 @@
 #include "triage/read_batch.h"
 #include "triage/read_group.h"
 #include "triage/read_health.h"
+#include "triage/read_link.h"
 #include "triage/read_verdict.h"
 
 static void json_identity(struct json *j, const struct disk_info *info)
@@ -145,6 +146,7 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 		json_double(j, "percent_of_median", d->pct_of_median);
 	json_verdict(j, d);
 	read_health_json(j, d);
+	read_link_json(j, d);
 	read_group_device_json(d, j);
 	if (d->vdev[0])
 		json_string(j, "vdev", d->vdev);

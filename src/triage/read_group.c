@@ -119,6 +119,51 @@ void read_groups_build(const struct read_batch *b, struct read_groups *ret)
 		ret->groups[g].median_bw = n == 0 ? 0 : n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
 	}
 	free(rates);
+	read_groups_judge(ret);
+}
+
+/* The words for one slow or fast group G among N. */
+static void group_sentence(const char *kind, struct read_group *g, size_t n)
+{
+	const struct outlier_finding *f = &g->finding;
+	char alone[160];
+	if (f->flag == OUTLIER_FAST)
+		snprintf(alone, sizeof(alone), "faster than the other %ss", kind);
+	else if (g->slow == 0)
+		snprintf(alone, sizeof(alone), "none of its %zu disks is slow against its peers alone: it is slow only "
+			 "together", g->ok);
+	else if (g->slow >= g->ok)
+		snprintf(alone, sizeof(alone), "its disks are slow one by one (%zu of %zu)", g->slow, g->ok);
+	else
+		snprintf(alone, sizeof(alone), "%zu of its %zu disks are slow one by one, the others only together",
+			 g->slow, g->ok);
+	snprintf(g->sentence, sizeof(g->sentence), "%s %s reads at %.0f%% of the median of %zu %ss (%.0f MB/s "
+		 "against %.0f MB/s): %s", kind, g->name, 100 * f->ratio, n, kind, g->median_bw / 1e6,
+		 f->peer_median / 1e6, alone);
+}
+
+void read_groups_judge(struct read_groups *g)
+{
+	if (g->count == 0)
+		return;
+	struct outlier_sample *s = xcalloc(g->count, sizeof(*s));
+	struct outlier_finding *f = xcalloc(g->count, sizeof(*f));
+	size_t read = 0;
+	for (size_t k = 0; k < g->count; k++) {
+		s[k] = (struct outlier_sample){ .bw = g->groups[k].median_bw, .ok = g->groups[k].ok > 0, .group = "" };
+		read += s[k].ok;
+	}
+	outlier_analyze(s, g->count, &outlier_default_params, f);
+	const char *kind = read_group_by_name(g->by);
+	for (size_t k = 0; k < g->count; k++) {
+		struct read_group *grp = &g->groups[k];
+		grp->finding = s[k].ok && read >= OUTLIER_MIN_SET ? f[k] : (struct outlier_finding){ .flag = OUTLIER_NO_PEERS };
+		grp->sentence[0] = '\0';
+		if (grp->finding.flag == OUTLIER_SLOW || grp->finding.flag == OUTLIER_FAST)
+			group_sentence(kind, grp, read);
+	}
+	free(f);
+	free(s);
 }
 
 void read_groups_release(struct read_groups *g)
@@ -143,6 +188,15 @@ void read_groups_json(const struct read_batch *b, const struct read_groups *grou
 		json_uint(j, "ok", grp->ok);
 		json_uint(j, "slow", grp->slow);
 		json_double(j, "median_bw_bytes_per_s", grp->median_bw);
+		if (grp->finding.flag == OUTLIER_NO_PEERS) {
+			json_null(j, "verdict");
+		} else {
+			json_string(j, "verdict", grp->finding.flag == OUTLIER_SLOW ? "slow"
+						  : grp->finding.flag == OUTLIER_FAST ? "fast" : "ok");
+			json_double(j, "ratio", grp->finding.ratio);
+			json_double(j, "robust_z", grp->finding.robust_z);
+		}
+		json_string(j, "sentence", grp->sentence[0] ? grp->sentence : NULL);
 		json_begin_array(j, "devices");
 		for (size_t i = 0; i < b->count; i++)
 			if (groups->member_of[i] == g)

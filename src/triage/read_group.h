@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "media/outlier.h"
 #include "output/json.h"
 #include "triage/read_batch.h"
 
@@ -14,6 +15,11 @@ struct read_group {
 	char name[200];
 	size_t disks, ok, slow;
 	double median_bw;
+	/* Its median against the other groups' medians (media/outlier, the
+	 * statistics of disks); OUTLIER_NO_PEERS when fewer than
+	 * OUTLIER_MIN_SET groups read. */
+	struct outlier_finding finding;
+	char sentence[400]; /* a slow or fast group in words, "" otherwise */
 };
 /* member_of of a disk in no group. */
 #define READ_GROUP_OUTSIDE ((size_t)-1)
@@ -37,6 +43,12 @@ void read_batch_assign_pools(struct read_batch *b);
 /* The groups of B by B->group_by (none when READ_GROUP_NONE), in the
  * batch's order. Release with read_groups_release. */
 void read_groups_build(const struct read_batch *b, struct read_groups *ret);
+/* The rule (pure; read_groups_build applies it): each group's median rate
+ * against the other groups' of the same kind, with the statistics of
+ * disks; a slow (or fast) group's sentence names it and says whether its
+ * disks are slow one by one (each against its peers: all, or some of
+ * them) or only together (none of them alone). */
+void read_groups_judge(struct read_groups *g);
 void read_groups_release(struct read_groups *g);
 /* The document's "grouping" object; nothing when not grouped. */
 void read_groups_json(const struct read_batch *b, const struct read_groups *groups, struct json *j);

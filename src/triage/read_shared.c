@@ -18,6 +18,8 @@ static void measure_together(struct read_batch *b)
 	together.reads = xcalloc(b->count, sizeof(*together.reads));
 	for (size_t i = 0; i < b->count; i++) {
 		together.reads[i].info = b->reads[i].info;
+		together.reads[i].link = b->reads[i].link; /* read once: the pass logs no link again */
+		together.reads[i].link_read = b->reads[i].link_read;
 		if (b->reads[i].status != READTEST_OK) {
 			together.reads[i].status = READTEST_SKIPPED;
 			snprintf(together.reads[i].reason, sizeof(together.reads[i].reason), "not read alone");

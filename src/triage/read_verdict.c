@@ -11,7 +11,9 @@
 #include "basic/strbuf.h"
 #include "basic/timeutil.h"
 #include "basic/interrupt.h"
+#include "triage/read_group.h"
 #include "triage/read_health.h"
+#include "triage/read_link.h"
 
 void read_verdict_describe(struct disk_read *d, double bw)
 {
@@ -295,11 +297,43 @@ int read_batch_load_baselines(struct read_batch *b, const char *db_path)
 	return 0;
 }
 
+/* Each disk's links judged (triage/read_link.h); a degraded one is said in
+ * the batch's conclusion too. */
+static void read_link_conclude(struct read_batch *b)
+{
+	size_t degraded = read_link_note(b->reads, b->count);
+	if (!degraded)
+		return;
+	size_t used = strlen(b->conclusion);
+	snprintf(b->conclusion + used, sizeof(b->conclusion) - used,
+		 "%s%zu disk(s) on a link trained below what both its ends support: a finding whatever the read "
+		 "rate (see LINK).", used ? " " : "", degraded);
+	log_msg(LOG_WARN, "%s", b->conclusion + used + (used ? 1 : 0));
+}
+
+/* A slow group (--group-by) is said in the batch's conclusion and logged. */
+static void read_group_conclude(struct read_batch *b)
+{
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	for (size_t g = 0; g < groups.count; g++) {
+		const struct read_group *grp = &groups.groups[g];
+		if (grp->finding.flag != OUTLIER_SLOW)
+			continue;
+		log_msg(LOG_WARN, "READ-DISKS: %s", grp->sentence);
+		size_t used = strlen(b->conclusion);
+		snprintf(b->conclusion + used, sizeof(b->conclusion) - used, "%s%s.", used ? " " : "", grp->sentence);
+	}
+	read_groups_release(&groups);
+}
+
 void read_batch_conclude(struct read_batch *b, const char *db_path)
 {
 	if (interrupt_signal())
 		return;
 	read_batch_load_baselines(b, db_path);
 	read_batch_log_conclusion(b, read_batch_judge(b));
+	read_link_conclude(b);
+	read_group_conclude(b);
 	read_health_check_flagged(b->reads, b->count);
 }

@@ -80,6 +80,8 @@ for n in 1 2 3; do
 		"(median $(jq -r '.summary.median_bw_bytes_per_s / 1e6 | floor' "$j") MB/s)"
 done
 j=$TMP/readdisks-1.json
+check "links: every SATA disk has its link (1.5 Gb/s in qemu), none is degraded and no disk is named for its link (25 MB/s is far below any)" -- \
+	jtest "$j" '([.devices[] | select(.transport == "sata" and .status == "ok") | .link.hops[0] | .kind == "SATA" and .negotiated.gbit_per_s > 0] | length == 4 and all) and ([.devices[] | select(.link) | .link.degraded] | any | not) and ([.devices[] | (.sentence // "") | select(test("link"))] | length == 0)'
 check "the multipath namespace is read once: its two hidden paths are skipped, saying why" -- \
 	jtest "$j" '([.devices[] | select(.kname | test("^nvme[0-9]+c[0-9]+n[0-9]+$")) | select(.status == "skipped" and (.reason | test("multipath")))] | length == 2) and ([.devices[] | select(.serial == "IOTNVMEMP0" and .status == "ok")] | length == 1)'
 check "readdisks exits 0 with every readable disk read" -- test "$(rc readdisks-1)" = 0
@@ -145,6 +147,8 @@ check "--group-by controller: 7 NVMe controllers/subsystems, the 6 and 3 SCSI di
 	jtest "$j" '[.grouping.groups[] | select(.ok > 0) | .disks] | sort == [1, 1, 1, 1, 1, 1, 1, 3, 4, 6]'
 check "--group-by controller: the skipped multipath paths are in no group" -- \
 	jtest "$j" '([.grouping.groups[] | select(.ok == 0)] | length == 0) and ([.grouping.groups[].devices[] | select(test("nvme[0-9]+c[0-9]+n"))] | length == 0)'
+check "--group-by controller: only IOTNVME05's controller is a slow group (40% of the groups' median), its one disk slow one by one; no other group is named" -- \
+	jtest "$j" '([.devices[] | select(.serial == "IOTNVME05") | .path][0]) as $p | [.grouping.groups[] | select(.sentence)] | length == 1 and .[0].verdict == "slow" and .[0].devices == [$p] and (.[0].sentence | test("its disks are slow one by one [(]1 of 1[)]$"))'
 diag "--group-by controller:" $(jq -r '[.grouping.groups[] | "\(.name)=\(.disks)"] | join("; ")' "$j")
 
 # --- a partition ---

@@ -145,6 +145,8 @@ static void test_reasons(void)
 	       "the reasons in order, the health one introduced");
 	disk_verdict_add_reason(&v, REASON_READ, false, "fourth");
 	disk_verdict_add_reason(&v, REASON_READ, false, "fifth");
+	disk_verdict_add_reason(&v, REASON_LINK, false, "sixth");
+	disk_verdict_add_reason(&v, REASON_LINK, false, "seventh");
 	is_int(v.reason_count, VERDICT_MAX_REASONS, "no more than VERDICT_MAX_REASONS kept");
 	char small[12];
 	disk_verdict_sentence(&v, small, sizeof(small));

@@ -77,6 +77,13 @@ static void test_ata_media_errors(void)
 		   !h.predictive_failure,
 	   "lab SATA (captured): attribute 5 raw 0 is 0 media errors, known, and no sign");
 
+	ok(h.sata_max_gbps == 0 && h.sata_current_gbps == 0, "lab SATA (captured): qemu says no interface speed");
+	/* The lab's capture with smartctl's interface_speed added (what
+	 * "SATA Version is: SATA 3.2, 6.0 Gb/s (current: 1.5 Gb/s)" prints). */
+	ok(parse_file("smartctl_sat_link_slow_composed.json", &h) == 0 && h.sata_max_gbps == 6.0 &&
+		   h.sata_current_gbps == 1.5,
+	   "composed SATA link: the drive's 6.0 Gb/s and its current 1.5 Gb/s");
+
 	/* A raw value of another program cannot wrap the sum. */
 	const char huge[] = "{\"smartctl\": {\"exit_status\": 0}, \"smart_status\": {\"passed\": true},"
 			    " \"ata_smart_attributes\": {\"table\": ["
