@@ -210,7 +210,9 @@ static void test_random_map_once(void)
 	/* Every block once: a random write pass over a zeroed file leaves no
 	 * block zero (uniform draws miss about 37% of them). */
 	char path[] = "/tmp/iotriage-job-XXXXXX";
-	size_t size = 4 << 20;
+	/* 32 MiB: enough writes (tens of ms of CPU) that the thread's CPU time
+	 * cannot round to nothing on a loaded machine (4 MiB did, now and then). */
+	size_t size = 32 << 20;
 	ok(temp_file(path, (off_t)size) == 0, "scratch file");
 	struct target t = TARGET_INIT;
 	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
