@@ -69,6 +69,7 @@ osd memory target = 536870912
 bluestore cache autotune = false
 bluestore cache size = 67108864
 osd op num shards = 1
+osd client watch timeout = 10
 osd op num threads per shard = 2
 [mds]
 mds data = $dir/\$name
