@@ -120,9 +120,19 @@ ceph_cluster_osd() { # DIR ID: a BlueStore OSD on a new loop device
 	truncate -s "${CEPH_OSD_SIZE:-3G}" "$dir/osd.$id.img" || return 1
 	dev=$(losetup -f --show "$dir/osd.$id.img") || return 1
 	echo "$dev" >>"$dir/loops"
+	# The OSD opens a device node of its own in DIR: without udev, nodes in
+	# /dev come and go with whoever else makes loop devices here.
+	local majmin
+	majmin=$(cat "/sys/block/${dev#/dev/}/dev") || return 1
+	mknod "$dir/osd.$id.dev" b "${majmin%:*}" "${majmin#*:}" || return 1
+	# Held open from here on: another process's `losetup -d` of a device
+	# number it used before (its own leftover) then only marks ours
+	# auto-clearing instead of detaching it under the OSD.
+	sleep 1000000 <>"$dir/osd.$id.dev" >/dev/null 2>&1 &
+	echo $! >"$dir/run/hold.osd.$id.pid"
 	uuid=$(cat /proc/sys/kernel/random/uuid)
 	[ "$(ceph osd new "$uuid")" = "$id" ] || return 1
-	mkdir -p "$dir/osd.$id" && ln -s "$dev" "$dir/osd.$id/block" || return 1
+	mkdir -p "$dir/osd.$id" && ln -s "$dir/osd.$id.dev" "$dir/osd.$id/block" || return 1
 	ceph-osd -c "$dir/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" >>"$dir/log/mkfs.log" 2>&1 || return 1
 	nice -n 10 ceph-osd -c "$dir/ceph.conf" -i "$id"
 }
