@@ -54,6 +54,8 @@ rados osd op timeout = 30
 [client]
 # no admin socket: the ceph and rbd commands would fight over one name
 admin socket =
+# ceph-fuse's object cache (200 MiB by default) kept small
+client oc size = 67108864
 [mon]
 mon data = $dir/\$name
 mon data avail warn = 1

@@ -1,6 +1,7 @@
 /* pool/ceph: the ceph and rbd tools' --format json as captured from the
  * test cluster (tests/ceph/cluster.sh: Ceph 16.2, one mon, three OSDs, the
- * pool "rbd" with size 3, min_size 2, 8 PGs; CephFS "cephfs"), and what
+ * pool "rbd" with size 3, min_size 2, 8 PGs; CephFS "cephfs"; healthy, and
+ * with osd.2 stopped), and what
  * the parsers do with truncated or foreign input: an error, never figures. */
 #include <errno.h>
 #include <string.h>
@@ -50,6 +51,11 @@ static void status(void)
 	is_int(s.osds, 3, "three OSDs");
 	is_int(s.osds_up, 3, "all up");
 	is_int(s.osds_in, 3, "all in");
+	is_int(ceph_parse_status(test_data("ceph_status_osd_down_captured.json", NULL), &s), 0,
+	       "ceph status with osd.2 stopped is read");
+	is_str(s.health, "HEALTH_WARN", "its health is a warning");
+	is_int(s.osds_up, 2, "two OSDs up");
+	is_int(s.osds_in, 3, "three still in");
 	/* ceph health detail's document is the health object itself: no "health" member. */
 	is_int(ceph_parse_status(test_data("ceph_health_detail_captured.json", NULL), &s), -EINVAL,
 	       "health detail is not a status document");
