@@ -66,16 +66,19 @@ check "ceph status and the data pool's settings in the results file" -- jtest "$
 check "no directory left" -- test -z "$(dirs)"
 
 # ---- SIGINT during a test ----
-sigint() { # sigint WHAT POOL SIZE TESTS: SIGINT once the test runs; its exit status
+sigint() { # sigint WHAT POOL SIZE TESTS [SIGNAL]: the signal once the test runs; its exit status
 	"$IOTRIAGE" benchpool "$2" "$3" --tests "$4" --runtime 30 >/dev/null 2>"$TMP/int-$1.err" &
 	local pid=$! i
 	for i in $(seq 1 200); do pgrep -P "$pid" -x fio >/dev/null && break; sleep 0.1; done
 	sleep 1
-	kill -INT "$pid"
+	kill -"${5:-INT}" "$pid"
 	wait "$pid"
 }
 sigint rbd rbd 64M fio
 check "SIGINT during fio on RBD: exit 130" -- test $? -eq 130
+check "and no image left" -- test -z "$(images)"
+sigint rbd-term rbd 64M fio TERM
+check "SIGTERM during fio on RBD: exit 143" -- test $? -eq 143
 check "and no image left" -- test -z "$(images)"
 sigint fs "$C/mnt" 32M fio
 check "SIGINT during fio on CephFS: exit 130" -- test $? -eq 130
@@ -118,7 +121,11 @@ mkdir "$TMP/bin" && ln -s "$(command -v fio)" "$TMP/bin/fio"
 PATH=$TMP/bin "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 2>"$TMP/notools.err"
 check "no ceph tools: exit 1" -- test $? -eq 1
 check "the error says what to install" -- grep -q "not installed: install ceph-common" "$TMP/notools.err"
-check "none of them made an image or directory" -- test -z "$(images)$(dirs)"
+"$IOTRIAGE" benchpool --fstype ceph "$TMP" 32M >/dev/null 2>"$TMP/notceph.err"
+check "--fstype ceph on a directory elsewhere: exit 1" -- test $? -eq 1
+check "the error says it is not CephFS" -- grep -q "is on .*, not CephFS" "$TMP/notceph.err"
+check "none of them made an image or directory" -- bash -c \
+	'[ -z "$1" ] && ! ls -d "$2"/iotriage-* >/dev/null 2>&1' _ "$(images)$(dirs)" "$TMP"
 
 # ---- the cluster goes whole ----
 t0=$SECONDS
