@@ -51,6 +51,9 @@ check "the results file has ceph status, health detail, osd tree, osd df and the
 check "and what the JSON said: health, 3 OSDs up, size 3, min_size 2, 8 PGs, the crush rule" -- jtest "$TMP/rbd.json" \
 	'.ceph.health == "HEALTH_OK" and .ceph.osds_up == 3 and .ceph.size == 3 and .ceph.min_size == 2 and .ceph.pg_num == 8 and .ceph.crush_rule == "replicated_rule"'
 check "no image left" -- test -z "$(images)"
+"$IOTRIAGE" benchpool rbd 16M --tests fio --runtime 1 >"$TMP/rbd.txt" 2>/dev/null
+check "on the terminal: the cluster's health and the pool's settings under the table" -- \
+	grep -q "^Ceph: HEALTH_OK, 3 of 3 OSDs up, 3 in; pool rbd: size 3, min_size 2, pg_num 8, crush rule replicated_rule" "$TMP/rbd.txt"
 
 # ---- CephFS ----
 "$IOTRIAGE" benchpool "$C/mnt" 32M --tests fio,dd,builtin --runtime 3 --json >"$TMP/fs.json" 2>"$TMP/fs.err"
