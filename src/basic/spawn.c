@@ -50,7 +50,12 @@ int spawn_start(const char *const *argv, int in_fd, int out_w, int err_w, pid_t 
 	const char *path = getenv("PATH");
 	char path_env[4096];
 	snprintf(path_env, sizeof(path_env), "PATH=%s", path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-	char *const envp[] = { path_env, (char *)"LC_ALL=C", NULL };
+	/* CEPH_CONF names the cluster the Ceph tools and librados (fio's rbd
+	 * engine) talk to: passed on, or they would fall back to /etc/ceph. */
+	const char *ceph_conf = getenv("CEPH_CONF");
+	char ceph_env[4096];
+	snprintf(ceph_env, sizeof(ceph_env), "CEPH_CONF=%s", ceph_conf ? ceph_conf : "");
+	char *const envp[] = { path_env, (char *)"LC_ALL=C", ceph_conf ? ceph_env : NULL, NULL };
 	int r = posix_spawnp(ret_pid, argv[0], &fa, &attr, (char *const *)argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);

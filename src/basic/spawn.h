@@ -2,7 +2,8 @@
  *
  * spawn_run() starts ARGV[0] (searched in PATH) with posix_spawn, stdin from
  * /dev/null, the environment reduced to PATH and LC_ALL=C (so that output
- * formats do not depend on the user's locale), drains stdout and stderr
+ * formats do not depend on the user's locale) and CEPH_CONF when set (the
+ * Ceph cluster the ceph tools and librados talk to), drains stdout and stderr
  * while it runs, and kills its process group when TIMEOUT_MS passes.
  *
  * Returns 0 when the program ran (its exit status is in ret->status, or

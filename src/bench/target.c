@@ -74,8 +74,11 @@ static int measure_regular_file(struct target *t, const struct stat *st)
 		if (stx.stx_dio_mem_align > t->mem_align)
 			t->mem_align = stx.stx_dio_mem_align;
 	} else {
-		/* Older kernels do not say; the file system's block size is safe. */
-		t->offset_align = (unsigned)st->st_blksize;
+		/* Older kernels and FUSE do not say; the file system's block size
+		 * is safe, up to a page: no O_DIRECT path needs more, and st_blksize
+		 * is only the preferred size where it is larger (CephFS says its
+		 * 4 MiB object size, NFS its 1 MiB transfer size). */
+		t->offset_align = st->st_blksize > 4096 ? 4096 : (unsigned)st->st_blksize;
 	}
 	return 0;
 }

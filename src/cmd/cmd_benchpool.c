@@ -28,7 +28,7 @@ struct benchpool_cmd {
  * say "invalid" for a choice. */
 static const struct opt_def benchpool_opts[] = {
 	{ "tests", 't', "LIST", "comma-separated: fio, elbencho, dd, iozone, builtin, or all (default all)", OPT_TESTS, { 0 } },
-	{ "fstype", 0, "TYPE", "zfs, btrfs or dir (detected when omitted)", OPT_FSTYPE, { 0 } },
+	{ "fstype", 0, "TYPE", "zfs, btrfs, ceph or dir (detected when omitted)", OPT_FSTYPE, { 0 } },
 	{ "runtime", 0, "SECS", "cap on each fio and built-in pass; a cap, not a duration", OPT_RUNTIME,
 	  { .type = OPT_TYPE_UINT, .offset = offsetof(struct benchpool_cmd, set.runtime_s), .width = sizeof(unsigned),
 	    .min = 1, .max = 86400, .def = "60", .expect = "1 to 86400 seconds" } },
@@ -46,8 +46,9 @@ static int handle_option(int id, const char *arg, void *state)
 			return opts_usage_error("benchpool", "invalid --tests '%s': %s", arg, err);
 		return 0;
 	case OPT_FSTYPE:
-		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "dir"))
-			return opts_usage_error("benchpool", "invalid --fstype '%s': expected zfs, btrfs or dir", arg);
+		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "ceph") && strcmp(arg, "dir"))
+			return opts_usage_error("benchpool", "invalid --fstype '%s': expected zfs, btrfs, ceph or dir",
+						arg);
 		s->fstype = arg;
 		return 0;
 	case OPT_PATTERN:
@@ -122,7 +123,8 @@ static const struct command_doc benchpool_doc = {
 	"Measures a pool the way an application sees it: temporary datasets (ZFS, record\n"
 	"sizes 1M and 4K), subvolumes (btrfs) or directories, then fio, elbencho, dd, iozone\n"
 	"and the built-in engine, with incompressible data. POOL is a ZFS pool name or GUID,\n"
-	"a btrfs label or UUID, or a directory. SIZE is in GB (default 1) or takes a unit\n"
+	"a btrfs label or UUID, a Ceph pool (an RBD image, fio's rbd engine), a CephFS mount\n"
+	"or a directory. SIZE is in GB (default 1) or takes a unit\n"
 	"(256M). Reads are made so no cache can serve them, and labelled 'cache' when one\n"
 	"could. Everything temporary is removed at the end, on failure and on signals.",
 	benchpool_opts,

@@ -164,7 +164,18 @@ static const struct docgen_details details[] = {
 		"the target a second time, overrides a signature only, never a device in use." },
 	{ { "benchpool" },
 		"Step 4 of the method: the pool as an application sees it. POOL is a ZFS pool (name or "
-		"GUID), a mounted btrfs file system (label or UUID) or a directory; SIZE is in GB (default "
+		"GUID), a mounted btrfs file system (label or UUID), a Ceph pool, a mounted CephFS "
+		"(ceph-fuse or the kernel's ceph, found in the mount table) or a directory; --fstype ceph "
+		"when detection needs help. On a Ceph pool the area is an RBD image of SIZE named "
+		"iotriage-RUN-rbd, its owner tag in the image metadata org.iotriage:owner, and fio alone "
+		"runs, through its rbd engine (librbd, no page cache); on CephFS the areas are directories "
+		"as on any file system. The cluster is the one the Ceph tools find (CEPH_CONF, else "
+		"/etc/ceph/ceph.conf); every ceph and rbd call has a 10 s limit, so a cluster that does not "
+		"answer is an error that says so, a pool that does not exist is an error listing those that "
+		"do, and missing tools say to install ceph-common, each before anything is made. The "
+		"results file holds ceph status, ceph health detail, ceph osd tree, ceph osd df and the "
+		"pool's settings (ceph osd pool get POOL all), and the member ceph with the health, the "
+		"OSDs up and in, and the pool's size, min_size, pg_num and crush rule. SIZE is in GB (default "
 		"1) or takes a unit (256M). It creates temporary, tagged areas (ZFS datasets with "
 		"recordsize 1M, and 4K when a random test runs, both primarycache=metadata; btrfs "
 		"subvolumes; subdirectories) and runs --tests (default all): fio (mixed sequential 1 MiB, "
@@ -406,7 +417,8 @@ static const struct docgen_details details[] = {
 		" status -DvP (-Dv on zfs-fuse), btrfs filesystem show and usage, smartctl -x of every "
 		"disk, the disk inventory with identities, netcheck's findings, the kernel log's tail and "
 		"the system inventory, with a manifest. Programs run with only PATH and LC_ALL=C in their "
-		"environment, so no variable, key or password goes in." },
+		"environment (and CEPH_CONF, the path of a Ceph cluster's configuration, when it is set), "
+		"so no other variable, key or password goes in." },
 	{ { NULL }, NULL },
 };
 

@@ -8,19 +8,27 @@
 
 #include "basic/log.h"
 #include "basic/spawn.h"
+#include "pool/rbd_images.h"
 
 static const char *kind_word(enum scratch_kind k)
 {
-	return k == SCRATCH_ZFS ? "ZFS dataset" : k == SCRATCH_BTRFS ? "btrfs subvolume" : "directory";
+	return k == SCRATCH_ZFS ? "ZFS dataset" : k == SCRATCH_BTRFS ? "btrfs subvolume" : k == SCRATCH_RBD ? "RBD image"
+	       : k == SCRATCH_CEPHFS ? "CephFS directory" : "directory";
+}
+
+static int area_destroy(const struct scratch *s, struct strbuf *err)
+{
+	return s->kind == SCRATCH_RBD ? rbd_image_remove(s, err) : scratch_destroy(s, err);
 }
 
 int pool_areas_remove_stale(const struct pool_target *t, const char *tag)
 {
 	struct scratch stale[32];
-	int n = scratch_find_stale(t->kind, t->parent, stale, 32);
+	int n = t->kind == SCRATCH_RBD ? rbd_images_find_stale(t->parent, stale, 32)
+				       : scratch_find_stale(t->kind, t->parent, stale, 32);
 	for (int i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
-		if (scratch_destroy(&stale[i], &err) == 0)
+		if (area_destroy(&stale[i], &err) == 0)
 			log_msg(LOG_INFO, "%s (%s): removed %s '%s' left by an interrupted run (owner %s is gone)", tag,
 				t->pool, kind_word(stale[i].kind), stale[i].name, stale[i].owner);
 		else
@@ -62,11 +70,26 @@ int pool_area_create(const struct pool_target *t, const char *run_id, const char
 	return r;
 }
 
+int pool_area_create_image(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,
+			   struct scratch *ret, const char *tag)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = rbd_image_create(t->parent, run_id, suffix, bytes, ret, &err);
+	if (r < 0)
+		log_msg(LOG_ERR, "%s (%s): cannot create a temporary RBD image: %.*s", tag, t->pool,
+			(int)strcspn(err.buf, "\n"), err.buf);
+	else
+		log_msg(LOG_INFO, "%s (%s): created temporary RBD image %s (owner %s)", tag, t->pool, ret->name,
+			ret->owner);
+	strbuf_release(&err);
+	return r;
+}
+
 void pool_areas_destroy(struct scratch *areas, size_t n, const char *pool, const char *tag)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
-		if (scratch_destroy(&areas[i], &err) == 0)
+		if (area_destroy(&areas[i], &err) == 0)
 			log_msg(LOG_INFO, "%s (%s): removed temporary %s %s", tag, pool, kind_word(areas[i].kind),
 				areas[i].name);
 		else

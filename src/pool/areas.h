@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pool/scratch.h"
 #include "pool/target.h"
@@ -24,6 +25,10 @@ int pool_areas_remove_stale(const struct pool_target *t, const char *tag);
  * 0 or -errno. */
 int pool_area_create(const struct pool_target *t, const char *run_id, const char *suffix, const char *recordsize,
 		     struct scratch *ret, const char *tag);
+/* Creates the RBD image "iotriage-<RUN_ID>-<SUFFIX>" of BYTES in T's Ceph
+ * pool, tagged with its owner (pool/rbd_images). Logs. Returns 0 or -errno. */
+int pool_area_create_image(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,
+			   struct scratch *ret, const char *tag);
 /* Removes the N AREAS of POOL, logging each removal or failure. */
 void pool_areas_destroy(struct scratch *areas, size_t n, const char *pool, const char *tag);
 /* The compression on AREA as its file system reports it; "off" when none. */

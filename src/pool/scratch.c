@@ -101,6 +101,10 @@ int scratch_create(enum scratch_kind kind, const char *parent, const char *run_i
 	snprintf(name, sizeof(name), SCRATCH_PREFIX "%s-%s", run_id, suffix);
 	scratch_owner_tag(run_id, s.owner, sizeof(s.owner));
 	int r;
+	if (kind == SCRATCH_RBD) {
+		strbuf_adds(err, "an RBD image is made by pool/rbd_images");
+		return -EINVAL;
+	}
 	if (kind == SCRATCH_ZFS) {
 		r = create_zfs(parent, name, s.owner, zfs_props, &s, err);
 	} else {
@@ -156,6 +160,8 @@ int scratch_destroy(const struct scratch *s, struct strbuf *err)
 		const char *argv[] = { "btrfs", "subvolume", "delete", s->name, NULL };
 		return run_tool(argv, err, NULL);
 	}
+	if (s->kind == SCRATCH_RBD || !s->name[0])
+		return -EINVAL; /* pool/rbd_images removes images; an unnamed area is nothing to remove */
 	/* FTW_PHYS: a symlink inside is removed, never followed out of the area. */
 	if (nftw(s->name, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0) {
 		int r = -errno;
@@ -233,5 +239,7 @@ static int find_stale_dirs(enum scratch_kind kind, const char *parent, struct sc
 
 int scratch_find_stale(enum scratch_kind kind, const char *parent, struct scratch *ret, size_t max)
 {
+	if (kind == SCRATCH_RBD)
+		return -EINVAL;
 	return kind == SCRATCH_ZFS ? find_stale_zfs(parent, ret, max) : find_stale_dirs(kind, parent, ret, max);
 }

@@ -23,7 +23,10 @@
 
 #include "basic/strbuf.h"
 
-enum scratch_kind { SCRATCH_ZFS, SCRATCH_BTRFS, SCRATCH_DIR };
+/* SCRATCH_CEPHFS is a directory on a mounted CephFS (made and removed as
+ * one); SCRATCH_RBD an image in a Ceph pool (pool/rbd_images.h: made and
+ * removed there, never by scratch_create or scratch_destroy). */
+enum scratch_kind { SCRATCH_ZFS, SCRATCH_BTRFS, SCRATCH_DIR, SCRATCH_CEPHFS, SCRATCH_RBD };
 
 #define SCRATCH_PREFIX "iotriage-"
 #define SCRATCH_OWNER_PROPERTY "org.iotriage:owner"
@@ -31,8 +34,8 @@ enum scratch_kind { SCRATCH_ZFS, SCRATCH_BTRFS, SCRATCH_DIR };
 
 struct scratch {
 	enum scratch_kind kind;
-	char name[512];       /* ZFS: the dataset ("tank/iotriage-…-1m"); else the directory */
-	char path[PATH_MAX];  /* the directory files go in */
+	char name[512];       /* ZFS: the dataset ("tank/iotriage-…-1m"); RBD: "pool/image"; else the directory */
+	char path[PATH_MAX];  /* the directory files go in; "" for an RBD image */
 	char owner[160];      /* the tag it carries */
 };
 

@@ -9,12 +9,14 @@
 #include <linux/magic.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "basic/strbuf.h"
 #include "fs/mounts.h"
 #include "pool/btrfs.h"
+#include "pool/ceph.h"
 #include "pool/zfs.h"
 
 #define TOOL_TIMEOUT_MS 30000
@@ -138,11 +140,84 @@ static int resolve_btrfs(const char *id, struct pool_target *t)
 	return r < 0 ? -ENOTDIR : 0;
 }
 
+static bool is_cephfs(const char *fs_name)
+{
+	return strcmp(fs_name, "fuse.ceph-fuse") == 0 || strcmp(fs_name, "ceph") == 0;
+}
+
+/* A directory on a mounted CephFS: a directory area, the Ceph state captured. */
+static int resolve_cephfs(const char *id, bool asked, struct pool_target *t)
+{
+	int r = resolve_dir(id, t);
+	if (r < 0 || !is_cephfs(t->fs_name)) {
+		if (r == 0 && asked)
+			log_msg(LOG_ERR, "'%s' is on %s, not CephFS: pass a CephFS mount or a Ceph pool", id,
+				t->fs_name[0] ? t->fs_name : "an unknown file system");
+		return r < 0 ? r : asked ? -EINVAL : 0;
+	}
+	t->kind = SCRATCH_CEPHFS;
+	snprintf(t->fstype, sizeof(t->fstype), "ceph");
+	if (ceph_fs_data_pool(t->ceph_pool, sizeof(t->ceph_pool)) < 0)
+		log_msg(LOG_WARN, "CephFS at '%s': the cluster does not say its data pool; its settings go uncaptured", id);
+	return 0;
+}
+
+static void list_names(char (*names)[CEPH_NAME_MAX], int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* A Ceph pool by name: an RBD image goes in it. QUIET: -ENOENT without a
+ * word when there is no such pool (detection goes on). */
+static int resolve_rbd(const char *id, bool quiet, struct pool_target *t)
+{
+	if (!ceph_valid_name(id)) {
+		if (!quiet)
+			log_msg(LOG_ERR, "'%s' is not a valid Ceph pool name (letters, digits, '.', '_', '-')", id);
+		return quiet ? -ENOENT : -EINVAL;
+	}
+	char names[64][CEPH_NAME_MAX], why[320], list[1024];
+	struct strbuf err = STRBUF_INIT;
+	int n = ceph_pool_names(names, 64, &err);
+	ceph_explain(n, err.buf, why, sizeof(why));
+	strbuf_release(&err);
+	if (n < 0) {
+		log_msg(LOG_ERR, "cannot list the Ceph pools: %s", why);
+		return n == -ENOENT ? -ENOPKG : n;
+	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], id) == 0) {
+			t->kind = SCRATCH_RBD;
+			snprintf(t->fstype, sizeof(t->fstype), "ceph");
+			snprintf(t->pool, sizeof(t->pool), "%s", id);
+			snprintf(t->parent, sizeof(t->parent), "%s", id);
+			snprintf(t->ceph_pool, sizeof(t->ceph_pool), "%s", id);
+			snprintf(t->fs_name, sizeof(t->fs_name), "rbd");
+			return 0;
+		}
+	list_names(names, n, list, sizeof(list));
+	if (!quiet)
+		log_msg(LOG_ERR, "no Ceph pool named '%s'; the cluster's pools: %s", id, n ? list : "none");
+	return quiet ? -ENOENT : -ENODEV;
+}
+
+/* Whether a Ceph cluster is configured here, so that detection may ask it. */
+static bool ceph_configured(void)
+{
+	const char *conf = getenv("CEPH_CONF");
+	return (conf && conf[0]) || access("/etc/ceph/ceph.conf", F_OK) == 0;
+}
+
 int pool_target_resolve(const char *id, const char *fstype, struct pool_target *t)
 {
 	*t = (struct pool_target){ .kind = SCRATCH_DIR };
 	if (fstype && strcmp(fstype, "dir") == 0)
 		return resolve_dir(id, t);
+	if (fstype && strcmp(fstype, "ceph") == 0)
+		return id[0] == '/' ? resolve_cephfs(id, true, t) : resolve_rbd(id, false, t);
 	if (fstype && strcmp(fstype, "btrfs") == 0 && id[0] == '/') {
 		/* A btrfs mount point given as a path: subvolumes go in it. */
 		int r = resolve_dir(id, t);
@@ -162,18 +237,20 @@ int pool_target_resolve(const char *id, const char *fstype, struct pool_target *
 		return r;
 	}
 	if (!fstype && id[0] == '/')
-		return resolve_dir(id, t);
+		return resolve_cephfs(id, false, t);
 	int r = -ENOENT;
 	if (!fstype || strcmp(fstype, "zfs") == 0)
 		r = resolve_zfs(id, t);
 	if (r == -ENOENT && (!fstype || strcmp(fstype, "btrfs") == 0))
 		r = resolve_btrfs(id, t);
+	if (r == -ENOENT && !fstype && ceph_configured())
+		r = resolve_rbd(id, true, t);
 	if (r == -ENOENT) {
 		if (fstype)
 			log_msg(LOG_ERR, "no %s pool named '%s'", fstype, id);
 		else
-			log_msg(LOG_ERR, "cannot tell what '%s' is: no ZFS pool, btrfs file system or directory by that name; "
-					 "pass --fstype zfs, btrfs or dir",
+			log_msg(LOG_ERR, "cannot tell what '%s' is: no ZFS pool, btrfs file system, Ceph pool or directory by "
+					 "that name; pass --fstype zfs, btrfs, ceph or dir",
 				id);
 	}
 	return r;
@@ -217,7 +294,16 @@ size_t pool_target_list_all(struct pool_target **ret)
 
 void pool_target_status(const struct pool_target *t, struct strbuf *out)
 {
-	if (t->kind == SCRATCH_ZFS) {
+	struct ceph_state state;
+	pool_target_status_ceph(t, out, &state);
+}
+
+void pool_target_status_ceph(const struct pool_target *t, struct strbuf *out, struct ceph_state *ceph)
+{
+	*ceph = (struct ceph_state){ .read = false };
+	if (t->kind == SCRATCH_RBD || t->kind == SCRATCH_CEPHFS)
+		ceph_capture(t->ceph_pool, out, ceph);
+	else if (t->kind == SCRATCH_ZFS) {
 		/* Every pool's, with its dedup table (-D), as the appliance manual's
 		 * results file has it; zfs-fuse has no -P. */
 		const char *p_argv[] = { "zpool", "status", "-D", "-v", "-P", NULL };

@@ -178,6 +178,8 @@ static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 
 void pb_run_builtin(const struct pb_context *c, struct pb_outcome *o)
 {
+	if (pb_skip_without_files(c, o))
+		return;
 	if (pb_write_then_read(c, c->throughput_dir, "iotriage-builtin-seq", o) < 0)
 		return;
 	strbuf_addf(&o->raw, "sequential: 1 MiB blocks, queue depth 1, %s\n", c->direct_ok ? "O_DIRECT" : "buffered");

@@ -78,6 +78,16 @@ bool pb_drop_caches(int fd)
 	return pagecache_drop(fd);
 }
 
+bool pb_skip_without_files(const struct pb_context *c, struct pb_outcome *o)
+{
+	if (!c->rbd_image)
+		return false;
+	o->state = PB_SKIPPED;
+	snprintf(o->reason, sizeof(o->reason), "an RBD image has no file system: only fio (its rbd engine) runs "
+					       "there; a CephFS mount takes the other tests");
+	return true;
+}
+
 bool pb_direct_supported(const char *dir)
 {
 	char path[PATH_MAX];

@@ -70,7 +70,13 @@ struct pb_context {
 	bool arc_data_cached;        /* ZFS with primarycache=all: the ARC can serve reads */
 	bool compression_on;         /* the area compresses: dd also shows a zeros write */
 	struct progress *progress;   /* pb_write_then_read: told its bytes written and read; NULL for none */
+	const char *rbd_pool;        /* an RBD image instead of directories: fio's rbd engine only */
+	const char *rbd_image;       /* the image's name in RBD_POOL; NULL for directories */
 };
+
+/* An engine that needs a file system marks O skipped on an RBD image and
+ * returns true. */
+bool pb_skip_without_files(const struct pb_context *c, struct pb_outcome *o);
 
 void pb_outcome_init(struct pb_outcome *o, enum pb_test t);
 void pb_outcome_release(struct pb_outcome *o);

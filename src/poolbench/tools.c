@@ -75,28 +75,50 @@ static void fio_figure_latency(const struct jv *doc, const char *direction, stru
 	fio_latency(dir, "slat_ns", &f->slat);
 }
 
+/* fio's target: a directory, or the RBD image through librbd (one job:
+ * several would pass the image's exclusive lock back and forth). */
+static size_t fio_target_args(const struct pb_context *c, bool random, char *dir, size_t len, const char **argv,
+			      char *rbd, size_t rbd_len)
+{
+	size_t n = 0;
+	if (!c->rbd_image) {
+		snprintf(dir, len, "--directory=%s", random ? c->random_dir : c->throughput_dir);
+		argv[n++] = dir;
+		argv[n++] = random ? "--numjobs=8" : "--numjobs=1";
+		argv[n++] = "--ioengine=psync";
+		argv[n++] = c->direct_ok ? "--direct=1" : "--direct=0";
+		argv[n++] = "--end_fsync=1";
+		return n;
+	}
+	snprintf(dir, len, "--pool=%s", c->rbd_pool);
+	snprintf(rbd, rbd_len, "--rbdname=%s", c->rbd_image);
+	argv[n++] = "--ioengine=rbd";
+	argv[n++] = "--clientname=admin";
+	argv[n++] = dir;
+	argv[n++] = rbd;
+	argv[n++] = "--numjobs=1";
+	argv[n++] = random ? "--iodepth=32" : "--iodepth=4";
+	return n;
+}
+
 static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 {
 	bool random = pass == 1;
-	char dir[PATH_MAX + 16], size[32], runtime[32];
-	snprintf(dir, sizeof(dir), "--directory=%s", random ? c->random_dir : c->throughput_dir);
-	/* The random pass: eight jobs sharing SIZE, eight concurrent jobs, as an appliance's pool test runs them. */
-	snprintf(size, sizeof(size), "--size=%" PRIu64, random ? c->size / 8 : c->size);
+	char dir[PATH_MAX + 16], rbd[160], size[32], runtime[32];
+	/* The random pass: eight jobs sharing SIZE, eight concurrent jobs, as an appliance's pool test runs them
+	 * (on an RBD image one job, 32 deep, over the whole image). */
+	snprintf(size, sizeof(size), "--size=%" PRIu64, random && !c->rbd_image ? c->size / 8 : c->size);
 	snprintf(runtime, sizeof(runtime), "--runtime=%u", c->runtime_s);
 	const char *argv[24];
 	size_t n = 0;
 	argv[n++] = "fio";
 	argv[n++] = "--output-format=json";
 	argv[n++] = random ? "--name=random" : "--name=throughput";
-	argv[n++] = dir;
+	n += fio_target_args(c, random, dir, sizeof(dir), argv + n, rbd, sizeof(rbd));
 	argv[n++] = random ? "--rw=randrw" : "--rw=rw";
 	argv[n++] = random ? "--bs=4k" : "--bs=1M";
-	argv[n++] = random ? "--numjobs=8" : "--numjobs=1";
 	argv[n++] = size;
 	argv[n++] = runtime;
-	argv[n++] = "--ioengine=psync";
-	argv[n++] = c->direct_ok ? "--direct=1" : "--direct=0";
-	argv[n++] = "--end_fsync=1";
 	argv[n++] = "--group_reporting=1";
 	if (c->pattern == PATTERN_ZEROS) {
 		argv[n++] = "--zero_buffers=1";
@@ -138,7 +160,7 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 void pb_run_fio(const struct pb_context *c, struct pb_outcome *o)
 {
 	fio_pass(c, o, 0);
-	if (o->state == PB_RAN && c->random_dir && !interrupt_requested())
+	if (o->state == PB_RAN && (c->random_dir || c->rbd_image) && !interrupt_requested())
 		fio_pass(c, o, 1);
 	/* fio leaves its data files behind: they go with the area, but a
 	 * directory area is removed file by file anyway. */
@@ -244,6 +266,8 @@ static int dd_write(const struct pb_context *c, const char *file, enum data_patt
 void pb_run_dd(const struct pb_context *c, struct pb_outcome *o)
 {
 	char file[PATH_MAX], in[PATH_MAX + 8];
+	if (pb_skip_without_files(c, o))
+		return;
 	snprintf(file, sizeof(file), "%s/iotriage-dd", c->throughput_dir);
 	if (dd_write(c, file, c->pattern, "write", o) < 0 || o->state != PB_RAN) {
 		unlink(file);
@@ -274,6 +298,8 @@ void pb_run_dd(const struct pb_context *c, struct pb_outcome *o)
 void pb_run_elbencho(const struct pb_context *c, struct pb_outcome *o)
 {
 	char size[32], file[PATH_MAX];
+	if (pb_skip_without_files(c, o))
+		return;
 	snprintf(size, sizeof(size), "%" PRIu64, c->size);
 	snprintf(file, sizeof(file), "%s/iotriage-elbencho", c->throughput_dir);
 	/* -w then -r on one file, four threads, 1 MiB blocks; --direct when it works. */
@@ -309,6 +335,8 @@ void pb_run_elbencho(const struct pb_context *c, struct pb_outcome *o)
 void pb_run_iozone(const struct pb_context *c, struct pb_outcome *o)
 {
 	char max[32], file[PATH_MAX];
+	if (pb_skip_without_files(c, o))
+		return;
 	snprintf(max, sizeof(max), "%" PRIu64 "k", c->size >> 10);
 	snprintf(file, sizeof(file), "%s/iotriage-iozone", c->throughput_dir);
 	/* Automatic mode up to SIZE; its surface stays as text (raw). */

@@ -55,6 +55,14 @@ void benchpool_print(const struct benchpool_result *b)
 		       b->set.pattern == PATTERN_ZEROS ? "zero (highly compressible, inflated)" : "incompressible");
 	if (b->zeros_note.len)
 		printf("Note: %s.\n", b->zeros_note.buf);
+	const struct ceph_state *c = &b->ceph;
+	if (c->read) {
+		printf("Ceph: %s, %d of %d OSDs up, %d in", c->health, c->osds_up, c->osds, c->osds_in);
+		if (c->pool.pool[0])
+			printf("; pool %s: size %d, min_size %d, pg_num %d, crush rule %s", c->pool.pool, c->pool.size,
+			       c->pool.min_size, c->pool.pg_num, c->pool.crush_rule[0] ? c->pool.crush_rule : "?");
+		printf(" (the results file has the cluster's status)\n");
+	}
 }
 
 /* The pool's findings: settings and state, then its members under load. */

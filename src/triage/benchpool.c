@@ -121,11 +121,32 @@ static void log_outcome(const struct benchpool_result *b, const struct pb_outcom
 	}
 }
 
+/* An RBD pool: one tagged image of SIZE, fio through librbd. */
+static int prepare_image(struct benchpool_result *b, const char *run_id)
+{
+	if (pool_area_create_image(&b->target, run_id, "rbd", b->size, &b->areas[0], "BENCHPOOL") < 0)
+		return -EIO;
+	b->nareas = 1;
+	snprintf(b->compression, sizeof(b->compression), "off");
+	const char *image = strchr(b->areas[0].name, '/');
+	b->ctx = (struct pb_context){
+		.size = b->size,
+		.runtime_s = b->set.runtime_s,
+		.pattern = b->set.pattern,
+		.direct_ok = true, /* librbd: no page cache */
+		.rbd_pool = b->target.parent,
+		.rbd_image = image ? image + 1 : b->areas[0].name,
+	};
+	return 0;
+}
+
 /* Free space for the tests, then the areas and the engines' context. */
 static int prepare(struct benchpool_result *b, const char *run_id)
 {
 	struct pool_target *t = &b->target;
 	b->stale_removed = (size_t)pool_areas_remove_stale(t, "BENCHPOOL");
+	if (t->kind == SCRATCH_RBD)
+		return interrupt_requested() ? -EINTR : prepare_image(b, run_id);
 	bool random_pass = b->set.tests & ((1u << PB_FIO) | (1u << PB_BUILTIN));
 	struct statfs sf;
 	uint64_t need = b->size * (random_pass ? 2 : 1) + (64U << 20);
@@ -167,9 +188,10 @@ static int set_up(struct benchpool_result *b, const char *id, const char *run_id
 	int r = pool_target_resolve(id, b->set.fstype, &b->target);
 	if (r < 0)
 		return r;
-	log_msg(LOG_INFO, "BENCHPOOL (%s): %s file system type '%s' (%s at %s)", b->target.pool,
+	log_msg(LOG_INFO, "BENCHPOOL (%s): %s file system type '%s' (%s %s %s)", b->target.pool,
 		b->set.fstype ? "using" : "detected", b->target.fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
-		b->target.mountpoint);
+		b->target.mountpoint[0] ? "at" : "images in pool",
+		b->target.mountpoint[0] ? b->target.mountpoint : b->target.parent);
 	/* Before any area is made: a full pool is judged even when the tests cannot run. */
 	pool_evidence_settings(&b->evidence, &b->target, NULL, 1U << 20);
 	perf_note(&b->perf_note, &b->perf_usable);
@@ -185,7 +207,7 @@ static uint64_t test_plan_ms(const struct benchpool_result *b, int t, bool *capp
 	unsigned passes = 2;
 	*capped = t == PB_FIO || t == PB_BUILTIN;
 	if (t == PB_FIO)
-		passes = b->ctx.random_dir ? 2 : 1;
+		passes = b->ctx.random_dir || b->ctx.rbd_image ? 2 : 1;
 	else if (t == PB_BUILTIN)
 		passes = b->ctx.random_dir ? 3 : 2;
 	return (uint64_t)passes * (b->set.runtime_s ? b->set.runtime_s : 1) * 1000;
@@ -223,13 +245,15 @@ static void run_test(struct benchpool_result *b, int t, unsigned n, unsigned nte
 /* The cache note, what the reads and writes are, then each selected engine in order. */
 static void run_tests(struct benchpool_result *b)
 {
-	cache_note(&b->target, b->size, &b->cache_note, &b->cache_bytes);
+	if (!b->ctx.rbd_image) /* librbd's cache is its own, small: no page cache holds the image */
+		cache_note(&b->target, b->size, &b->cache_note, &b->cache_bytes);
 	if (b->cache_note.len)
 		log_msg(LOG_WARN, "BENCHPOOL (%s): %s", b->target.pool, b->cache_note.buf);
 	log_msg(LOG_INFO, "BENCHPOOL (%s): compression %s; %s data; %s; reads %s", b->target.pool, b->compression,
 		b->set.pattern == PATTERN_ZEROS ? "zero" : "incompressible",
 		b->ctx.direct_ok ? "O_DIRECT" : "buffered (this file system refuses O_DIRECT)",
 		b->target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
+		: b->ctx.rbd_image	      ? "through librbd (no page cache)"
 					      : "after dropping the page cache");
 	pool_evidence_start(&b->evidence, &b->target);
 	unsigned ntests = (unsigned)__builtin_popcount(b->set.tests & ((1u << PB_NTESTS) - 1)), n = 0;
@@ -239,7 +263,8 @@ static void run_tests(struct benchpool_result *b)
 			continue;
 		struct pb_outcome *o = &b->outcomes[b->noutcomes++];
 		pb_outcome_init(o, (enum pb_test)t);
-		log_msg(LOG_INFO, "BENCHPOOL (%s): %s on %s: starting", b->target.pool, pb_test_name(t), b->areas[0].path);
+		log_msg(LOG_INFO, "BENCHPOOL (%s): %s on %s: starting", b->target.pool, pb_test_name(t),
+			b->areas[0].path[0] ? b->areas[0].path : b->areas[0].name);
 		run_test(b, t, ++n, ntests, o);
 		log_outcome(b, o);
 	}
@@ -258,7 +283,7 @@ int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t
 		run_tests(b);
 	zeros_versus_random(b);
 	if (r == 0 || b->nareas) {
-		pool_target_status(&b->target, &b->status);
+		pool_target_status_ceph(&b->target, &b->status, &b->ceph);
 		pool_areas_destroy(b->areas, b->nareas, b->target.pool, "BENCHPOOL");
 	}
 	for (size_t i = 0; i < b->noutcomes; i++) {
@@ -285,6 +310,30 @@ void benchpool_result_release(struct benchpool_result *b)
 }
 
 /* ---- the stored result ---- */
+
+static void int_or_null(struct json *j, const char *key, int v)
+{
+	if (v >= 0)
+		json_uint(j, key, (uint64_t)v);
+	else
+		json_null(j, key);
+}
+
+/* The cluster as the ceph tools' JSON said it at the end of the run. */
+static void ceph_state_json(struct json *j, const struct ceph_state *c)
+{
+	json_begin_object(j, "ceph");
+	json_string(j, "health", c->health);
+	int_or_null(j, "osds", c->osds);
+	int_or_null(j, "osds_up", c->osds_up);
+	int_or_null(j, "osds_in", c->osds_in);
+	json_string(j, "pool", c->pool.pool[0] ? c->pool.pool : NULL);
+	int_or_null(j, "size", c->pool.size);
+	int_or_null(j, "min_size", c->pool.min_size);
+	int_or_null(j, "pg_num", c->pool.pg_num);
+	json_string(j, "crush_rule", c->pool.crush_rule[0] ? c->pool.crush_rule : NULL);
+	json_end_object(j);
+}
 
 static void figure_json(struct json *j, const struct pb_figure *f, const char *compression)
 {
@@ -367,5 +416,7 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 		outcome_json(j, &b->outcomes[i], b->compression);
 	json_end_array(j);
 	json_string(j, "pool_status", b->status.buf);
+	if (b->ceph.read)
+		ceph_state_json(j, &b->ceph);
 	pool_evidence_json(j, &b->evidence);
 }

@@ -36,7 +36,7 @@
 
 struct benchpool_settings {
 	unsigned tests;            /* a mask of 1 << enum pb_test */
-	const char *fstype;        /* "zfs", "btrfs", "dir", or NULL to detect */
+	const char *fstype;        /* "zfs", "btrfs", "ceph", "dir", or NULL to detect */
 	unsigned runtime_s;        /* a cap on each fio and built-in pass */
 	enum data_pattern pattern;
 	struct progress *progress; /* told each test as it starts (test N of M); NULL for none */
@@ -59,10 +59,12 @@ struct benchpool_result {
 	size_t ran, failed;        /* outcomes that ran, and that failed */
 	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
 	struct pool_evidence evidence; /* settings before the tests, member telemetry during them */
+	struct ceph_state ceph;    /* on Ceph: the cluster's health and the pool's settings (ceph.read) */
 };
 
-/* Runs benchpool on ID (a ZFS pool name or GUID, a btrfs label or UUID, or
- * a directory) with SIZE bytes per test, the areas named after RUN_ID.
+/* Runs benchpool on ID (a ZFS pool name or GUID, a btrfs label or UUID, a
+ * Ceph pool (an RBD image of SIZE, fio's rbd engine), a CephFS mount or a
+ * directory) with SIZE bytes per test, the areas named after RUN_ID.
  * *RET is initialized here; release it with benchpool_result_release().
  * Returns 0 once the tests were run (see RET's counts for how they went),
  * or -errno when the pool could not be resolved or prepared (logged). */
@@ -72,7 +74,8 @@ void benchpool_result_release(struct benchpool_result *b);
 
 /* The result as members of the open JSON object J: operation, pool,
  * fstype, mountpoint, sizes, tests, compression, notes, areas, results
- * (one object per outcome), pool_status, pool_settings, pool_telemetry. */
+ * (one object per outcome), pool_status, pool_settings, pool_telemetry;
+ * on Ceph "ceph" (health, OSDs, the pool's size, min_size, pg_num, crush rule). */
 void benchpool_result_json(struct json *j, const struct benchpool_result *b);
 
 #endif

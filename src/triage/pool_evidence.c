@@ -152,7 +152,10 @@ int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t,
 	} else if (t->kind == SCRATCH_BTRFS) {
 		r = btrfs_settings(e, t);
 	} else {
-		snprintf(e->settings_error, sizeof(e->settings_error), "a directory: no pool settings to read");
+		bool ceph = t->kind == SCRATCH_RBD || t->kind == SCRATCH_CEPHFS;
+		snprintf(e->settings_error, sizeof(e->settings_error), "%s",
+			 ceph ? "a Ceph pool: its settings are in the ceph member and pool_status, not yet judged"
+			      : "a directory: no pool settings to read");
 		return -EOPNOTSUPP;
 	}
 	if (r < 0) {
@@ -208,6 +211,11 @@ int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t)
 	if (t->kind == SCRATCH_DIR) {
 		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a directory: no pool members to sample");
 		snprintf(e->iostat_error, sizeof(e->iostat_error), "a directory");
+		return -EOPNOTSUPP;
+	}
+	if (t->kind == SCRATCH_RBD || t->kind == SCRATCH_CEPHFS) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a Ceph pool: its OSDs are not sampled yet");
+		snprintf(e->iostat_error, sizeof(e->iostat_error), "a Ceph pool");
 		return -EOPNOTSUPP;
 	}
 	watch_start(e, t);

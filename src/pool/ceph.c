@@ -1,0 +1,212 @@
+/* pool/ceph.c: the ceph and rbd tools with a time limit, and their JSON. */
+#include "pool/ceph.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/jsonread.h"
+#include "basic/spawn.h"
+
+#define ARGS_MAX 24
+
+bool ceph_valid_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 0 && n < CEPH_NAME_MAX && name[0] != '-' && name[0] != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* ---- parsers ---- */
+
+static struct jv *parse(const char *json)
+{
+	struct jv *v = NULL;
+	char err[80];
+	if (!json || jv_parse(json, strlen(json), &v, err, sizeof(err)) < 0)
+		return NULL;
+	return v;
+}
+
+int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max)
+{
+	struct jv *v = parse(json);
+	if (!v || v->type != JV_ARRAY) {
+		jv_free(v);
+		return -EINVAL;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < v->count && n < max; i++) {
+		const char *s = jv_string(jv_at(v, i), NULL);
+		if (s)
+			snprintf(names[n++], CEPH_NAME_MAX, "%s", s);
+	}
+	jv_free(v);
+	return (int)n;
+}
+
+int ceph_parse_pool_settings(const char *json, struct ceph_pool_settings *ret)
+{
+	struct jv *v = parse(json);
+	const char *pool = jv_string(jv_get(v, "pool"), NULL);
+	if (!v || v->type != JV_OBJECT || !pool) {
+		jv_free(v);
+		return -EINVAL;
+	}
+	*ret = (struct ceph_pool_settings){ .size = jv_int(jv_get(v, "size"), -1),
+					    .min_size = jv_int(jv_get(v, "min_size"), -1),
+					    .pg_num = jv_int(jv_get(v, "pg_num"), -1) };
+	snprintf(ret->pool, sizeof(ret->pool), "%s", pool);
+	snprintf(ret->crush_rule, sizeof(ret->crush_rule), "%s", jv_string(jv_get(v, "crush_rule"), ""));
+	jv_free(v);
+	return 0;
+}
+
+int ceph_parse_status(const char *json, struct ceph_state *ret)
+{
+	struct jv *v = parse(json);
+	const char *health = jv_string(jv_path(v, "health.status"), NULL);
+	if (!v || !health) {
+		jv_free(v);
+		return -EINVAL;
+	}
+	snprintf(ret->health, sizeof(ret->health), "%s", health);
+	const struct jv *osdmap = jv_get(v, "osdmap");
+	/* Older releases nest the counts one level deeper ("osdmap": {"osdmap": {...}}). */
+	if (jv_get(osdmap, "osdmap"))
+		osdmap = jv_get(osdmap, "osdmap");
+	ret->osds = jv_int(jv_get(osdmap, "num_osds"), -1);
+	ret->osds_up = jv_int(jv_get(osdmap, "num_up_osds"), -1);
+	ret->osds_in = jv_int(jv_get(osdmap, "num_in_osds"), -1);
+	jv_free(v);
+	return 0;
+}
+
+int ceph_parse_fs_data_pool(const char *json, char *buf, size_t len)
+{
+	struct jv *v = parse(json);
+	const char *pool = jv_string(jv_at(jv_get(jv_at(v, 0), "data_pools"), 0), NULL);
+	if (pool)
+		snprintf(buf, len, "%s", pool);
+	jv_free(v);
+	return pool ? 0 : -ENOENT;
+}
+
+/* ---- the tools ---- */
+
+static int run_limited(const char *const *argv, unsigned seconds, struct strbuf *out, struct strbuf *err)
+{
+	/* The tool's own limit first; this deadline catches a hang past it. */
+	return spawn_check(argv, (int)(seconds + 5) * 1000, out, err);
+}
+
+static int ceph_call(const char *const *args, bool json, struct strbuf *out, struct strbuf *err)
+{
+	char limit[16];
+	snprintf(limit, sizeof(limit), "%d", CEPH_TIMEOUT_S);
+	const char *argv[ARGS_MAX] = { "ceph", "--connect-timeout", limit };
+	size_t n = 3;
+	for (size_t i = 0; args[i] && n < ARGS_MAX - 3; i++)
+		argv[n++] = args[i];
+	if (json) {
+		argv[n++] = "--format";
+		argv[n++] = "json";
+	}
+	argv[n] = NULL;
+	return run_limited(argv, CEPH_TIMEOUT_S, out, err);
+}
+
+int ceph_json(const char *const *args, struct strbuf *out, struct strbuf *err)
+{
+	return ceph_call(args, true, out, err);
+}
+
+int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err)
+{
+	char limit[16];
+	snprintf(limit, sizeof(limit), "%d", CEPH_TIMEOUT_S);
+	const char *argv[ARGS_MAX] = { "rbd", "--client-mount-timeout", limit, "--rados-mon-op-timeout", limit,
+				       "--rados-osd-op-timeout", limit };
+	size_t n = 7;
+	for (size_t i = 0; args[i] && n < ARGS_MAX - 1; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return run_limited(argv, seconds ? seconds : CEPH_TIMEOUT_S, out, err);
+}
+
+void ceph_explain(int r, const char *err, char *buf, size_t len)
+{
+	if (r == -ENOENT)
+		snprintf(buf, len, "the Ceph tools (ceph, rbd) are not installed: " CEPH_INSTALL_HINT);
+	else if (r == -ETIMEDOUT || (err && (strstr(err, "timed out") || strstr(err, "Connection timed out"))))
+		snprintf(buf, len, "the Ceph cluster does not answer within %d s (is it running? CEPH_CONF or "
+				   "/etc/ceph/ceph.conf names it)", CEPH_TIMEOUT_S);
+	else
+		snprintf(buf, len, "%.*s", (int)strcspn(err ? err : "", "\n"), err ? err : "");
+}
+
+int ceph_pool_names(char (*names)[CEPH_NAME_MAX], size_t max, struct strbuf *err)
+{
+	const char *args[] = { "osd", "pool", "ls", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int r = ceph_json(args, &out, err);
+	if (r == 0) {
+		r = ceph_parse_names(out.buf, names, max);
+		if (r < 0)
+			strbuf_adds(err, "cannot read ceph osd pool ls's output");
+	}
+	strbuf_release(&out);
+	return r;
+}
+
+int ceph_fs_data_pool(char *buf, size_t len)
+{
+	const char *args[] = { "fs", "ls", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int r = ceph_json(args, &out, NULL);
+	if (r == 0)
+		r = ceph_parse_fs_data_pool(out.buf, buf, len);
+	strbuf_release(&out);
+	return r;
+}
+
+/* One command's text under a "$ ceph ..." line. */
+static void capture_text(const char *const *args, struct strbuf *text)
+{
+	strbuf_adds(text, "$ ceph");
+	for (size_t i = 0; args[i]; i++)
+		strbuf_addf(text, " %s", args[i]);
+	strbuf_addch(text, '\n');
+	struct strbuf err = STRBUF_INIT;
+	int r = ceph_call(args, false, text, &err);
+	if (r < 0) {
+		char why[256];
+		ceph_explain(r, err.buf, why, sizeof(why));
+		strbuf_addf(text, "(%s)\n", why);
+	}
+	strbuf_release(&err);
+}
+
+void ceph_capture(const char *pool, struct strbuf *text, struct ceph_state *ret)
+{
+	*ret = (struct ceph_state){ .osds = -1, .osds_up = -1, .osds_in = -1,
+				    .pool = { .size = -1, .min_size = -1, .pg_num = -1 } };
+	const char *status[] = { "status", NULL };
+	const char *health[] = { "health", "detail", NULL };
+	const char *tree[] = { "osd", "tree", NULL };
+	const char *df[] = { "osd", "df", NULL };
+	const char *get[] = { "osd", "pool", "get", pool, "all", NULL };
+	capture_text(status, text);
+	capture_text(health, text);
+	capture_text(tree, text);
+	capture_text(df, text);
+	if (pool && pool[0])
+		capture_text(get, text);
+	struct strbuf out = STRBUF_INIT;
+	if (ceph_json(status, &out, NULL) == 0 && ceph_parse_status(out.buf, ret) == 0)
+		ret->read = true;
+	strbuf_reset(&out);
+	if (ret->read && pool && pool[0] && ceph_json(get, &out, NULL) == 0)
+		ceph_parse_pool_settings(out.buf, &ret->pool);
+	strbuf_release(&out);
+}

@@ -1,0 +1,76 @@
+/* pool/ceph.h: a Ceph cluster as its tools see it (ceph, rbd).
+ *
+ * Every call has a time limit: `ceph --connect-timeout`, the rados client
+ * timeouts on rbd, and basic/spawn's deadline over both, so a cluster that
+ * does not answer is a clear error, never a hang. The cluster is the one the
+ * tools find themselves: CEPH_CONF, else /etc/ceph/ceph.conf (basic/spawn
+ * passes CEPH_CONF on).
+ *
+ * The parsers read the tools' `--format json` (basic/jsonread) and are pure,
+ * tested on output captured from the test cluster (tests/data/ceph_*). */
+#ifndef IOTRIAGE_POOL_CEPH_H
+#define IOTRIAGE_POOL_CEPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/strbuf.h"
+
+/* Seconds the cluster has to answer each call. */
+#define CEPH_TIMEOUT_S 10
+#define CEPH_NAME_MAX 128
+#define CEPH_INSTALL_HINT "install ceph-common (Debian: apt-get install ceph-common)"
+
+struct ceph_pool_settings {
+	char pool[CEPH_NAME_MAX];
+	int size, min_size, pg_num;   /* -1 when not reported */
+	char crush_rule[CEPH_NAME_MAX];
+};
+
+/* What the results file keeps of the cluster beside the tools' text. */
+struct ceph_state {
+	bool read;                    /* the cluster answered */
+	char health[32];              /* HEALTH_OK, HEALTH_WARN, HEALTH_ERR */
+	int osds, osds_up, osds_in;
+	struct ceph_pool_settings pool;
+};
+
+/* A pool or image name Ceph takes and iotriage passes on: letters, digits,
+ * '.', '_', '-', not starting with '-' or '.', at most 127 bytes. */
+bool ceph_valid_name(const char *name);
+
+/* ---- parsers (pure) ---- */
+
+/* A JSON array of strings (`ceph osd pool ls`, `rbd ls`): up to MAX names
+ * into NAMES. Returns the count, or -EINVAL when JSON is not such an array. */
+int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max);
+/* `ceph osd pool get POOL all`. Returns 0 or -EINVAL. */
+int ceph_parse_pool_settings(const char *json, struct ceph_pool_settings *ret);
+/* `ceph status`: health and OSD counts into RET (pool untouched). Returns 0 or -EINVAL. */
+int ceph_parse_status(const char *json, struct ceph_state *ret);
+/* `ceph fs ls`: the first data pool of the first file system. Returns 0 or -ENOENT. */
+int ceph_parse_fs_data_pool(const char *json, char *buf, size_t len);
+
+/* ---- the tools ---- */
+
+/* `ceph ARGS... --format json` with the time limit; stdout in OUT. Returns 0,
+ * -ENOENT (not installed), -ETIMEDOUT (no answer) or -EIO, with a one-line
+ * reason in ERR. */
+int ceph_json(const char *const *args, struct strbuf *out, struct strbuf *err);
+/* `rbd ARGS...` with the time limit (SECONDS; 0 for CEPH_TIMEOUT_S). */
+int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err);
+/* A sentence for R from ceph_json or ceph_rbd: not installed (what to
+ * install), no answer within the limit, or the tool's message in ERR. */
+void ceph_explain(int r, const char *err, char *buf, size_t len);
+
+/* The cluster's pools. Returns the count or -errno (reason in ERR). */
+int ceph_pool_names(char (*names)[CEPH_NAME_MAX], size_t max, struct strbuf *err);
+/* The data pool of the cluster's CephFS. Returns 0 or -errno. */
+int ceph_fs_data_pool(char *buf, size_t len);
+
+/* The cluster's state for the results file: `ceph status`, `ceph health
+ * detail`, `ceph osd tree`, `ceph osd df` and `ceph osd pool get POOL all`
+ * as the tools print them into TEXT, and what their JSON says into RET. */
+void ceph_capture(const char *pool, struct strbuf *text, struct ceph_state *ret);
+
+#endif

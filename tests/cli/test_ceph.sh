@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# benchpool on a real Ceph cluster (tests/ceph/cluster.sh: one mon, one mgr,
+# three BlueStore OSDs on loop devices, CephFS through ceph-fuse), started
+# once: an RBD pool (fio through its rbd engine in a tagged image) and a
+# CephFS mount (a tagged directory: fio, dd, the built-in engine), figures
+# for every test that applies and the cluster's state in the results file;
+# SIGINT leaves no image or directory; a SIGKILLed run's image is removed by
+# the next run while an untagged look-alike is kept; a missing pool, a
+# cluster that does not answer and missing tools are clear errors that make
+# nothing; and the cluster is gone at the end.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../ceph/cluster.sh"
+
+if ! need_root; then skip "ceph" "needs root for loop devices and FUSE"; exit 0; fi
+for tool in ceph-mon ceph-osd ceph-mds ceph-fuse rbd fio; do
+	if ! command -v "$tool" >/dev/null; then
+		skip "ceph" "$tool is missing (scripts/install-test-deps.sh installs it)"
+		exit 0
+	fi
+done
+if ! fio --enghelp 2>/dev/null | grep -qw rbd; then skip "ceph" "this fio has no rbd engine"; exit 0; fi
+
+C=$TMP/ceph
+undo "ceph_cluster_stop $C"
+t0=$SECONDS
+ceph_cluster_start "$C"
+ok $? "the test cluster comes up (mon, mgr, 3 OSDs, RBD pool, CephFS on ceph-fuse)"
+diag "cluster start: $((SECONDS - t0)) s"
+[ -n "${CEPH_CONF:-}" ] && mountpoint -q "$C/mnt" || { finish; exit 1; }
+check "its health is HEALTH_OK" -- bash -c '[ "$(ceph health)" = HEALTH_OK ]'
+
+images() { rbd ls rbd 2>/dev/null | grep '^iotriage-' || true; }
+dirs() { find "$C/mnt" -maxdepth 1 -name 'iotriage-*' 2>/dev/null; }
+
+# ---- RBD ----
+"$IOTRIAGE" benchpool rbd 64M --runtime 3 --json >"$TMP/rbd.json" 2>"$TMP/rbd.err"
+ok $? "benchpool on the RBD pool exits 0"
+diag_file "$TMP/rbd.err"
+check "detected as Ceph" -- jtest "$TMP/rbd.json" '.fstype == "ceph" and .pool == "rbd"'
+check "fio ran through the rbd engine, both passes, every figure above 0" -- jtest "$TMP/rbd.json" \
+	'.results[0].test == "fio" and .results[0].status == "ok" and (.results[0].figures | length == 4 and all(.bw_bytes_per_s > 0 and .bytes > 0))
+	 and .results[0].fio_json.throughput.jobs[0]["job options"].ioengine == "rbd"
+	 and .results[0].fio_json.random.jobs[0]["job options"].rbdname == (.areas[0] | sub("^rbd/"; ""))'
+check "the tests without a file system are skipped with the reason" -- jtest "$TMP/rbd.json" \
+	'[.results[1:][] | select(.status == "skipped" and (.reason | test("RBD image has no file system")))] | length == 4'
+check "its area was an RBD image named with the run" -- jtest "$TMP/rbd.json" \
+	'(.areas | length == 1) and (.areas[0] | test("^rbd/iotriage-[0-9a-f]+-rbd$"))'
+check "the results file has ceph status, health detail, osd tree, osd df and the pool's settings" -- jtest "$TMP/rbd.json" \
+	'(.pool_status | test("[$] ceph status\n") and test("health: HEALTH_OK") and test("[$] ceph health detail") and test("[$] ceph osd tree")
+	  and test("[$] ceph osd df") and test("[$] ceph osd pool get rbd all"))'
+check "and what the JSON said: health, 3 OSDs up, size 3, min_size 2, 8 PGs, the crush rule" -- jtest "$TMP/rbd.json" \
+	'.ceph.health == "HEALTH_OK" and .ceph.osds_up == 3 and .ceph.size == 3 and .ceph.min_size == 2 and .ceph.pg_num == 8 and .ceph.crush_rule == "replicated_rule"'
+check "no image left" -- test -z "$(images)"
+"$IOTRIAGE" benchpool rbd 16M --tests fio --runtime 1 >"$TMP/rbd.txt" 2>/dev/null
+check "on the terminal: the cluster's health and the pool's settings under the table" -- \
+	grep -q "^Ceph: HEALTH_OK, 3 of 3 OSDs up, 3 in; pool rbd: size 3, min_size 2, pg_num 8, crush rule replicated_rule" "$TMP/rbd.txt"
+
+# ---- CephFS ----
+"$IOTRIAGE" benchpool "$C/mnt" 32M --tests fio,dd,builtin --runtime 3 --json >"$TMP/fs.json" 2>"$TMP/fs.err"
+ok $? "benchpool on the CephFS mount exits 0"
+diag_file "$TMP/fs.err"
+check "detected as Ceph (ceph-fuse)" -- jtest "$TMP/fs.json" '.fstype == "ceph"'
+check "fio, dd and the built-in engine ran, every figure above 0" -- jtest "$TMP/fs.json" \
+	'[.results[] | select(.status == "ok" and (.figures | length > 0 and all(.bw_bytes_per_s > 0))) | .test] == ["fio", "dd", "builtin"]'
+check "its areas were tagged directories in the mount" -- jtest "$TMP/fs.json" \
+	"(.areas | length == 2) and all(.areas[]; startswith(\"$C/mnt/iotriage-\"))"
+check "ceph status and the data pool's settings in the results file" -- jtest "$TMP/fs.json" \
+	'(.pool_status | test("[$] ceph status") and test("[$] ceph osd pool get cephfs_data all")) and .ceph.pool == "cephfs_data" and .ceph.size == 3'
+check "no directory left" -- test -z "$(dirs)"
+
+# ---- SIGINT during a test ----
+sigint() { # sigint WHAT POOL SIZE TESTS [SIGNAL]: the signal once the test runs; its exit status
+	"$IOTRIAGE" benchpool "$2" "$3" --tests "$4" --runtime 30 >/dev/null 2>"$TMP/int-$1.err" &
+	local pid=$! i
+	for i in $(seq 1 200); do pgrep -P "$pid" -x fio >/dev/null && break; sleep 0.1; done
+	sleep 1
+	kill -"${5:-INT}" "$pid"
+	wait "$pid"
+}
+sigint rbd rbd 64M fio
+check "SIGINT during fio on RBD: exit 130" -- test $? -eq 130
+check "and no image left" -- test -z "$(images)"
+sigint rbd-term rbd 64M fio TERM
+check "SIGTERM during fio on RBD: exit 143" -- test $? -eq 143
+check "and no image left" -- test -z "$(images)"
+sigint fs "$C/mnt" 32M fio
+check "SIGINT during fio on CephFS: exit 130" -- test $? -eq 130
+check "and no directory left" -- test -z "$(dirs)"
+
+# ---- SIGKILL: the next run removes the image; a look-alike stays ----
+rbd create --size 16M rbd/iotriage-lookalike
+undo "rbd rm --no-progress rbd/iotriage-lookalike"
+"$IOTRIAGE" benchpool rbd 64M --tests fio --runtime 30 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do pgrep -P "$pid" -x fio >/dev/null && break; sleep 0.1; done
+killed=$(rbd ls rbd | grep '^iotriage-[0-9a-f]*-rbd$')
+fios=$(pgrep -P "$pid" -x fio)
+kill -KILL "$pid"
+# fio runs on after its parent died; a killed fio's watch on the image
+# lasts until the OSDs time it out (osd_client_watch_timeout: 10 s here).
+[ -n "$fios" ] && kill -KILL $fios
+wait "$pid" 2>/dev/null
+check "the SIGKILLed run left its image" -- test -n "$killed"
+"$IOTRIAGE" benchpool rbd 32M --tests fio --runtime 2 --json >"$TMP/next.json" 2>"$TMP/next.err"
+ok $? "the next run exits 0"
+check "it removed the killed run's image and said so" -- bash -c \
+	'jq -e ".stale_areas_removed == 1" "$1" >/dev/null && grep -q "removed RBD image .rbd/$2. left by an interrupted run" "$3"' \
+	_ "$TMP/next.json" "$killed" "$IOTRIAGE_STATE_DIR/iotriage.log" || { diag "killed: $killed"; diag_file "$IOTRIAGE_STATE_DIR/iotriage.log"; }
+check "the image is gone" -- bash -c '! rbd ls rbd | grep -qx "$1"' _ "$killed"
+check "an image iotriage did not make (no owner tag) is kept" -- bash -c 'rbd ls rbd | grep -qx iotriage-lookalike'
+rbd rm --no-progress rbd/iotriage-lookalike >/dev/null 2>&1
+
+# ---- bad input: nothing created ----
+"$IOTRIAGE" benchpool --fstype ceph nopool 32M >/dev/null 2>"$TMP/nopool.err"
+check "a pool that does not exist: exit 1" -- test $? -eq 1
+check "the error lists the pools that do" -- grep -q "no Ceph pool named 'nopool'; the cluster's pools: .*rbd.*cephfs_data" "$TMP/nopool.err"
+printf '[global]\nmon host = v2:127.0.0.1:40999\nkeyring = %s\n' "$C/keyring" >"$TMP/dead.conf"
+t0=$SECONDS
+CEPH_CONF=$TMP/dead.conf "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 2>"$TMP/dead.err"
+rc=$?
+check "a cluster that does not answer: exit 1 within the time limit" -- test "$rc" -eq 1 -a $((SECONDS - t0)) -le 20
+check "the error says it does not answer" -- grep -q "the Ceph cluster does not answer within 10 s" "$TMP/dead.err"
+mkdir "$TMP/bin" && ln -s "$(command -v fio)" "$TMP/bin/fio"
+PATH=$TMP/bin "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 2>"$TMP/notools.err"
+check "no ceph tools: exit 1" -- test $? -eq 1
+check "the error says what to install" -- grep -q "not installed: install ceph-common" "$TMP/notools.err"
+"$IOTRIAGE" benchpool --fstype ceph "$TMP" 32M >/dev/null 2>"$TMP/notceph.err"
+check "--fstype ceph on a directory elsewhere: exit 1" -- test $? -eq 1
+check "the error says it is not CephFS" -- grep -q "is on .*, not CephFS" "$TMP/notceph.err"
+check "none of them made an image or directory" -- bash -c \
+	'[ -z "$1" ] && ! ls -d "$2"/iotriage-* >/dev/null 2>&1' _ "$(images)$(dirs)" "$TMP"
+
+# ---- the cluster goes whole ----
+t0=$SECONDS
+ceph_cluster_stop "$C"
+ok $? "the cluster stops"
+diag "cluster stop: $((SECONDS - t0)) s"
+check "no daemon of it is left" -- bash -c '! pgrep -f -- "$1/ceph.conf" >/dev/null' _ "$C"
+check "no mount" -- bash -c '! grep -q " $1/mnt " /proc/mounts' _ "$C"
+check "no loop device over its files" -- bash -c '! losetup -a | grep -q "$1/"' _ "$C"
+check "no directory" -- test ! -e "$C"
+finish
