@@ -163,7 +163,7 @@ check "saying none could run" -- grep -q "none of the requested tests could run"
 "$IOTRIAGE" benchpool "$pool" --tests fio,bonnie >/dev/null 2>"$TMP/bad.err"
 ok $(($? != 2)) "an unknown test is a usage error"
 check "naming it" -- grep -q "unknown test 'bonnie'" "$TMP/bad.err"
-"$IOTRIAGE" benchpool "$pool" --fstype ceph >/dev/null 2>&1
+"$IOTRIAGE" benchpool "$pool" --fstype nfs >/dev/null 2>&1
 ok $(($? != 2)) "an unknown --fstype is a usage error"
 "$IOTRIAGE" benchpool "$pool" 12Q >/dev/null 2>&1
 ok $(($? != 2)) "a bad SIZE is a usage error"
@@ -174,7 +174,7 @@ check "saying the range" -- grep -q "invalid --runtime '0': expected 1 to 86400 
 ok $(($? != 2)) "an unknown --pattern is a usage error"
 "$IOTRIAGE" benchpool no-such-pool-$$ >/dev/null 2>"$TMP/nf.err"
 ok $(($? != 1)) "a pool that does not exist: exit 1"
-check "with a hint to pass --fstype" -- grep -q "pass --fstype zfs, btrfs or dir" "$TMP/nf.err"
+check "with a hint to pass --fstype" -- grep -q "pass --fstype zfs, btrfs, ceph or dir" "$TMP/nf.err"
 check "no temporary dataset is left after all of it" -- test -z "$(leftovers "$pool")"
 
 # btrfs raid1 on two loop devices, mounted: subvolumes, removed at the end.
