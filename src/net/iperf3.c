@@ -24,10 +24,10 @@ static void read_sums(const struct jv *end, struct iperf3_result *ret)
 {
 	const struct jv *sent = jv_get(end, "sum_sent");
 	const struct jv *recv = jv_get(end, "sum_received");
-	ret->sent_bytes = (uint64_t)jv_number(jv_get(sent, "bytes"), 0);
+	ret->sent_bytes = jv_u64(jv_get(sent, "bytes"), 0);
 	ret->sent_bps = jv_number(jv_get(sent, "bits_per_second"), 0);
 	ret->retransmits = (int64_t)jv_number(jv_get(sent, "retransmits"), -1);
-	ret->received_bytes = (uint64_t)jv_number(jv_get(recv, "bytes"), 0);
+	ret->received_bytes = jv_u64(jv_get(recv, "bytes"), 0);
 	ret->received_bps = jv_number(jv_get(recv, "bits_per_second"), 0);
 	ret->seconds = jv_number(jv_get(recv, "seconds"), 0);
 }

@@ -23,8 +23,8 @@ static void add_job(struct fio_client_figures *f, const struct jv *job)
 	const struct jv *rd = jv_get(job, "read"), *wr = jv_get(job, "write");
 	f->jobs++;
 	f->reported = true;
-	f->read_bytes += (uint64_t)jv_number(jv_get(rd, "io_bytes"), 0);
-	f->write_bytes += (uint64_t)jv_number(jv_get(wr, "io_bytes"), 0);
+	f->read_bytes += jv_u64(jv_get(rd, "io_bytes"), 0);
+	f->write_bytes += jv_u64(jv_get(wr, "io_bytes"), 0);
 	f->read_bw += jv_number(jv_get(rd, "bw_bytes"), 0);
 	f->write_bw += jv_number(jv_get(wr, "bw_bytes"), 0);
 	f->read_iops += jv_number(jv_get(rd, "iops"), 0);
@@ -32,7 +32,7 @@ static void add_job(struct fio_client_figures *f, const struct jv *job)
 	double rt = jv_number(jv_get(job, "job_runtime"), 0) / 1000.0;
 	if (rt > f->runtime_s)
 		f->runtime_s = rt;
-	int err = (int)jv_number(jv_get(job, "error"), 0);
+	int err = jv_int(jv_get(job, "error"), 0);
 	if (err && !f->error)
 		f->error = err;
 }
@@ -81,7 +81,7 @@ static void read_entries(struct fio_clients_result *r, const struct jv *stats)
 			continue;
 		}
 		struct fio_client_figures *c = find_client(r, jv_string(jv_get(job, "hostname"), ""),
-							   (unsigned)jv_number(jv_get(job, "port"), 0));
+							   (unsigned)jv_int(jv_get(job, "port"), 0));
 		if (c)
 			add_job(c, job);
 		else

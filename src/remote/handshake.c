@@ -59,7 +59,8 @@ int handshake_parse(const char *text, struct host_identity *ret, char *why, size
 		return -EINVAL;
 	}
 	snprintf(ret->version, sizeof(ret->version), "%s", jv_string(jv_get(doc, "iotriage_version"), ""));
-	ret->schema_version = (int)jv_number(jv_get(doc, "schema_version"), 0);
+	/* Saturated, never cast: another host may send any number (fuzz_handshake found 2.1e16). */
+	ret->schema_version = jv_int(jv_get(doc, "schema_version"), 0);
 	snprintf(ret->hostname, sizeof(ret->hostname), "%s", jv_string(jv_get(doc, "hostname"), ""));
 	snprintf(ret->machine_id, sizeof(ret->machine_id), "%s", jv_string(jv_get(doc, "machine_id"), ""));
 	snprintf(ret->machine, sizeof(ret->machine), "%s", jv_string(jv_get(doc, "machine"), ""));

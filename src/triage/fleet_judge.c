@@ -22,7 +22,7 @@ static int devices_figure(const struct jv *devices, double *ret_bw, char *group,
 			continue;
 		if (k == 0)
 			outlier_group_key(jv_string(jv_get(d, "model"), ""),
-					  (uint64_t)jv_number(jv_get(d, "size_bytes"), 0), group, len);
+					  jv_u64(jv_get(d, "size_bytes"), 0), group, len);
 		rates[k++] = bw;
 	}
 	int r = k ? 0 : -ENODATA;
