@@ -51,25 +51,30 @@ const char *pool_member_unread_reason(const struct pool_member *m)
 	return "not ONLINE in zpool status";
 }
 
+void pool_vdev_kind_word(const struct pool_vdev *v, char *buf, size_t len)
+{
+	switch (v->type) {
+	case POOL_VDEV_DISK: snprintf(buf, len, "%s", ""); break;
+	case POOL_VDEV_MIRROR: snprintf(buf, len, "mirror"); break;
+	case POOL_VDEV_RAIDZ: snprintf(buf, len, "raidz%u", v->parity); break;
+	case POOL_VDEV_DRAID:
+		snprintf(buf, len, "draid%u:%ud:%uc:%us", v->parity, v->draid_data, v->draid_children,
+			 v->draid_spares);
+		break;
+	}
+}
+
 void pool_layout_data_vdevs(const struct pool_layout *l, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < l->nvdevs && used < len; i++) {
-		const struct pool_vdev *v = &l->vdevs[i];
-		if (v->klass != POOL_CLASS_DATA)
+		if (l->vdevs[i].klass != POOL_CLASS_DATA)
 			continue;
 		char kind[48];
-		switch (v->type) {
-		case POOL_VDEV_DISK: snprintf(kind, sizeof(kind), "disk"); break;
-		case POOL_VDEV_MIRROR: snprintf(kind, sizeof(kind), "mirror"); break;
-		case POOL_VDEV_RAIDZ: snprintf(kind, sizeof(kind), "raidz%u", v->parity); break;
-		case POOL_VDEV_DRAID:
-			snprintf(kind, sizeof(kind), "draid%u:%ud:%uc:%us", v->parity, v->draid_data, v->draid_children,
-				 v->draid_spares);
-			break;
-		}
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %u", used ? " + " : "", kind, v->width);
+		pool_vdev_kind_word(&l->vdevs[i], kind, sizeof(kind));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %u", used ? " + " : "", kind[0] ? kind : "disk",
+					 l->vdevs[i].width);
 	}
 }
 

@@ -82,6 +82,10 @@ const char *pool_member_unread_reason(const struct pool_member *m);
 int pool_vdev_record(struct pool_layout *l, const char *name, enum pool_class klass, unsigned width,
 		     const char *state);
 
+/* V's kind as zpool create takes it: "" for a disk of its own, "mirror",
+ * "raidzP", "draidP:Dd:Cc:Ss". */
+void pool_vdev_kind_word(const struct pool_vdev *v, char *buf, size_t len);
+
 /* The data vdevs as "KIND WIDTH" joined by " + " ("raidz2 6 + mirror 2",
  * "draid1:2d:6c:1s 6", "disk 1"), in the pool's order, into BUF. */
 void pool_layout_data_vdevs(const struct pool_layout *l, char *buf, size_t len);

@@ -92,32 +92,32 @@ static int end_child(pid_t pid)
 	return status;
 }
 
-/* Ends W's child and joins its reader; true when it had exited by itself
- * (it failed: a running zpool iostat never ends on its own). */
-static bool watch_end(struct zpool_watch *w, char *why, size_t len)
+/* Ends W's child and joins its reader. Returns 0 with its reports in
+ * W->out, -ENODATA when it was not running, or -EIO when it had exited by
+ * itself (it failed: a running zpool iostat never ends on its own). */
+static int watch_end(struct zpool_watch *w, char *why, size_t len)
 {
+	if (!w->pid) {
+		snprintf(why, len, "zpool iostat was not running");
+		return -ENODATA;
+	}
 	int status = end_child(w->pid);
 	w->pid = 0;
 	pthread_join(w->reader, NULL);
 	close(w->fd);
 	w->fd = -1;
-	bool exited = status >= 0 && WIFEXITED(status);
-	if (exited)
+	if (status >= 0 && WIFEXITED(status)) {
 		snprintf(why, len, "zpool iostat exited with status %d", WEXITSTATUS(status));
-	return exited;
+		return -EIO;
+	}
+	return 0;
 }
 
 int zpool_watch_stop(struct zpool_watch *w, struct zpool_iostat *ret, char *why, size_t len)
 {
 	memset(ret, 0, sizeof(*ret));
-	if (!w->pid) {
-		snprintf(why, len, "zpool iostat was not running");
-		return -ENODATA;
-	}
-	bool exited = watch_end(w, why, len);
-	const char *text = w->out.buf ? w->out.buf : "";
-	int r = exited ? -EIO : zpool_iostat_parse(text, w->pool, true, ret);
-	if (!exited && r < 0)
+	int r = watch_end(w, why, len);
+	if (r == 0 && (r = zpool_iostat_parse(w->out.buf ? w->out.buf : "", w->pool, true, ret)) < 0)
 		snprintf(why, len, "zpool iostat -v output not understood");
 	else if (r == 0 && ret->blocks < 2) {
 		zpool_iostat_release(ret);
@@ -131,14 +131,8 @@ int zpool_watch_stop(struct zpool_watch *w, struct zpool_iostat *ret, char *why,
 int zpool_watch_stop_latency(struct zpool_watch *w, struct zpool_lat *ret, char *why, size_t len)
 {
 	memset(ret, 0, sizeof(*ret));
-	if (!w->pid) {
-		snprintf(why, len, "zpool iostat was not running");
-		return -ENODATA;
-	}
-	bool exited = watch_end(w, why, len);
-	const char *text = w->out.buf ? w->out.buf : "";
-	int r = exited ? -EIO : zpool_lat_parse(text, w->pool, true, ret);
-	if (!exited && r < 0)
+	int r = watch_end(w, why, len);
+	if (r == 0 && (r = zpool_lat_parse(w->out.buf ? w->out.buf : "", w->pool, true, ret)) < 0)
 		snprintf(why, len, "zpool iostat -v -l -H -p output not understood");
 	else if (r == 0 && ret->reports < 1) {
 		zpool_lat_release(ret);

@@ -31,21 +31,6 @@ static int run_tool(const char *const *argv, struct strbuf *out)
 	return r;
 }
 
-/* A data vdev's type word for zpool create into BUF: "" for a disk of its
- * own, "mirror", "raidzP", "draidP:Dd:Cc:Ss". */
-static void vdev_type_word(const struct pool_vdev *v, char *buf, size_t len)
-{
-	switch (v->type) {
-	case POOL_VDEV_DISK: snprintf(buf, len, "%s", ""); break;
-	case POOL_VDEV_MIRROR: snprintf(buf, len, "mirror"); break;
-	case POOL_VDEV_RAIDZ: snprintf(buf, len, "raidz%u", v->parity); break;
-	case POOL_VDEV_DRAID:
-		snprintf(buf, len, "draid%u:%ud:%uc:%us", v->parity, v->draid_data, v->draid_children,
-			 v->draid_spares);
-		break;
-	}
-}
-
 /* The loop devices the twin needs: every child of every data vdev. */
 static size_t zfs_twin_members(const struct pool_layout *l)
 {
@@ -90,7 +75,7 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 		const struct pool_vdev *v = &layout->vdevs[i];
 		if (v->klass != POOL_CLASS_DATA || used + v->width > t->nloops)
 			continue;
-		vdev_type_word(v, words[nwords], sizeof(words[nwords]));
+		pool_vdev_kind_word(v, words[nwords], sizeof(words[nwords]));
 		if (words[nwords][0])
 			argv[n++] = words[nwords];
 		nwords++;
