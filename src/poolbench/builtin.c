@@ -158,7 +158,9 @@ static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 	struct job_result *res = NULL;
 	progress_part_begin(c->progress, pass_span(c), c->size, spec.runtime_ns);
 	progress_what(c->progress, "random I/O in %s", path);
+	pb_random_mark(c, true);
 	int r = run_job(path, &spec, true, c->direct_ok, true, &res, NULL, err, sizeof(err));
+	pb_random_mark(c, false);
 	progress_part_end(c->progress, pass_span(c));
 	if (r == 0 && res->stop == JOB_STOP_INTERRUPTED)
 		r = -EINTR;

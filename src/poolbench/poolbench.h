@@ -72,7 +72,17 @@ struct pb_context {
 	struct progress *progress;   /* pb_write_then_read: told its bytes written and read; NULL for none */
 	const char *rbd_pool;        /* an RBD image instead of directories: fio's rbd engine only */
 	const char *rbd_image;       /* the image's name in RBD_POOL; NULL for directories */
+	/* Told right before (BEGIN true) and after a random pass runs, so the
+	 * caller can take the pool members' counters around it; NULL for none. */
+	void (*random_mark)(void *arg, bool begin);
+	void *random_mark_arg;
 };
+
+static inline void pb_random_mark(const struct pb_context *c, bool begin)
+{
+	if (c->random_mark)
+		c->random_mark(c->random_mark_arg, begin);
+}
 
 /* An engine that needs a file system marks O skipped on an RBD image and
  * returns true. */

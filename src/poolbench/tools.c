@@ -128,7 +128,11 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 	}
 	argv[n] = NULL;
 	struct spawn_result res;
+	if (random)
+		pb_random_mark(c, true);
 	int r = run_engine(c, argv, -1, o, &res);
+	if (random)
+		pb_random_mark(c, false);
 	if (r == 0) {
 		struct fio_summary s;
 		char err[160];

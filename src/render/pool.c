@@ -55,6 +55,13 @@ void benchpool_print(const struct benchpool_result *b)
 		       b->set.pattern == PATTERN_ZEROS ? "zero (highly compressible, inflated)" : "incompressible");
 	if (b->zeros_note.len)
 		printf("Note: %s.\n", b->zeros_note.buf);
+	for (size_t i = 0; i < b->noutcomes; i++) {
+		enum pb_test t = b->outcomes[i].test;
+		const struct random_reading *r = &b->reading.readings[t];
+		if (b->reading.judged[t])
+			printf("%s (%s): %s%s%s.\n", r->layout_limited ? "Layout" : "Random pass", pb_test_name(t),
+			       r->sentence, r->advice[0] ? "; " : "", r->advice);
+	}
 	const struct ceph_state *c = &b->ceph;
 	if (c->read) {
 		printf("Ceph: %s, %d of %d OSDs up, %d in", c->health, c->osds_up, c->osds, c->osds_in);

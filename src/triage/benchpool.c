@@ -256,6 +256,8 @@ static void run_tests(struct benchpool_result *b)
 		: b->ctx.rbd_image	      ? "through librbd (no page cache)"
 					      : "after dropping the page cache");
 	pool_evidence_start(&b->evidence, &b->target);
+	b->ctx.random_mark = benchpool_reading_mark;
+	b->ctx.random_mark_arg = &b->reading;
 	unsigned ntests = (unsigned)__builtin_popcount(b->set.tests & ((1u << PB_NTESTS) - 1)), n = 0;
 	progress_start_timed(b->set.progress, plan_ms(b));
 	for (int t = 0; t < PB_NTESTS && !interrupt_requested(); t++) {
@@ -267,6 +269,7 @@ static void run_tests(struct benchpool_result *b)
 			b->areas[0].path[0] ? b->areas[0].path : b->areas[0].name);
 		run_test(b, t, ++n, ntests, o);
 		log_outcome(b, o);
+		benchpool_reading_judge(&b->reading, o);
 	}
 	progress_finish(b->set.progress);
 	pool_evidence_stop(&b->evidence);
@@ -278,6 +281,7 @@ int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t
 	*b = (struct benchpool_result){ .set = *set, .size = size, .cache_note = STRBUF_INIT, .perf_note = STRBUF_INIT,
 					.status = STRBUF_INIT, .zeros_note = STRBUF_INIT };
 	pool_evidence_init(&b->evidence, "BENCHPOOL");
+	benchpool_reading_init(&b->reading, &b->evidence);
 	int r = set_up(b, id, run_id);
 	if (r == 0)
 		run_tests(b);
@@ -306,6 +310,7 @@ void benchpool_result_release(struct benchpool_result *b)
 	strbuf_release(&b->perf_note);
 	strbuf_release(&b->status);
 	strbuf_release(&b->zeros_note);
+	benchpool_reading_release(&b->reading);
 	pool_evidence_release(&b->evidence);
 }
 
@@ -362,7 +367,8 @@ static void figure_json(struct json *j, const struct pb_figure *f, const char *c
 	json_end_object(j);
 }
 
-static void outcome_json(struct json *j, const struct pb_outcome *o, const char *compression)
+static void outcome_json(struct json *j, const struct pb_outcome *o, const char *compression,
+			 const struct benchpool_reading *reading)
 {
 	static const char *const states[] = { "ok", "skipped", "failed", "interrupted" };
 	json_begin_object(j, NULL);
@@ -381,6 +387,7 @@ static void outcome_json(struct json *j, const struct pb_outcome *o, const char 
 			json_value(j, "random", o->fio_docs[1]);
 		json_end_object(j);
 	}
+	benchpool_reading_json(j, reading, o->test);
 	json_string(j, "raw", o->raw.len ? o->raw.buf : NULL);
 	json_end_object(j);
 }
@@ -413,7 +420,7 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 	json_end_array(j);
 	json_begin_array(j, "results");
 	for (size_t i = 0; i < b->noutcomes; i++)
-		outcome_json(j, &b->outcomes[i], b->compression);
+		outcome_json(j, &b->outcomes[i], b->compression, &b->reading);
 	json_end_array(j);
 	json_string(j, "pool_status", b->status.buf);
 	if (b->ceph.read)

@@ -32,6 +32,7 @@
 #include "pool/scratch.h"
 #include "pool/target.h"
 #include "poolbench/poolbench.h"
+#include "triage/benchpool_reading.h"
 #include "triage/pool_evidence.h"
 
 struct benchpool_settings {
@@ -59,6 +60,7 @@ struct benchpool_result {
 	size_t ran, failed;        /* outcomes that ran, and that failed */
 	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
 	struct pool_evidence evidence; /* settings before the tests, member telemetry during them */
+	struct benchpool_reading reading; /* each random pass against the layout */
 	struct ceph_state ceph;    /* on Ceph: the cluster's health and the pool's settings (ceph.read) */
 };
 
@@ -74,7 +76,7 @@ void benchpool_result_release(struct benchpool_result *b);
 
 /* The result as members of the open JSON object J: operation, pool,
  * fstype, mountpoint, sizes, tests, compression, notes, areas, results
- * (one object per outcome), pool_status, pool_settings, pool_telemetry;
+ * (one object per outcome, with its random pass's "random_reading"), pool_status, pool_settings, pool_telemetry;
  * on Ceph "ceph" (health, OSDs, the pool's size, min_size, pg_num, crush rule). */
 void benchpool_result_json(struct json *j, const struct benchpool_result *b);
 
