@@ -75,7 +75,8 @@ static double add_members(struct random_reading *r, const struct pool_layout *l,
 		/* A member busy a tenth of the window or less says little about what it could do: counted
 		 * as busy a tenth, which keeps an idle member from inflating the capacity. */
 		double window = m[i].window_seconds > 0 ? m[i].window_seconds : r->seconds;
-		double b = m[i].busy_seconds > 0.1 * window ? m[i].busy_seconds : 0.1 * window;
+		double b = m[i].busy_seconds < window ? m[i].busy_seconds : window;
+		b = b > 0.1 * window ? b : 0.1 * window;
 		c->capacity += m[i].reads / b;
 		c->members++;
 		busy[r->members++] = m[i].busy_seconds / window > 1 ? 1 : m[i].busy_seconds / window;
@@ -112,21 +113,22 @@ static void write_sentence(struct random_reading *r)
 			 r->measured_iops, r->median_busy * 100);
 		return;
 	}
-	if (!r->model_fits && r->measured_iops < r->expected_iops) {
+	if (!r->model_fits) {
 		snprintf(r->sentence, sizeof(r->sentence),
-			 "the 4 KiB random pass read %.0f IOPS, well under the %.0f the layout gives from what its members "
-			 "did%s: the members were busy (%.0f%%, median) with other work as well (writes, a resilver or "
-			 "scrub, another workload)",
-			 r->measured_iops, r->expected_iops, observed, r->median_busy * 100);
+			 "the 4 KiB random pass read %.0f IOPS with the data members busy %.0f%% of it (median), but they "
+			 "did %.1f reads per read where the layout needs %.1f: they were busy with other work as well (a "
+			 "resilver or scrub, another workload), so the pass says little about the layout",
+			 r->measured_iops, r->median_busy * 100, r->member_reads_per_read,
+			 r->one_member_iops / r->expected_iops);
 		return;
 	}
 	if (r->layout_limited) {
 		snprintf(r->sentence, sizeof(r->sentence),
-			 "the 4 KiB random pass is limited by the layout: %.0f IOPS read, the layout gives about %.0f; "
-			 "%u-byte records on %u-byte sectors touch %u members of %s %s per read%s, so %u members serving "
-			 "about %.0f reads/s together give the pool about %.0f",
-			 r->measured_iops, r->expected_iops, r->record, r->sector, w->touched, type_word(w->type), w->name,
-			 observed, r->members, r->one_member_iops, r->expected_iops);
+			 "the 4 KiB random pass is limited by the layout: %.0f IOPS read with the data members busy %.0f%% "
+			 "(median), and the layout gives at most about %.0f; %u-byte records on %u-byte sectors touch %u "
+			 "members of %s %s per read%s, so %u members serving about %.0f reads/s together give the pool about %.0f",
+			 r->measured_iops, r->median_busy * 100, r->expected_iops, r->record, r->sector, w->touched,
+			 type_word(w->type), w->name, observed, r->members, r->one_member_iops, r->expected_iops);
 		snprintf(r->advice, sizeof(r->advice),
 			 "for small random I/O use more vdevs or mirrors (about %.0f IOPS from these disks as mirrors), "
 			 "or a special vdev for metadata and small blocks",
@@ -134,10 +136,11 @@ static void write_sentence(struct random_reading *r)
 		return;
 	}
 	snprintf(r->sentence, sizeof(r->sentence),
-		 "the 4 KiB random pass is limited by the disks, not the layout: %.0f IOPS read, the layout gives about "
-		 "%.0f (each read touches %u member%s%s; the %u members serve about %.0f reads/s together)",
-		 r->measured_iops, r->expected_iops, w->touched, w->touched == 1 ? "" : "s", observed, r->members,
-		 r->one_member_iops);
+		 "the 4 KiB random pass is limited by the disks, not the layout: %.0f IOPS read with the data members "
+		 "busy %.0f%% (median), the layout gives at most about %.0f (each read touches %u member%s%s; the %u "
+		 "members serve about %.0f reads/s together)",
+		 r->measured_iops, r->median_busy * 100, r->expected_iops, w->touched, w->touched == 1 ? "" : "s",
+		 observed, r->members, r->one_member_iops);
 }
 
 int random_reading_judge(const struct pool_layout *l, unsigned record, unsigned sector,
@@ -173,9 +176,11 @@ int random_reading_judge(const struct pool_layout *l, unsigned record, unsigned 
 	if (measured_reads > 0)
 		ret->member_reads_per_read = member_reads / measured_reads;
 	ret->disk_bound = ret->median_busy >= RANDOM_DISK_BOUND_BUSY;
-	/* The model explains the pass when the measured reads are near what it expects. */
-	ret->model_fits = ret->measured_iops <= RANDOM_MODEL_TOLERANCE * ret->expected_iops &&
-			  ret->measured_iops * RANDOM_MODEL_TOLERANCE >= ret->expected_iops;
+	/* The model explains the pass when the members did about as many reads per pool read as it says
+	 * (a resilver, a scrub or another workload adds member reads the pass did not ask for). */
+	double model_per_read = ret->one_member_iops / ret->expected_iops;
+	ret->model_fits = ret->member_reads_per_read <= RANDOM_MODEL_TOLERANCE * model_per_read &&
+			  ret->member_reads_per_read * RANDOM_MODEL_TOLERANCE >= model_per_read;
 	ret->layout_limited = ret->disk_bound && ret->model_fits &&
 			      ret->expected_iops <= RANDOM_LAYOUT_LIMIT_SHARE * ret->one_member_iops;
 	write_sentence(ret);

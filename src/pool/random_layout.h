@@ -21,12 +21,13 @@
  *
  * C is the reads each member completed during the pass divided by the time
  * it was busy (the kernel's io_ticks): the rate it sustains when loaded. The
- * pass is disk-bound when the data members were busy most of it; then the
- * layout is the limit when its expectation is well under what the same
- * members give when every read touches one of them (mirrors of the same
- * disks), and the measured reads agree with it. Busy members with far fewer
- * pool reads than the layout explains were doing other work (writes, a
- * resilver): said as such. Pure: no I/O.
+ * pass is disk-bound when the data members were busy at least half of it
+ * (the rest of their time the engine's threads and the CPU kept them
+ * waiting); then the layout is the limit when its ceiling is well under what
+ * the same members give when every read touches one of them (mirrors of the
+ * same disks) and the members did the reads per pool read the layout says.
+ * Members that did many more were busy with other work (a resilver, a
+ * scrub): said as such, and the layout is not judged. Pure: no I/O.
  */
 #ifndef IOTRIAGE_POOL_RANDOM_LAYOUT_H
 #define IOTRIAGE_POOL_RANDOM_LAYOUT_H
@@ -38,18 +39,19 @@
 #include "pool/zfs.h"
 
 /* The data members' median busy fraction from which a pass counts as disk-bound. */
-#define RANDOM_DISK_BOUND_BUSY 0.70
+#define RANDOM_DISK_BOUND_BUSY 0.50
 /* A layout is the limit when it gives at most this share of one-member reads... */
 #define RANDOM_LAYOUT_LIMIT_SHARE 0.60
-/* ...and the pass read within this factor of the layout's expectation (above or below). */
+/* ...and the members did within this factor of the reads per pool read the layout says. */
 #define RANDOM_MODEL_TOLERANCE 1.35
 
 /* What one member did during the pass. */
 struct random_member_load {
 	const char *vdev;      /* its top-level vdev, as in pool_member.vdev */
 	double reads;          /* completed read requests during the window */
-	double busy_seconds;   /* the kernel's io_ticks during it */
-	double window_seconds; /* the window: the pass and what its engine did around it */
+	double busy_seconds;   /* the kernel's io_ticks during the window */
+	double window_seconds; /* the pass's own time: the window around it also holds the engine's
+				* laying out of its file, whose busy time is counted up to this */
 };
 
 #define RANDOM_MAX_VDEVS 16
@@ -72,8 +74,8 @@ struct random_reading {
 	double member_reads_per_read; /* observed: the members' reads per pool read */
 	double median_busy;
 	unsigned members;
-	bool disk_bound;          /* the data members were busy most of the pass */
-	bool model_fits;          /* the measured reads are within the tolerance of the expectation */
+	bool disk_bound;          /* the data members were busy at least half the pass */
+	bool model_fits;          /* their reads per pool read are what the layout says, within the tolerance */
 	bool layout_limited;      /* disk-bound, the model fits, and the layout gives at most the limit share */
 	struct random_vdev_cost vdevs[RANDOM_MAX_VDEVS];
 	size_t nvdevs;

@@ -139,7 +139,7 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 	for (size_t i = 0; m && !*why && i < e->nmembers; i++)
 		m[i] = (struct random_member_load){ .vdev = e->members[i].vdev, .reads = (double)r->window[i].reads,
 						    .busy_seconds = r->window[i].busy_ms / 1000.0,
-						    .window_seconds = r->window[i].seconds };
+						    .window_seconds = f->seconds };
 	if (!*why && (!m || random_reading_judge(&e->layout, BENCHPOOL_RANDOM_RECORD, sector, m, e->nmembers,
 						 (double)f->bytes / BENCHPOOL_RANDOM_RECORD, f->seconds,
 						 &r->readings[o->test]) < 0))

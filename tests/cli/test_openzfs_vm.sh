@@ -10,7 +10,9 @@
 # pool's data vdevs (as the twin's own zpool status gives them); a member
 # read-throttled to 40% is named, an unthrottled pool names none; ashift 9
 # on 4096-byte disks and sync=always without a log are findings, a default
-# pool has none. OZFS_CONSOLE=FILE re-checks an earlier boot's console
+# pool has none. benchpool's 4 KiB random pass on disks limited to 150
+# reads/s is limited by the layout on a raidz1 of four made with ashift 9,
+# and not on two mirrors of the same disks. OZFS_CONSOLE=FILE re-checks an earlier boot's console
 # (KEEP_CONSOLE=FILE keeps one; tests/data/capture_openzfs.sh takes the
 # parsers' test data from it). OZFS_LIMIT caps the boot (600 s).
 # One VM run is enough (tests/run.sh): with the sanitized build.
@@ -122,5 +124,22 @@ d=$(jsect ash-doctor)
 check "ash: ashift 9 below the members' 4096-byte physical sector is a finding" -- jtest "$d" \
 	'[.doctor.pool_settings.findings[] | select(.code == "ashift")] | length == 4'
 check "ash: sync=always without a log is a finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.code == "sync-no-log")] | length == 1'
+
+# --- rp: benchpool's random pass against the layout, on IOPS-bound disks
+b=$(jsect rprz-bench)
+diag "rprz: $(jq -r '.results[0].random_reading.reading' "$b")"
+check "rprz: benchpool ran" -- test "$(rc rprz-bench)" = 0
+check "rprz: the random pass on a raidz1 of four is limited by the layout, with expected and measured IOPS" -- jtest "$b" \
+	'.results[0].random_reading | .layout_limited and .measured_read_iops > 0 and .expected_read_iops > 0 and (.reading | test("limited by the layout: [0-9]+ IOPS read .* gives at most about [0-9]+"))'
+check "rprz: each 4 KiB read cost three member reads, as the layout says (ashift 9 from the members' label)" -- jtest "$b" \
+	'.results[0].random_reading | .sector_bytes == 512 and .vdevs[0].members_per_read == 3 and .member_reads_per_read > 2.5 and .member_reads_per_read < 3.5'
+label_used() { sect rprz-bench-log | grep -q "512-byte sectors (from the member's label)"; }
+check "rprz: the sector size came from the member's label (zdb -l)" -- label_used
+check "rprz: the advice names mirrors with their figure" -- jtest "$b" '.results[0].random_reading.advice | test("mirrors \\(about [0-9]+ IOPS")'
+m=$(jsect rpmir-bench)
+diag "rpmir: $(jq -r '.results[0].random_reading.reading' "$m")"
+check "rpmir: on two mirrors of the same disks it is not limited by the layout" -- jtest "$m" \
+	'.results[0].random_reading | (.layout_limited | not) and .member_reads_per_read < 1.3'
+check "rpmir: and reads more than the raidz1 did" -- bash -c "[ \$(jq '.results[0].random_reading.measured_read_iops | floor' '$m') -gt \$(jq '.results[0].random_reading.measured_read_iops * 2 | floor' '$b') ]"
 check "nothing left in the VM: no pool, no loop device" -- none leftovers
 finish

@@ -119,6 +119,13 @@ if [ -n "${VM_TREE:-}" ]; then
 		done
 	done
 fi
+# Libraries a program opens itself, which ldd cannot see (libgcc_s, which
+# glibc's pthread_exit loads: zdb aborts without it).
+for lib in ${VM_LIBS:-}; do
+	[ -f "$lib" ] || { echo "library $lib is not installed" >&2; exit 1; }
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
 for p in ${VM_PROGRAMS:-}; do
 	path=$(command -v "$p") || { echo "program $p is not installed" >&2; exit 1; }
 	rm -f "$root/bin/${path##*/}" # a busybox applet of the same name gives way

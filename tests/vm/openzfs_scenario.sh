@@ -17,6 +17,8 @@
 #          with a disk deleted (a member known only by GUID)
 #   ash    raidz1 with ashift=9 on 4096-byte-physical disks; sync=always
 #          with no log: doctor's findings
+#   rprz, rpmir  benchpool's 4 KiB random pass on IOPS-bound disks: a raidz1
+#          of four (limited by the layout) and two mirrors (not)
 # Sections as in hwlab_scenario.sh: "=== BEGIN name" ... "=== END name
 # rc=N", JSON between "=== JSON name" and "=== ENDJSON name rc=N", "=== TIME
 # name S" (guest seconds since boot) before each. tests/cli/test_openzfs_vm.sh
@@ -65,13 +67,13 @@ systemd-udevd --daemon --resolve-names=never || echo "=== UDEVD FAILED"
 for m in virtio_pci virtio_scsi sd_mod loop spl zfs; do
 	modprobe $m || echo "=== MODPROBE FAILED $m"
 done
-# virtio-scsi probes its disks after modprobe returns: wait for all twelve.
+# virtio-scsi probes its disks after modprobe returns: wait for all nineteen.
 i=0
-while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 15 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+while [ "$(ls -d /sys/block/sd* 2>/dev/null | wc -l)" -lt 19 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 udevadm trigger --action=add --subsystem-match=block
 udevadm settle --timeout=60
 run versions sh -c 'zfs version; cat /sys/module/zfs/version'
-list_disks() { for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
+list_disks() { for i in $(seq 0 18); do echo "IOTZFS$i $(d $i) $(byid $i)"; done; ls -l /dev/disk/by-id; }
 run disks list_disks
 
 # --- tank: mirror + log mirror + cache + spare, by-id names
@@ -150,4 +152,17 @@ capture ash ash
 run ash-get sh -c 'zpool get -H -p all ash; zfs get -H -p all ash'
 runj ash-doctor $I doctor ash --quick --no-network --json
 run ash-destroy zpool destroy ash
+
+# --- rp: benchpool's 4 KiB random pass on IOPS-bound disks (IOTZFS15..18,
+# 512-byte sectors, 150 reads/s each): a raidz1 of four made with ashift=9
+# (a 4 KiB record spans its three data columns) against two mirrors of the
+# same disks
+run rprz-create zpool create -f -o ashift=9 rprz raidz1 $(d 15) $(d 16) $(d 17) $(d 18)
+runj rprz-bench $I benchpool rprz 32M --tests builtin --runtime 5 --json
+run rprz-label zdb -l /dev/$(d 15)1
+run rprz-destroy zpool destroy rprz
+wipe 15 16 17 18
+run rpmir-create zpool create -f -o ashift=9 rpmir mirror $(d 15) $(d 16) mirror $(d 17) $(d 18)
+runj rpmir-bench $I benchpool rpmir 32M --tests builtin --runtime 5 --json
+run rpmir-destroy zpool destroy rpmir
 run leftovers sh -c 'zpool list -H; losetup -a'
