@@ -28,6 +28,7 @@ declare -A seeds=(
 	[zpool_status]="zpool_status_* openzfs232_*_status*.txt"
 	[zpool_status_json]="openzfs232_*_status_j.json"
 	[zpool_lat]="openzfs232_*_iostat_lHp.txt"
+	[zfs_label]="*zdb_label*.txt"
 	[zpool_list]=""
 	[ceph]="ceph_*.json rbd_*.json"
 	[zfs_datasets]="zfs_get_datasets_*"
