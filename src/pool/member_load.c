@@ -71,7 +71,7 @@ static int judge_one(const struct member_load *m, size_t n, size_t i, double *bu
 	if (x->wait_ms >= MEMBER_LOAD_WAIT_RATIO * s.median && x->wait_ms - s.median >= MEMBER_LOAD_WAIT_MS)
 		add(out, x, "member-slow", "waits per request", &s, x->wait_ms, 1, " ms"), found++;
 	siblings(m, n, i, f_read, buf, &s);
-	if (!strncmp(x->vdev, "mirror", 6) && s.median >= MEMBER_LOAD_SHARE_MIN_BYTES &&
+	if (!strncmp(x->vdev, "mirror", 6) && !x->locality_reads && s.median >= MEMBER_LOAD_SHARE_MIN_BYTES &&
 	    x->read_bytes <= MEMBER_LOAD_SHARE_RATIO * s.median)
 		add(out, x, "member-share", "serves fewer of the mirror's reads", &s, x->read_bytes, 1.0 / 1048576, " MiB"),
 			found++;

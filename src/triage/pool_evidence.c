@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "basic/fsutil.h"
 #include "basic/log.h"
@@ -171,6 +172,19 @@ int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t,
 	return (int)e->settings.count;
 }
 
+/* Whether block device KNAME rotates; a partition answers for its disk. */
+static bool rotating(const char *kname)
+{
+	char path[128], buf[8] = "";
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/rotational", kname);
+	if (read_small_file(path, buf, sizeof(buf)) < 0) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/rotational", kname);
+		if (read_small_file(path, buf, sizeof(buf)) < 0)
+			return false;
+	}
+	return buf[0] == '1';
+}
+
 /* The members that are block devices, with their kernel names. */
 static int resolve_members(struct pool_evidence *e)
 {
@@ -188,6 +202,7 @@ static int resolve_members(struct pool_evidence *e)
 		snprintf(p->vdev, sizeof(p->vdev), "%s", m->vdev);
 		const char *base = strrchr(real, '/');
 		snprintf(p->kname, sizeof(p->kname), "%s", base ? base + 1 : real);
+		p->rotating = rotating(p->kname);
 	}
 	return e->nmembers ? 0 : -ENODEV;
 }
@@ -310,6 +325,8 @@ static int pool_evidence_stop_diskstats(struct pool_evidence *e)
 		return r;
 	}
 	struct member_load *ml = calloc(e->nmembers, sizeof(*ml));
+	/* Kernel OpenZFS keeps one stream on one side of a mirror of rotating disks (member_load.h). */
+	bool kernel_zfs = access("/sys/module/zfs", F_OK) == 0;
 	for (size_t i = 0; i < e->nmembers && i < res.n; i++) {
 		struct pool_member_total *m = &e->members[i];
 		m->total = res.total[i];
@@ -320,7 +337,8 @@ static int pool_evidence_stop_diskstats(struct pool_evidence *e)
 			ml[i] = (struct member_load){ .name = m->name, .vdev = m->vdev, .busy = m->total.busy,
 						      .wait_ms = m->total.wait_ms,
 						      .ios = m->total.reads + m->total.writes,
-						      .read_bytes = (double)m->total.read_bytes };
+						      .read_bytes = (double)m->total.read_bytes,
+						      .locality_reads = kernel_zfs && m->rotating };
 	}
 	diskstats_result_release(&res);
 	e->telemetry_read = true;

@@ -45,6 +45,7 @@ struct pool_member_total {
 	char name[256];      /* as the pool names it */
 	char kname[32];      /* the kernel's name, as in /proc/diskstats */
 	char vdev[64];
+	bool rotating;       /* the device says it rotates (queue/rotational) */
 	struct diskstat_delta total;
 	double peak_busy;
 };

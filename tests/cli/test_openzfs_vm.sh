@@ -133,6 +133,10 @@ check "rprz: the random pass on a raidz1 of four is limited by the layout, with 
 	'.results[0].random_reading | .layout_limited and .measured_read_iops > 0 and .expected_read_iops > 0 and (.reading | test("limited by the layout: [0-9]+ IOPS read .* gives at most about [0-9]+"))'
 check "rprz: each 4 KiB read cost three member reads, as the layout says (ashift 9 from the members' label)" -- jtest "$b" \
 	'.results[0].random_reading | .sector_bytes == 512 and .vdevs[0].members_per_read == 3 and .member_reads_per_read > 2.5 and .member_reads_per_read < 3.5'
+check "rprz: the cache note sizes the OpenZFS ARC from arcstats' c_max" -- jtest "$b" \
+	".cache_bytes == $(sect arcstats | awk '$1 == "c_max" { print $3 }') and (.cache_note | test(\"the OpenZFS ARC\"))"
+check "rprz: every read labelled pool (primarycache=metadata: the ARC keeps no file data)" -- jtest "$b" \
+	'[.results[0].figures[] | select(.direction == "read") | .cache] | length == 2 and all(. == "pool")'
 label_used() { sect rprz-bench-log | grep -q "512-byte sectors (from the member's label)"; }
 check "rprz: the sector size came from the member's label (zdb -l)" -- label_used
 check "rprz: the advice names mirrors with their figure" -- jtest "$b" '.results[0].random_reading.advice | test("mirrors \\(about [0-9]+ IOPS")'
@@ -141,5 +145,7 @@ diag "rpmir: $(jq -r '.results[0].random_reading.reading' "$m")"
 check "rpmir: on two mirrors of the same disks it is not limited by the layout" -- jtest "$m" \
 	'.results[0].random_reading | (.layout_limited | not) and .member_reads_per_read < 1.3'
 check "rpmir: and reads more than the raidz1 did" -- bash -c "[ \$(jq '.results[0].random_reading.measured_read_iops | floor' '$m') -gt \$(jq '.results[0].random_reading.measured_read_iops * 2 | floor' '$b') ]"
+check "rpmir: a healthy mirror of rotating disks has no member-share finding (OpenZFS keeps one stream on one side)" -- \
+	jtest "$m" '[.pool_telemetry.findings[] | select(.code == "member-share")] == []'
 check "nothing left in the VM: no pool, no loop device" -- none leftovers
 finish

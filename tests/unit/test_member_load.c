@@ -1,5 +1,6 @@
 /* pool/member_load: a member against its siblings, composed figures. */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "pool/member_load.h"
@@ -10,9 +11,9 @@
 int main(void)
 {
 	struct member_load rz[5] = {
-		{ "loop0", "raidz1-0", 0.22, 1.1, 900, 0 }, { "loop1", "raidz1-0", 0.20, 1.0, 900, 0 },
-		{ "loop2", "raidz1-0", 0.94, 9.5, 900, 0 }, { "loop3", "raidz1-0", 0.25, 1.2, 900, 0 },
-		{ "loop4", "raidz1-0", 0.21, 1.0, 900, 0 },
+		{ "loop0", "raidz1-0", 0.22, 1.1, 900, 0, false }, { "loop1", "raidz1-0", 0.20, 1.0, 900, 0, false },
+		{ "loop2", "raidz1-0", 0.94, 9.5, 900, 0, false }, { "loop3", "raidz1-0", 0.25, 1.2, 900, 0, false },
+		{ "loop4", "raidz1-0", 0.21, 1.0, 900, 0, false },
 	};
 	struct pool_findings f = { 0 };
 	is_int(member_load_judge(rz, 5, &f), 2, "loop2: busy and slow");
@@ -28,19 +29,22 @@ int main(void)
 	rz[2].busy = 0.94, rz[2].ios = 10;
 	is_int(member_load_judge(rz, 5, &f), 0, "too few requests: not judged");
 	struct member_load all_busy[3] = {
-		{ "a", "raidz1-0", 0.95, 20, 900, 0 }, { "b", "raidz1-0", 0.97, 21, 900, 0 }, { "c", "raidz1-0", 0.99, 22, 900, 0 },
+		{ "a", "raidz1-0", 0.95, 20, 900, 0, false }, { "b", "raidz1-0", 0.97, 21, 900, 0, false }, { "c", "raidz1-0", 0.99, 22, 900, 0, false },
 	};
 	is_int(member_load_judge(all_busy, 3, &f), 0, "every member saturated alike: no member stands out");
-	struct member_load mirror[2] = { { "sda", "mirror-0", 0.5, 2, 500, 20 * MIB }, { "sdb", "mirror-0", 0.5, 2, 500, 90 * MIB } };
+	struct member_load mirror[2] = { { "sda", "mirror-0", 0.5, 2, 500, 20 * MIB, false }, { "sdb", "mirror-0", 0.5, 2, 500, 90 * MIB, false } };
 	is_int(member_load_judge(mirror, 2, &f), 1, "a mirror side reading 20 of 90 MiB");
 	ok(f.count == 1 && !strcmp(f.items[0].code, "member-share") && !strcmp(f.items[0].subject, "sda"), "sda named, member-share");
 	pool_findings_release(&f);
-	struct member_load withlog[3] = { { "sda", "mirror-0", 0.3, 2, 500, 50 * MIB }, { "sdb", "mirror-0", 0.3, 2, 500, 50 * MIB },
-					  { "nvme0n1", "logs", 0.99, 40, 500, 0 } };
+	mirror[0].locality_reads = mirror[1].locality_reads = true;
+	is_int(member_load_judge(mirror, 2, &f), 0,
+	       "the same shares where the pool keeps a stream on one side (OpenZFS, rotating disks): not judged");
+	struct member_load withlog[3] = { { "sda", "mirror-0", 0.3, 2, 500, 50 * MIB, false }, { "sdb", "mirror-0", 0.3, 2, 500, 50 * MIB, false },
+					  { "nvme0n1", "logs", 0.99, 40, 500, 0, false } };
 	is_int(member_load_judge(withlog, 3, &f), 0, "a busy log device is not a data member");
-	struct member_load lone[1] = { { "sdx", "tank", 0.99, 50, 900, 0 } };
+	struct member_load lone[1] = { { "sdx", "tank", 0.99, 50, 900, 0, false } };
 	is_int(member_load_judge(lone, 1, &f), 0, "a disk with no siblings is not judged");
-	struct member_load bad[1] = { { "sdx", "tank", 1.5, 1, 900, 0 } };
+	struct member_load bad[1] = { { "sdx", "tank", 1.5, 1, 900, 0, false } };
 	is_int(member_load_judge(bad, 1, &f), -EINVAL, "a busy fraction over 1 is an error");
 	return tap_done();
 }

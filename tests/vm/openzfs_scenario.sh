@@ -159,6 +159,7 @@ run ash-destroy zpool destroy ash
 # same disks
 run rprz-create zpool create -f -o ashift=9 rprz raidz1 $(d 15) $(d 16) $(d 17) $(d 18)
 runj rprz-bench $I benchpool rprz 32M --tests builtin --runtime 5 --json
+run arcstats cat /proc/spl/kstat/zfs/arcstats
 run rprz-label zdb -l /dev/$(d 15)1
 run rprz-destroy zpool destroy rprz
 wipe 15 16 17 18
