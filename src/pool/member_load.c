@@ -58,22 +58,26 @@ static void add(struct pool_findings *out, const struct member_load *m, const ch
 
 static int judge_one(const struct member_load *m, size_t n, size_t i, double *buf, struct pool_findings *out)
 {
-	struct sibling_stats s;
+	struct sibling_stats s, reads;
 	const struct member_load *x = &m[i];
 	int found = 0;
+	siblings(m, n, i, f_read, buf, &reads);
+	/* A member given more to read than its siblings is busier and waits longer for that alone (a raidz
+	 * whose same-sized records keep the parity on the same columns): not a slow member. */
+	bool more_work = reads.median > 0 && x->read_bytes >= MEMBER_LOAD_WORK_RATIO * reads.median;
 	siblings(m, n, i, f_busy, buf, &s);
 	if (!s.n || x->ios < MEMBER_LOAD_MIN_IOS)
 		return 0;
-	if (x->busy >= MEMBER_LOAD_BUSY_MIN && x->busy >= MEMBER_LOAD_BUSY_RATIO * s.median &&
+	if (!more_work && x->busy >= MEMBER_LOAD_BUSY_MIN && x->busy >= MEMBER_LOAD_BUSY_RATIO * s.median &&
 	    x->busy - s.median >= MEMBER_LOAD_BUSY_POINTS)
 		add(out, x, "member-busy", "is busy", &s, x->busy, 100, "%"), found++;
 	siblings(m, n, i, f_wait, buf, &s);
-	if (x->wait_ms >= MEMBER_LOAD_WAIT_RATIO * s.median && x->wait_ms - s.median >= MEMBER_LOAD_WAIT_MS)
+	if (!more_work && x->wait_ms >= MEMBER_LOAD_WAIT_RATIO * s.median && x->wait_ms - s.median >= MEMBER_LOAD_WAIT_MS)
 		add(out, x, "member-slow", "waits per request", &s, x->wait_ms, 1, " ms"), found++;
-	siblings(m, n, i, f_read, buf, &s);
-	if (!strncmp(x->vdev, "mirror", 6) && !x->locality_reads && s.median >= MEMBER_LOAD_SHARE_MIN_BYTES &&
-	    x->read_bytes <= MEMBER_LOAD_SHARE_RATIO * s.median)
-		add(out, x, "member-share", "serves fewer of the mirror's reads", &s, x->read_bytes, 1.0 / 1048576, " MiB"),
+	if (!strncmp(x->vdev, "mirror", 6) && !x->locality_reads && reads.median >= MEMBER_LOAD_SHARE_MIN_BYTES &&
+	    x->read_bytes <= MEMBER_LOAD_SHARE_RATIO * reads.median)
+		add(out, x, "member-share", "serves fewer of the mirror's reads", &reads, x->read_bytes, 1.0 / 1048576,
+		    " MiB"),
 			found++;
 	return found;
 }

@@ -39,6 +39,16 @@ int main(void)
 	mirror[0].locality_reads = mirror[1].locality_reads = true;
 	is_int(member_load_judge(mirror, 2, &f), 0,
 	       "the same shares where the pool keeps a stream on one side (OpenZFS, rotating disks): not judged");
+	/* Real figures: benchpool on a raidz1 of four with 4 KiB records (OpenZFS 2.3.2 in the VM), two
+	 * members reading twice what the other two did, busy and waiting for it. */
+	struct member_load parity[4] = {
+		{ "sdp", "raidz1-0", 0.2567, 0.707, 4671, 6080000, false }, { "sdq", "raidz1-0", 0.2503, 0.681, 4627, 7609856, false },
+		{ "sdr", "raidz1-0", 0.7074, 8.310, 5056, 12379136, false }, { "sds", "raidz1-0", 0.6958, 8.391, 5006, 11966464, false },
+	};
+	is_int(member_load_judge(parity, 4, &f), 0, "members given twice the reads are busier for it: no finding");
+	parity[3].read_bytes = 7000000;
+	is_int(member_load_judge(parity, 4, &f), 2, "busy and slow on the same share of reads as its siblings: named");
+	pool_findings_release(&f);
 	struct member_load withlog[3] = { { "sda", "mirror-0", 0.3, 2, 500, 50 * MIB, false }, { "sdb", "mirror-0", 0.3, 2, 500, 50 * MIB, false },
 					  { "nvme0n1", "logs", 0.99, 40, 500, 0, false } };
 	is_int(member_load_judge(withlog, 3, &f), 0, "a busy log device is not a data member");
