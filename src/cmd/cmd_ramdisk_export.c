@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,47 +17,79 @@
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
+#include "ramdisk/lio.h"
+#include "ramdisk/nvmet.h"
 #include "triage/ramdisk_export.h"
 
-enum { OPT_NVME_TCP = OPT_COMMAND_BASE, OPT_HOST_NQN, OPT_ANY_HOST, OPT_NQN, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN,
-       OPT_ISCSI, OPT_INITIATOR, OPT_TARGET, OPT_NDELAY };
+enum { OPT_ANY_HOST = OPT_COMMAND_BASE, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN, OPT_NDELAY,
+       OPT_ADDR = OPT_COMMAND_BASE + 20, OPT_CLIENT = OPT_ADDR + RAMDISK_TRANSPORT_MAX,
+       OPT_TARGET = OPT_CLIENT + RAMDISK_TRANSPORT_MAX };
 
+/* Per transport (ramdisk_transports[i]): --NAME ADDR, its client option
+ * and, for ramdisk client, its target option. */
 struct wire_args {
-	const char *addr, *host_nqn, *nqn, *via, *client_bin, *iscsi, *initiator, *target;
+	const char *addr[RAMDISK_TRANSPORT_MAX], *client[RAMDISK_TRANSPORT_MAX], *target[RAMDISK_TRANSPORT_MAX];
+	const char *via, *client_bin;
 	bool any_host;
 	uint64_t runtime_ns;
 	uint64_t ndelays[WIRE_MAX_DELAYS]; /* wire --ndelay */
 	size_t n_ndelays;
 };
 
-#define ROW_ADDR(HELP) { "nvme-tcp", 0, "ADDR[:PORT]", HELP, OPT_NVME_TCP, OPT_V_STRING(struct wire_args, addr) }
-#define ROW_ISCSI(HELP) { "iscsi", 0, "ADDR[:PORT]", HELP, OPT_ISCSI, OPT_V_STRING(struct wire_args, iscsi) }
 #define ROW_RUNTIME(HELP) \
 	{ "runtime", 't', "TIME", HELP, OPT_RUNTIME, OPT_V_DURATION(struct wire_args, runtime_ns, 100000000ULL, 0, "5s") }
 
-static const struct opt_def export_opts[] = {
-	ROW_ADDR("export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)"),
-	{ "host-nqn", 0, "NQN", "the client allowed to connect (its /etc/nvme/hostnqn)", OPT_HOST_NQN,
-	  OPT_V_STRING(struct wire_args, host_nqn) },
-	ROW_ISCSI("or over iSCSI (LIO) on ADDR (port 3260 by default)"),
-	{ "initiator", 0, "IQN", "iSCSI: the initiator allowed (its /etc/iscsi/initiatorname.iscsi)", OPT_INITIATOR,
-	  OPT_V_STRING(struct wire_args, initiator) },
-	{ "allow-any-host", 0, NULL, "let any host that reaches the port connect", OPT_ANY_HOST,
-	  OPT_V_FLAG(struct wire_args, any_host) },
-	OPT_END,
-};
+/* The transports' rows are made from the table (transport_rows), each
+ * transport's in its order: a new transport brings its own options. */
+#define TRANSPORT_ROWS (3 * RAMDISK_TRANSPORT_MAX)
+static struct opt_def export_opts[TRANSPORT_ROWS + 2];
+static struct opt_def client_opts[TRANSPORT_ROWS + 2];
+
+static struct opt_def string_row(const char *name, const char *arg, const char *help, int id, size_t offset)
+{
+	return (struct opt_def){ name, 0, arg, help, id, { .type = OPT_TYPE_STRING, .offset = offset } };
+}
+
+#define ARG_OFFSET(FIELD, I) (offsetof(struct wire_args, FIELD) + (I) * sizeof(const char *))
+
+__attribute__((constructor)) static void transport_rows(void)
+{
+	size_t e = 0, c = 0;
+	for (size_t i = 0; ramdisk_transports[i] && i < RAMDISK_TRANSPORT_MAX; i++) {
+		const struct export_transport *t = ramdisk_transports[i];
+		const struct export_transport_words *w = t->words;
+		int k = (int)i;
+		export_opts[e++] = string_row(t->name, "ADDR[:PORT]", w->export_help, OPT_ADDR + k, ARG_OFFSET(addr, i));
+		export_opts[e++] = string_row(w->client_option, w->client_arg, w->client_help, OPT_CLIENT + k,
+					      ARG_OFFSET(client, i));
+		client_opts[c++] = string_row(t->name, "ADDR[:PORT]", w->remote_help, OPT_ADDR + k, ARG_OFFSET(addr, i));
+		client_opts[c++] = string_row(w->target_option, w->target_arg, w->target_help, OPT_TARGET + k,
+					      ARG_OFFSET(target, i));
+		if (w->client_as_help)
+			client_opts[c++] = string_row(w->client_option, w->client_arg, w->client_as_help, OPT_CLIENT + k,
+						      ARG_OFFSET(client, i));
+	}
+	export_opts[e] = (struct opt_def){ "allow-any-host", 0, NULL, "let any host that reaches the port connect",
+					   OPT_ANY_HOST, OPT_V_FLAG(struct wire_args, any_host) };
+	client_opts[c] = (struct opt_def)ROW_RUNTIME("reading time of each workload");
+}
+
+/* The one transport whose --NAME was given (with its target for client),
+ * or -1 when none or several were. */
+static int chosen(const struct wire_args *a, bool with_target)
+{
+	int found = -1;
+	for (size_t i = 0; ramdisk_transports[i] && i < RAMDISK_TRANSPORT_MAX; i++) {
+		if (!a->addr[i] || (with_target && !a->target[i]))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (int)i;
+	}
+	return found;
+}
+
 static const struct opt_def unexport_opts[] = { OPT_END };
-static const struct opt_def client_opts[] = {
-	ROW_ADDR("the server's export"),
-	{ "nqn", 0, "NQN", "the subsystem iotriage exported (ramdisk list shows it)", OPT_NQN,
-	  OPT_V_STRING(struct wire_args, nqn) },
-	{ "host-nqn", 0, "NQN", "connect as this host NQN (default: the kernel's)", OPT_HOST_NQN,
-	  OPT_V_STRING(struct wire_args, host_nqn) },
-	ROW_ISCSI("or the server's iSCSI portal (open-iscsi's iscsid running here)"),
-	{ "target", 0, "IQN", "the iSCSI target iotriage exported", OPT_TARGET, OPT_V_STRING(struct wire_args, target) },
-	ROW_RUNTIME("reading time of each workload"),
-	OPT_END,
-};
 static const struct opt_def wire_opts[] = {
 	{ "via", 0, "PREFIX", "how to run a command on the client: 'ssh HOST' or 'ip netns exec NS'", OPT_VIA,
 	  OPT_V_STRING(struct wire_args, via) },
@@ -86,23 +119,15 @@ static int wire_option(int id, const char *arg, void *settings)
 void ramdisk_list_export(FILE *out, struct json *j)
 {
 	struct ramdisk_export e;
-	struct ramdisk_lio_export lio;
-	if (ramdisk_lio_current(&lio)) {
-		if (j)
-			iscsi_json(j, &lio);
-		if (out)
-			iscsi_print(out, &lio);
-		return;
-	}
 	if (!ramdisk_export_current(&e)) {
 		if (j)
 			json_null(j, "export");
 		return;
 	}
 	if (j)
-		nvme_export_json(j, &e);
+		ramdisk_export_json(j, &e);
 	if (out)
-		nvme_export_print(out, &e);
+		ramdisk_export_print(out, &e);
 }
 
 /* The document shared by export, unexport, client and wire. */
@@ -121,18 +146,11 @@ static int finish(struct command_call *call, const char *action, int status, con
 	return status;
 }
 
-struct both_exports {
-	struct ramdisk_export nvme;
-	struct ramdisk_lio_export lio;
-};
-
 static void export_body(struct json *j, const void *arg)
 {
-	const struct both_exports *b = arg;
-	if (b->nvme.complete)
-		nvme_export_json(j, &b->nvme);
-	else if (b->lio.complete)
-		iscsi_json(j, &b->lio);
+	const struct ramdisk_export *e = arg;
+	if (e->complete)
+		ramdisk_export_json(j, e);
 	else
 		json_null(j, "export");
 }
@@ -140,7 +158,7 @@ static void export_body(struct json *j, const void *arg)
 static int export_check(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	if (!a->addr == !a->iscsi)
+	if (chosen(a, false) < 0)
 		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] or --iscsi ADDR[:PORT] (an address of "
 					"this host)");
 	return 0;
@@ -149,12 +167,12 @@ static int export_check(struct command_call *call)
 static int export_main(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	struct export_request req = { .addr_arg = a->addr ? a->addr : a->iscsi, .host_nqn = a->host_nqn,
-				      .initiator = a->initiator, .allow_any_host = a->any_host, .run_id = call->rc->id };
-	struct both_exports e = { 0 };
+	int k = chosen(a, false);
+	struct export_request req = { .transport = ramdisk_transports[k], .addr_arg = a->addr[k],
+				      .client = a->client[k], .allow_any_host = a->any_host, .run_id = call->rc->id };
+	struct ramdisk_export e = { 0 };
 	char reason[600] = "";
-	int r = a->iscsi ? ramdisk_iscsi_export_start(&req, &e.lio, reason, sizeof(reason))
-			 : ramdisk_export_start(&req, &e.nvme, reason, sizeof(reason));
+	int r = ramdisk_export_start(&req, &e, reason, sizeof(reason));
 	if (r < 0)
 		log_msg(LOG_ERR, "RAMDISK: nothing exported: %s", reason);
 	else if (!call->rc->json)
@@ -209,7 +227,7 @@ static void client_body(struct json *j, const void *arg)
 static int client_check(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
-	if ((!a->addr || !a->nqn) && (!a->iscsi || !a->target))
+	if (chosen(a, true) < 0)
 		return opts_usage_error(call->name, "expected --nvme-tcp ADDR[:PORT] and --nqn NQN, or --iscsi ADDR[:PORT] "
 					"and --target IQN");
 	return 0;
@@ -218,10 +236,11 @@ static int client_check(struct command_call *call)
 static int client_main(struct command_call *call)
 {
 	const struct wire_args *a = call->settings;
+	int k = chosen(a, true);
 	struct wire_side l = { 0 };
 	char reason[600] = "";
-	int r = a->iscsi ? ramdisk_iscsi_client(a->iscsi, a->target, a->runtime_ns, &l, reason, sizeof(reason))
-			 : ramdisk_wire_client(a->addr, a->nqn, a->host_nqn, 1, a->runtime_ns, &l, reason, sizeof(reason));
+	int r = ramdisk_client(ramdisk_transports[k], a->addr[k], a->target[k], a->client[k], a->runtime_ns, &l,
+			       reason, sizeof(reason));
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s", reason);
 	} else if (!call->rc->json) {

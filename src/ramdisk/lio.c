@@ -12,13 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/log.h"
+#include "basic/spawn.h"
+#include "basic/strbuf.h"
 #include "ramdisk/cfs.h"
-#include "ramdisk/export_record.h"
 
 int ramdisk_lio_check_name(const char *name, char *why, size_t len)
 {
@@ -60,13 +63,14 @@ int ramdisk_lio_port_free(const char *addr, unsigned port, char *why, size_t len
 	return r;
 }
 
-void ramdisk_lio_names(const char *id, struct ramdisk_lio_export *e)
+void ramdisk_lio_names(const char *id, struct ramdisk_export *e)
 {
+	e->transport = &ramdisk_transport_lio;
 	snprintf(e->id, sizeof(e->id), "%s", id);
-	snprintf(e->iqn, sizeof(e->iqn), RAMDISK_LIO_IQN_PREFIX "%s", id);
+	snprintf(e->name, sizeof(e->name), RAMDISK_LIO_IQN_PREFIX "%s", id);
 }
 
-void ramdisk_lio_backstore(const struct ramdisk_lio_export *e, size_t i, char *buf, size_t len)
+void ramdisk_lio_backstore(const struct ramdisk_export *e, size_t i, char *buf, size_t len)
 {
 	snprintf(buf, len, RAMDISK_LIO_BACKSTORE_PREFIX "%s-%zu", e->id, i);
 }
@@ -76,9 +80,9 @@ void ramdisk_lio_tpg_path(const char *root, const char *iqn, char *buf, size_t l
 	snprintf(buf, len, "%s/iscsi/%s/tpgt_1", root, iqn);
 }
 
-void ramdisk_lio_portal_path(const char *root, const struct ramdisk_lio_export *e, char *buf, size_t len)
+void ramdisk_lio_portal_path(const char *root, const struct ramdisk_export *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/iscsi/%s/tpgt_1/np/%s:%u", root, e->iqn, e->traddr, e->port);
+	snprintf(buf, len, "%s/iscsi/%s/tpgt_1/np/%s:%u", root, e->name, e->traddr, e->port);
 }
 
 bool ramdisk_lio_iqn_ours(const char *name)
@@ -86,57 +90,26 @@ bool ramdisk_lio_iqn_ours(const char *name)
 	return strncmp(name, RAMDISK_LIO_IQN_PREFIX, strlen(RAMDISK_LIO_IQN_PREFIX)) == 0;
 }
 
+/* The record's keys, as they have always been written. */
+#define LIO_FIELD(key, member, kind) \
+	{ key, kind, offsetof(struct ramdisk_export, member), sizeof(((struct ramdisk_export *)0)->member) }
 static const struct keyrecord_field lio_fields[] = {
-	KEYRECORD_FIELD(struct ramdisk_lio_export, id, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, iqn, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, traddr, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, port, KEYRECORD_UINT),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, initiator, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, allow_any_host, KEYRECORD_BOOL),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, pid, KEYRECORD_LONG),
-	KEYRECORD_FIELD(struct ramdisk_lio_export, complete, KEYRECORD_BOOL),
+	LIO_FIELD("id", id, KEYRECORD_STR),
+	LIO_FIELD("iqn", name, KEYRECORD_STR),
+	LIO_FIELD("traddr", traddr, KEYRECORD_STR),
+	LIO_FIELD("port", port, KEYRECORD_UINT),
+	LIO_FIELD("initiator", client, KEYRECORD_STR),
+	LIO_FIELD("allow_any_host", allow_any_host, KEYRECORD_BOOL),
+	LIO_FIELD("pid", pid, KEYRECORD_LONG),
+	LIO_FIELD("complete", complete, KEYRECORD_BOOL),
 };
 
-static struct export_record lio_record(const struct ramdisk_lio_export *e)
+/* The names the record gives are used as paths: only our own. */
+static bool record_ok(const struct ramdisk_export *e)
 {
-	struct ramdisk_lio_export *m = (struct ramdisk_lio_export *)e; /* written only by parse */
-	return (struct export_record){ .fields = lio_fields,
-				       .nfields = sizeof(lio_fields) / sizeof(lio_fields[0]),
-				       .obj = m,
-				       .ndevices = &m->n,
-				       .devices = m->devices };
-}
-
-void ramdisk_lio_format(const struct ramdisk_lio_export *e, char *buf, size_t len)
-{
-	struct export_record rec = lio_record(e);
-	export_record_format(&rec, buf, len);
-}
-
-int ramdisk_lio_parse(const char *text, struct ramdisk_lio_export *e)
-{
-	memset(e, 0, sizeof(*e));
-	struct export_record rec = lio_record(e);
-	if (export_record_parse(text, &rec) < 0)
-		return -EINVAL;
-	/* the names the record gives are used as paths: only our own */
-	char want[sizeof(e->iqn)];
+	char want[sizeof(e->name)];
 	snprintf(want, sizeof(want), RAMDISK_LIO_IQN_PREFIX "%s", e->id);
-	return e->id[0] && !strchr(e->id, '/') && strcmp(want, e->iqn) == 0 && !strchr(e->initiator, '/') ? 0
-														: -EINVAL;
-}
-
-int ramdisk_lio_load(const char *state, struct ramdisk_lio_export *e)
-{
-	char text[8192];
-	int r = export_record_read(state, RAMDISK_LIO_FILE, text, sizeof(text));
-	return r < 0 ? r : ramdisk_lio_parse(text, e);
-}
-
-static int record_save(const char *state, const struct ramdisk_lio_export *e)
-{
-	struct export_record rec = lio_record(e);
-	return export_record_write(state, RAMDISK_LIO_FILE, &rec);
+	return e->id[0] && !strchr(e->id, '/') && strcmp(want, e->name) == 0 && !strchr(e->client, '/');
 }
 
 /* Calls FN(root, DIR/entry) for each entry of DIR not starting with '.'. */
@@ -221,12 +194,12 @@ static int backstores_remove(const char *root, const char *prefix, size_t *n)
 	return r;
 }
 
-int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdisk_lio_export *e, char *why,
+int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdisk_export *e, char *why,
 			 size_t len)
 {
-	int r = target_remove(root, e->iqn);
+	int r = target_remove(root, e->name);
 	if (r < 0) {
-		snprintf(why, len, "cannot remove the iSCSI target '%s': %s", e->iqn, strerror(-r));
+		snprintf(why, len, "cannot remove the iSCSI target '%s': %s", e->name, strerror(-r));
 		return r;
 	}
 	char prefix[128];
@@ -237,12 +210,12 @@ int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdi
 		snprintf(why, len, "cannot remove the LIO backstores '%s*': %s", prefix, strerror(-r));
 		return r;
 	}
-	return export_record_remove(state, RAMDISK_LIO_FILE, why, len);
+	return ramdisk_export_remove_record(state, &ramdisk_transport_lio, why, len);
 }
 
 /* An iblock backstore per RAM disk under the tagged HBA (made when absent;
  * the unexport removes it once it is empty). */
-static int make_backstores(const char *root, const struct ramdisk_lio_export *e, char *why, size_t len)
+static int make_backstores(const char *root, const struct ramdisk_export *e, char *why, size_t len)
 {
 	char hba[PATH_MAX];
 	snprintf(hba, sizeof(hba), "%s/core/" RAMDISK_LIO_HBA, root);
@@ -281,10 +254,10 @@ static int link_in(const char *root, const char *target, const char *dir, const 
 
 /* LUN i of the TPG linked to backstore i; with one initiator, its ACL
  * maps each LUN. */
-static int make_luns(const char *root, const char *tpg, const struct ramdisk_lio_export *e, char *why, size_t len)
+static int make_luns(const char *root, const char *tpg, const struct ramdisk_export *e, char *why, size_t len)
 {
 	char acl[PATH_MAX + 256];
-	snprintf(acl, sizeof(acl), "%s/acls/%s", tpg, e->initiator);
+	snprintf(acl, sizeof(acl), "%s/acls/%s", tpg, e->client);
 	int r = e->allow_any_host ? 0 : cfs_group_make(root, acl);
 	for (size_t i = 0; i < e->n && r == 0; i++) {
 		char name[128], store[PATH_MAX], lun[PATH_MAX + 32], mapped[PATH_MAX + 300], lname[32];
@@ -302,17 +275,17 @@ static int make_luns(const char *root, const char *tpg, const struct ramdisk_lio
 				r = link_in(root, lun, mapped, lname);
 		}
 		if (r < 0)
-			snprintf(why, len, "cannot make LUN %zu of '%s' for '%s': %s", i, e->iqn, e->devices[i],
+			snprintf(why, len, "cannot make LUN %zu of '%s' for '%s': %s", i, e->name, e->devices[i],
 				 strerror(-r));
 	}
 	if (r < 0 && !why[0])
-		snprintf(why, len, "cannot allow initiator '%s' on '%s': %s", e->initiator, e->iqn, strerror(-r));
+		snprintf(why, len, "cannot allow initiator '%s' on '%s': %s", e->client, e->name, strerror(-r));
 	return r;
 }
 
 /* Who may log in: one initiator's ACL (made with the LUNs), or any
  * initiator (generate_node_acls); no CHAP either way (a test export). */
-static int set_access(const char *tpg, const struct ramdisk_lio_export *e, char *why, size_t len)
+static int set_access(const char *tpg, const struct ramdisk_export *e, char *why, size_t len)
 {
 	char attrib[PATH_MAX + 16];
 	snprintf(attrib, sizeof(attrib), "%s/attrib", tpg);
@@ -325,21 +298,21 @@ static int set_access(const char *tpg, const struct ramdisk_lio_export *e, char 
 			r = cfs_attr_write(attrib, "cache_dynamic_acls", "1");
 	}
 	if (r < 0)
-		snprintf(why, len, "cannot set the access attributes of '%s': %s", e->iqn, strerror(-r));
+		snprintf(why, len, "cannot set the access attributes of '%s': %s", e->name, strerror(-r));
 	return r;
 }
 
 /* The target, its TPG with LUNs and access, enabled; the portal last. */
-static int make_target(const char *root, const struct ramdisk_lio_export *e, char *why, size_t len)
+static int make_target(const char *root, const struct ramdisk_export *e, char *why, size_t len)
 {
 	char tpg[PATH_MAX], np[PATH_MAX];
-	ramdisk_lio_tpg_path(root, e->iqn, tpg, sizeof(tpg));
-	snprintf(np, sizeof(np), "%s/iscsi/%s", root, e->iqn);
+	ramdisk_lio_tpg_path(root, e->name, tpg, sizeof(tpg));
+	snprintf(np, sizeof(np), "%s/iscsi/%s", root, e->name);
 	int r = cfs_group_make(root, np); /* the target, then its TPG: configfs makes one level at a time */
 	if (r == 0)
 		r = cfs_group_make(root, tpg);
 	if (r < 0) {
-		snprintf(why, len, "cannot make the iSCSI target '%s': %s", e->iqn, strerror(-r));
+		snprintf(why, len, "cannot make the iSCSI target '%s': %s", e->name, strerror(-r));
 		return r;
 	}
 	if (cfs_emulated(root)) { /* configfs makes the default group itself */
@@ -351,7 +324,7 @@ static int make_target(const char *root, const struct ramdisk_lio_export *e, cha
 		return r;
 	r = cfs_attr_write(tpg, "enable", "1");
 	if (r < 0) {
-		snprintf(why, len, "cannot enable the iSCSI target '%s': %s", e->iqn, strerror(-r));
+		snprintf(why, len, "cannot enable the iSCSI target '%s': %s", e->name, strerror(-r));
 		return r;
 	}
 	ramdisk_lio_portal_path(root, e, np, sizeof(np));
@@ -360,13 +333,14 @@ static int make_target(const char *root, const struct ramdisk_lio_export *e, cha
 	if (r < 0 && ramdisk_lio_port_free(e->traddr, e->port, why, len) == -EADDRINUSE)
 		r = -EADDRINUSE;
 	else if (r < 0)
-		snprintf(why, len, "cannot listen on %s:%u (iSCSI portal of '%s'): %s", e->traddr, e->port, e->iqn,
+		snprintf(why, len, "cannot listen on %s:%u (iSCSI portal of '%s'): %s", e->traddr, e->port, e->name,
 			 strerror(-r));
 	return r;
 }
 
-int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_lio_export *e, char *why, size_t len)
+int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len)
 {
+	e->transport = &ramdisk_transport_lio;
 	struct stat st;
 	char iscsi[PATH_MAX];
 	snprintf(iscsi, sizeof(iscsi), "%s/iscsi", root);
@@ -377,7 +351,7 @@ int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_lio_e
 	}
 	e->pid = (long)getpid();
 	e->complete = false;
-	int r = record_save(state, e);
+	int r = ramdisk_export_save(state, e);
 	if (r < 0) {
 		snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
 		return r;
@@ -388,7 +362,7 @@ int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_lio_e
 		r = make_target(root, e, why, len);
 	if (r == 0) {
 		e->complete = true;
-		r = record_save(state, e);
+		r = ramdisk_export_save(state, e);
 		if (r < 0)
 			snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
 	}
@@ -425,8 +399,8 @@ static int reap_tagged(const char *root, size_t *n, char *why, size_t len)
 
 int ramdisk_lio_reap(const char *root, const char *state, char *why, size_t len)
 {
-	struct ramdisk_lio_export e;
-	int r = ramdisk_lio_load(state, &e);
+	struct ramdisk_export e;
+	int r = ramdisk_export_load(&ramdisk_transport_lio, state, &e);
 	bool have = r == 0;
 	if (have && e.complete)
 		return 0; /* a live export: nothing is a leftover */
@@ -550,3 +524,160 @@ int ramdisk_iscsi_find(const char *sysfs, const char *iqn, int timeout_ms, char 
 		usleep(50 * 1000);
 	}
 }
+
+/* LIO's modules loaded, configfs mounted, the iscsi fabric registered: 0
+ * or -ENODEV with WHY (nothing is made when LIO is absent). */
+static int lio_ready(char *why, size_t len)
+{
+	const char *const mods[] = { "target_core_mod", "target_core_iblock", "iscsi_target_mod" };
+	char iscsi[] = RAMDISK_LIO_ROOT "/iscsi", kwhy[300];
+	struct stat st;
+	if (stat(iscsi, &st) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		if (ramdisk_modprobe(mods[i], NULL, kwhy, sizeof(kwhy)) < 0) {
+			snprintf(why, len, "LIO, the kernel's iSCSI target, is not available on this host: %s", kwhy);
+			return -ENODEV;
+		}
+	}
+	if (stat(RAMDISK_LIO_ROOT, &st) < 0 && mount("configfs", "/sys/kernel/config", "configfs", 0, NULL) < 0 &&
+	    errno != EBUSY) {
+		snprintf(why, len, "configfs is not mounted on /sys/kernel/config and cannot be: %s", strerror(errno));
+		return -ENODEV;
+	}
+	/* the fabric's directory registers it (and is LIO's, not ours: it stays) */
+	if (stat(iscsi, &st) < 0 && mkdir(iscsi, 0755) < 0 && errno != EEXIST) {
+		snprintf(why, len, "LIO has no iSCSI fabric ('%s': %s)", iscsi, strerror(errno));
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int check_client(const char *initiator, char *why, size_t len)
+{
+	return ramdisk_lio_check_name(initiator, why, len) < 0 ? -EINVAL : 0;
+}
+
+static void lio_detail(const struct ramdisk_export *e, char *buf, size_t len)
+{
+	(void)e;
+	snprintf(buf, len, "LIO");
+}
+
+/* An IQN iotriage exports: a valid iSCSI name with the tag. */
+static bool name_ours(const char *iqn)
+{
+	char why[300];
+	return ramdisk_lio_iqn_ours(iqn) && ramdisk_lio_check_name(iqn, why, sizeof(why)) == 0;
+}
+
+/* --- the client: open-iscsi (iscsiadm, iscsid running) --- */
+
+/* iscsiadm ARGS...; 0, or -errno with WHY naming the step. */
+static int iscsiadm(const char *const *args, const char *step, char *why, size_t len)
+{
+	const char *argv[16] = { "iscsiadm" };
+	size_t n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	struct strbuf err = STRBUF_INIT;
+	int r = spawn_check(argv, 60000, NULL, &err);
+	if (r < 0)
+		snprintf(why, len, "%s: %s%s", step, err.buf ? err.buf : "",
+			 r == -ENOENT ? " (install open-iscsi on the client)" : "");
+	strbuf_release(&err);
+	return r;
+}
+
+/* Logs out of IQN at ADDR:PORT and deletes its node record: what login
+ * made, or what a killed run left. Quiet when there is nothing. */
+static void logout_all(const char *addr, unsigned port, const char *iqn)
+{
+	char why[400], portal[96];
+	snprintf(portal, sizeof(portal), "%s:%u", addr, port);
+	if (ramdisk_iscsi_sessions("/sys", iqn) > 0) {
+		const char *out[] = { "-m", "node", "-T", iqn, "-p", portal, "--logout", NULL };
+		if (iscsiadm(out, "iscsiadm --logout failed", why, sizeof(why)) < 0)
+			log_msg(LOG_ERR, "RAMDISK: %s", why);
+		else
+			log_msg(LOG_INFO, "RAMDISK: logged out of '%s' at %s", iqn, portal);
+	}
+	const char *del[] = { "-m", "node", "-o", "delete", "-T", iqn, "-p", portal, NULL };
+	if (iscsiadm(del, "iscsiadm -o delete failed", why, sizeof(why)) == 0)
+		log_msg(LOG_INFO, "RAMDISK: deleted the node record of '%s' at %s", iqn, portal);
+}
+
+/* Discovery (the target must be offered at the portal, nothing stored),
+ * a node record for IQN alone, the login, then LUN 0's block device found
+ * by the session's target name. The initiator is the host's own. */
+static int login_find(const char *addr, unsigned port, const char *iqn, const char *initiator, char *kname,
+		      size_t kname_len, char *why, size_t len)
+{
+	(void)initiator;
+	char portal[96];
+	snprintf(portal, sizeof(portal), "%s:%u", addr, port);
+	const char *disc[] = { "-m", "discovery", "-t", "sendtargets", "-p", portal, "-o", "nonpersistent", NULL };
+	const char *add[] = { "-m", "node", "-o", "new", "-T", iqn, "-p", portal, NULL };
+	const char *in[] = { "-m", "node", "-T", iqn, "-p", portal, "--login", NULL };
+	int r = iscsiadm(disc, "iSCSI discovery failed", why, len);
+	if (r == 0)
+		r = iscsiadm(add, "cannot make the node record", why, len);
+	if (r == 0)
+		r = iscsiadm(in, "iSCSI login failed", why, len);
+	if (r < 0)
+		return r;
+	log_msg(LOG_INFO, "RAMDISK: logged in to '%s' at %s", iqn, portal);
+	r = ramdisk_iscsi_find("/sys", iqn, 10000, kname, kname_len);
+	if (r < 0)
+		snprintf(why, len, "no block device for LUN 0 of '%s' appeared within 10 s", iqn);
+	return r;
+}
+
+static const struct export_transport_words lio_words = {
+	.title = "iSCSI",
+	.qualifier = "iSCSI ",
+	.export_help = "or over iSCSI (LIO) on ADDR (port 3260 by default)",
+	.client_option = "initiator",
+	.client_arg = "IQN",
+	.client_help = "iSCSI: the initiator allowed (its /etc/iscsi/initiatorname.iscsi)",
+	.client_hint = "--initiator IQN (its /etc/iscsi/initiatorname.iscsi)",
+	.client_word = "initiator",
+	.client_as_help = NULL,
+	.target_option = "target",
+	.target_arg = "IQN",
+	.target_help = "the iSCSI target iotriage exported",
+	.remote_help = "or the server's iSCSI portal (open-iscsi's iscsid running here)",
+	.unit_word = "LUN",
+	.unit_base = 0,
+	.name_key = "iqn",
+	.port_key = "port",
+	.client_key = "initiator",
+	.units_key = "luns",
+	.unit_key = "lun",
+	.unit_name_key = "backstore",
+};
+
+const struct export_transport ramdisk_transport_lio = {
+	.name = "iscsi",
+	.root = RAMDISK_LIO_ROOT,
+	.record_file = RAMDISK_LIO_FILE,
+	.default_port = RAMDISK_LIO_PORT,
+	.words = &lio_words,
+	.fields = lio_fields,
+	.nfields = sizeof(lio_fields) / sizeof(lio_fields[0]),
+	.record_ok = record_ok,
+	.check_client = check_client,
+	.check_port = ramdisk_lio_port_free,
+	.ready = lio_ready,
+	.names = ramdisk_lio_names,
+	.make = ramdisk_lio_export,
+	.unmake = ramdisk_lio_unexport,
+	.reap = ramdisk_lio_reap,
+	.detail = lio_detail,
+	.unit_name = ramdisk_lio_backstore,
+	.name_ours = name_ours,
+	.name_prefix = RAMDISK_LIO_IQN_PREFIX,
+	.detach = logout_all,
+	.attach = login_find,
+};

@@ -1,5 +1,7 @@
 /* ramdisk/lio.h: the RAM disks exported over iSCSI through the kernel's
- * LIO target, configured through configfs (no targetcli needed).
+ * LIO target, configured through configfs (no targetcli needed): the
+ * transport table's "iscsi" row (ramdisk/export.h), whose client logs in
+ * through open-iscsi's iscsiadm.
  *
  * One export at a time, every object named with the iotriage tag:
  *   core/iblock_61696/iotriage-<id>-<i>   an iblock backstore per RAM disk
@@ -18,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ramdisk/ramdisk.h"
+#include "ramdisk/export.h"
 
 #define RAMDISK_LIO_ROOT "/sys/kernel/config/target"
 #define RAMDISK_LIO_IQN_PREFIX "iqn.2014-08.org.iotriage:ramdisk-"
@@ -27,19 +29,6 @@
 #define RAMDISK_LIO_PORT 3260u
 #define RAMDISK_LIO_FILE "export-lio"
 
-struct ramdisk_lio_export {
-	char id[64];               /* the exporting run's id */
-	char iqn[224];
-	char traddr[64];           /* IPv4 address */
-	unsigned port;             /* TCP port */
-	char initiator[224];       /* the one initiator allowed ("" with allow_any_host) */
-	bool allow_any_host;
-	size_t n;
-	char devices[RAMDISK_MAX_COUNT][64]; /* LUN i is devices[i] */
-	long pid;                  /* the exporting process */
-	bool complete;
-};
-
 /* Pure: is NAME a valid iSCSI name (iqn./eui./naa., 223 bytes at most, no
  * '/', space or control character)? 0, or -EINVAL with WHY. */
 int ramdisk_lio_check_name(const char *name, char *why, size_t len);
@@ -47,24 +36,19 @@ int ramdisk_lio_check_name(const char *name, char *why, size_t len);
  * -EADDRINUSE ("the TCP port is in use") or -errno with WHY. */
 int ramdisk_lio_port_free(const char *addr, unsigned port, char *why, size_t len);
 /* Pure: the IQN for an export with ID, and backstore I's name. */
-void ramdisk_lio_names(const char *id, struct ramdisk_lio_export *e);
-void ramdisk_lio_backstore(const struct ramdisk_lio_export *e, size_t i, char *buf, size_t len);
+void ramdisk_lio_names(const char *id, struct ramdisk_export *e);
+void ramdisk_lio_backstore(const struct ramdisk_export *e, size_t i, char *buf, size_t len);
 /* Pure: the configfs paths: the target's TPG, LUN I, the portal, the ACL
  * (under ROOT). */
 void ramdisk_lio_tpg_path(const char *root, const char *iqn, char *buf, size_t len);
-void ramdisk_lio_portal_path(const char *root, const struct ramdisk_lio_export *e, char *buf, size_t len);
+void ramdisk_lio_portal_path(const char *root, const struct ramdisk_export *e, char *buf, size_t len);
 bool ramdisk_lio_iqn_ours(const char *name);
-/* Record text, exposed for tests. */
-void ramdisk_lio_format(const struct ramdisk_lio_export *e, char *buf, size_t len);
-int ramdisk_lio_parse(const char *text, struct ramdisk_lio_export *e);
-/* The record in STATE: 0, -ENOENT when there is none, or -errno. */
-int ramdisk_lio_load(const char *state, struct ramdisk_lio_export *e);
-/* Makes E (id, iqn, traddr, port, initiator or allow_any_host, devices
+/* Makes E (id, name, traddr, port, client or allow_any_host, devices
  * set) under ROOT, recorded in STATE first. Any failure removes what was
  * made and the record: -errno with WHY (-EADDRINUSE: the port is taken). */
-int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_lio_export *e, char *why, size_t len);
+int ramdisk_lio_export(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len);
 /* Removes what E names (whatever of it exists) and the record. */
-int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdisk_lio_export *e, char *why,
+int ramdisk_lio_unexport(const char *root, const char *state, const struct ramdisk_export *e, char *why,
 			 size_t len);
 /* Removes what an earlier run left: an incomplete record whose process is
  * gone, and, when no complete export is recorded, every tagged target and

@@ -1,7 +1,8 @@
-/* ramdisk/nvmet.c: the RAM disks exported over NVMe/TCP through the
- * kernel's nvmet configfs tree, recorded before anything is made so that
- * a killed run's leftovers are known. See ramdisk.h. */
-#include "ramdisk/ramdisk.h"
+/* ramdisk/nvmet.c: the transport table's NVMe/TCP row: the RAM disks
+ * exported through the kernel's nvmet configfs tree, recorded before
+ * anything is made so that a killed run's leftovers are known, and the
+ * client's connection through /dev/nvme-fabrics. See ramdisk/nvmet.h. */
+#include "ramdisk/nvmet.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -14,72 +15,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "basic/log.h"
 #include "basic/parse.h"
 #include "ramdisk/cfs.h"
-#include "ramdisk/export_record.h"
-
-int ramdisk_nvmet_parse_addr(const char *arg, char *addr, size_t addr_len, unsigned *port, char *why, size_t len)
-{
-	const char *colon = strchr(arg, ':');
-	size_t alen = colon ? (size_t)(colon - arg) : strlen(arg);
-	*port = RAMDISK_NVMET_TRSVCID;
-	if (alen == 0 || alen >= addr_len || alen >= INET_ADDRSTRLEN) {
-		snprintf(why, len, "invalid address '%s': expected an IPv4 ADDR or ADDR:PORT", arg);
-		return -EINVAL;
-	}
-	memcpy(addr, arg, alen);
-	addr[alen] = '\0';
-	struct in_addr in;
-	if (inet_pton(AF_INET, addr, &in) != 1) {
-		snprintf(why, len, "invalid address '%s': expected an IPv4 ADDR or ADDR:PORT", arg);
-		return -EINVAL;
-	}
-	if (colon) {
-		char *end;
-		errno = 0;
-		unsigned long v = strtoul(colon + 1, &end, 10);
-		if (errno || end == colon + 1 || *end || v < 1 || v > 65535) {
-			snprintf(why, len, "invalid port in '%s': expected 1 to 65535", arg);
-			return -EINVAL;
-		}
-		*port = (unsigned)v;
-	}
-	return 0;
-}
-
-int ramdisk_nvmet_check_local(const char *addr, char *why, size_t len)
-{
-	struct in_addr want;
-	if (inet_pton(AF_INET, addr, &want) != 1) {
-		snprintf(why, len, "invalid address '%s'", addr);
-		return -EINVAL;
-	}
-	struct ifaddrs *ifs = NULL;
-	if (getifaddrs(&ifs) < 0) {
-		snprintf(why, len, "cannot list this host's addresses: %s", strerror(errno));
-		return -errno;
-	}
-	bool found = false;
-	for (struct ifaddrs *i = ifs; i && !found; i = i->ifa_next)
-		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
-			((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr == want.s_addr;
-	freeifaddrs(ifs);
-	if (!found) {
-		snprintf(why, len, "address '%s' is not one of this host's: the target can listen only on a local "
-			 "address (ip -4 addr lists them)", addr);
-		return -EADDRNOTAVAIL;
-	}
-	return 0;
-}
 
 void ramdisk_nvmet_names(const char *id, struct ramdisk_export *e)
 {
-	snprintf(e->nqn, sizeof(e->nqn), RAMDISK_NVMET_NQN_PREFIX "%s", id);
+	e->transport = &ramdisk_transport_nvmet;
+	snprintf(e->name, sizeof(e->name), RAMDISK_NVMET_NQN_PREFIX "%s", id);
 	snprintf(e->serial, sizeof(e->serial), "iotriage%.12s", id);
 }
 
@@ -93,57 +42,25 @@ bool ramdisk_nvmet_port_ours(unsigned id)
 	return id >= RAMDISK_NVMET_PORT_BASE && id < RAMDISK_NVMET_PORT_BASE + RAMDISK_NVMET_PORT_SPAN;
 }
 
+/* The record's keys, as they have always been written. */
+#define NVMET_FIELD(key, member, kind) \
+	{ key, kind, offsetof(struct ramdisk_export, member), sizeof(((struct ramdisk_export *)0)->member) }
 static const struct keyrecord_field nvmet_fields[] = {
-	KEYRECORD_FIELD(struct ramdisk_export, nqn, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_export, serial, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_export, port_id, KEYRECORD_UINT),
-	KEYRECORD_FIELD(struct ramdisk_export, traddr, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_export, trsvcid, KEYRECORD_UINT),
-	KEYRECORD_FIELD(struct ramdisk_export, host_nqn, KEYRECORD_STR),
-	KEYRECORD_FIELD(struct ramdisk_export, allow_any_host, KEYRECORD_BOOL),
-	KEYRECORD_FIELD(struct ramdisk_export, host_made, KEYRECORD_BOOL),
-	KEYRECORD_FIELD(struct ramdisk_export, pid, KEYRECORD_LONG),
-	KEYRECORD_FIELD(struct ramdisk_export, complete, KEYRECORD_BOOL),
+	NVMET_FIELD("nqn", name, KEYRECORD_STR),
+	NVMET_FIELD("serial", serial, KEYRECORD_STR),
+	NVMET_FIELD("port_id", port_id, KEYRECORD_UINT),
+	NVMET_FIELD("traddr", traddr, KEYRECORD_STR),
+	NVMET_FIELD("trsvcid", port, KEYRECORD_UINT),
+	NVMET_FIELD("host_nqn", client, KEYRECORD_STR),
+	NVMET_FIELD("allow_any_host", allow_any_host, KEYRECORD_BOOL),
+	NVMET_FIELD("host_made", client_made, KEYRECORD_BOOL),
+	NVMET_FIELD("pid", pid, KEYRECORD_LONG),
+	NVMET_FIELD("complete", complete, KEYRECORD_BOOL),
 };
 
-static struct export_record nvmet_record(const struct ramdisk_export *e)
+static bool record_ok(const struct ramdisk_export *e)
 {
-	struct ramdisk_export *m = (struct ramdisk_export *)e; /* written only by parse */
-	return (struct export_record){ .fields = nvmet_fields,
-				       .nfields = sizeof(nvmet_fields) / sizeof(nvmet_fields[0]),
-				       .obj = m,
-				       .ndevices = &m->n,
-				       .devices = m->devices };
-}
-
-void ramdisk_export_format(const struct ramdisk_export *e, char *buf, size_t len)
-{
-	struct export_record rec = nvmet_record(e);
-	export_record_format(&rec, buf, len);
-}
-
-int ramdisk_export_parse(const char *text, struct ramdisk_export *e)
-{
-	memset(e, 0, sizeof(*e));
-	struct export_record rec = nvmet_record(e);
-	if (export_record_parse(text, &rec) < 0)
-		return -EINVAL;
-	return ramdisk_nvmet_nqn_ours(e->nqn) && !strchr(e->nqn, '/') && ramdisk_nvmet_port_ours(e->port_id)
-		       ? 0
-		       : -EINVAL;
-}
-
-int ramdisk_export_load(const char *state, struct ramdisk_export *e)
-{
-	char text[8192];
-	int r = export_record_read(state, RAMDISK_EXPORT_FILE, text, sizeof(text));
-	return r < 0 ? r : ramdisk_export_parse(text, e);
-}
-
-static int record_save(const char *state, const struct ramdisk_export *e)
-{
-	struct export_record rec = nvmet_record(e);
-	return export_record_write(state, RAMDISK_EXPORT_FILE, &rec);
+	return ramdisk_nvmet_nqn_ours(e->name) && !strchr(e->name, '/') && ramdisk_nvmet_port_ours(e->port_id);
 }
 
 static int port_remove(const char *root, unsigned port_id)
@@ -186,17 +103,17 @@ int ramdisk_nvmet_unexport(const char *root, const char *state, const struct ram
 		snprintf(why, len, "cannot remove nvmet port %u: %s", e->port_id, strerror(-r));
 		return r;
 	}
-	r = subsystem_remove(root, e->nqn);
+	r = subsystem_remove(root, e->name);
 	if (r < 0) {
-		snprintf(why, len, "cannot remove nvmet subsystem '%s': %s", e->nqn, strerror(-r));
+		snprintf(why, len, "cannot remove nvmet subsystem '%s': %s", e->name, strerror(-r));
 		return r;
 	}
-	if (e->host_made && e->host_nqn[0]) {
+	if (e->client_made && e->client[0]) {
 		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s/hosts/%s", root, e->host_nqn);
+		snprintf(dir, sizeof(dir), "%s/hosts/%s", root, e->client);
 		cfs_group_remove(root, dir);
 	}
-	return export_record_remove(state, RAMDISK_EXPORT_FILE, why, len);
+	return ramdisk_export_remove_record(state, &ramdisk_transport_nvmet, why, len);
 }
 
 /* The first port number in the tagged range with no directory. */
@@ -219,22 +136,22 @@ static int allow_host(const char *root, const char *state, struct ramdisk_export
 		      char *why, size_t len)
 {
 	char host[PATH_MAX], link[PATH_MAX + 300];
-	snprintf(host, sizeof(host), "%s/hosts/%s", root, e->host_nqn);
+	snprintf(host, sizeof(host), "%s/hosts/%s", root, e->client);
 	struct stat st;
 	int r = 0;
 	if (stat(host, &st) < 0) {
-		e->host_made = true;
-		r = record_save(state, e);
+		e->client_made = true;
+		r = ramdisk_export_save(state, e);
 		if (r == 0)
 			r = cfs_group_make(root, host);
 	}
-	snprintf(link, sizeof(link), "%s/allowed_hosts/%s", subsys_dir, e->host_nqn);
+	snprintf(link, sizeof(link), "%s/allowed_hosts/%s", subsys_dir, e->client);
 	if (r == 0 && cfs_emulated(root))
 		r = mkdir_parents(link, 0755);
 	if (r == 0 && symlink(host, link) < 0)
 		r = -errno;
 	if (r < 0)
-		snprintf(why, len, "cannot allow host '%s' on subsystem '%s': %s", e->host_nqn, e->nqn, strerror(-r));
+		snprintf(why, len, "cannot allow host '%s' on subsystem '%s': %s", e->client, e->name, strerror(-r));
 	return r;
 }
 
@@ -242,17 +159,17 @@ static int allow_host(const char *root, const char *state, struct ramdisk_export
 static int make_subsystem(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len)
 {
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, e->nqn);
+	snprintf(dir, sizeof(dir), "%s/subsystems/%s", root, e->name);
 	int r = cfs_group_make(root, dir);
 	if (r < 0) {
-		snprintf(why, len, "cannot make nvmet subsystem '%s': %s", e->nqn, strerror(-r));
+		snprintf(why, len, "cannot make nvmet subsystem '%s': %s", e->name, strerror(-r));
 		return r;
 	}
 	r = cfs_attr_write(dir, "attr_serial", e->serial);
 	if (r == 0)
 		r = cfs_attr_write(dir, "attr_allow_any_host", e->allow_any_host ? "1" : "0");
 	if (r < 0) {
-		snprintf(why, len, "cannot set the attributes of subsystem '%s': %s", e->nqn, strerror(-r));
+		snprintf(why, len, "cannot set the attributes of subsystem '%s': %s", e->name, strerror(-r));
 		return r;
 	}
 	if (!e->allow_any_host && (r = allow_host(root, state, e, dir, why, len)) < 0)
@@ -278,7 +195,7 @@ static int make_port(const char *root, const struct ramdisk_export *e, char *why
 {
 	char dir[PATH_MAX], v[16], target[PATH_MAX], link[PATH_MAX + 300];
 	snprintf(dir, sizeof(dir), "%s/ports/%u", root, e->port_id);
-	snprintf(v, sizeof(v), "%u", e->trsvcid);
+	snprintf(v, sizeof(v), "%u", e->port);
 	int r = cfs_group_make(root, dir);
 	if (r == 0)
 		r = cfs_attr_write(dir, "addr_trtype", "tcp");
@@ -292,16 +209,16 @@ static int make_port(const char *root, const struct ramdisk_export *e, char *why
 		snprintf(why, len, "cannot make nvmet port %u: %s", e->port_id, strerror(-r));
 		return r;
 	}
-	snprintf(target, sizeof(target), "%s/subsystems/%s", root, e->nqn);
-	snprintf(link, sizeof(link), "%s/subsystems/%s", dir, e->nqn);
+	snprintf(target, sizeof(target), "%s/subsystems/%s", root, e->name);
+	snprintf(link, sizeof(link), "%s/subsystems/%s", dir, e->name);
 	if (cfs_emulated(root))
 		mkdir_parents(link, 0755);
 	if (symlink(target, link) < 0) {
 		r = -errno;
 		if (r == -EADDRINUSE)
-			snprintf(why, len, "cannot listen on %s:%u: the TCP port is in use", e->traddr, e->trsvcid);
+			snprintf(why, len, "cannot listen on %s:%u: the TCP port is in use", e->traddr, e->port);
 		else
-			snprintf(why, len, "cannot listen on %s:%u (nvmet port %u): %s", e->traddr, e->trsvcid,
+			snprintf(why, len, "cannot listen on %s:%u (nvmet port %u): %s", e->traddr, e->port,
 				 e->port_id, strerror(-r));
 		return r;
 	}
@@ -310,6 +227,7 @@ static int make_port(const char *root, const struct ramdisk_export *e, char *why
 
 int ramdisk_nvmet_export(const char *root, const char *state, struct ramdisk_export *e, char *why, size_t len)
 {
+	e->transport = &ramdisk_transport_nvmet;
 	struct stat st;
 	if (stat(root, &st) < 0) {
 		snprintf(why, len, "no nvmet configfs tree at '%s' (modules nvmet and nvmet_tcp, configfs mounted)", root);
@@ -323,8 +241,8 @@ int ramdisk_nvmet_export(const char *root, const char *state, struct ramdisk_exp
 	}
 	e->pid = (long)getpid();
 	e->complete = false;
-	e->host_made = false;
-	r = record_save(state, e);
+	e->client_made = false;
+	r = ramdisk_export_save(state, e);
 	if (r < 0) {
 		snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
 		return r;
@@ -334,7 +252,7 @@ int ramdisk_nvmet_export(const char *root, const char *state, struct ramdisk_exp
 		r = make_port(root, e, why, len);
 	if (r == 0) {
 		e->complete = true;
-		r = record_save(state, e);
+		r = ramdisk_export_save(state, e);
 		if (r < 0)
 			snprintf(why, len, "cannot write the export record in '%s': %s", state, strerror(-r));
 	}
@@ -383,7 +301,7 @@ static int reap_tagged(const char *root, size_t *n, char *why, size_t len)
 int ramdisk_nvmet_reap(const char *root, const char *state, char *why, size_t len)
 {
 	struct ramdisk_export e;
-	int r = ramdisk_export_load(state, &e);
+	int r = ramdisk_export_load(&ramdisk_transport_nvmet, state, &e);
 	bool have = r == 0;
 	if (have && e.complete)
 		return 0; /* a live export: nothing is a leftover */
@@ -406,3 +324,115 @@ int ramdisk_nvmet_reap(const char *root, const char *state, char *why, size_t le
 		snprintf(why, len, "removed the NVMe/TCP export an earlier run left half-made (%zu nvmet object(s))", n);
 	return n > 0;
 }
+
+/* nvmet and nvmet_tcp loaded, configfs mounted: 0 or -errno with WHY. */
+static int nvmet_ready(char *why, size_t len)
+{
+	struct stat st;
+	if (stat(RAMDISK_NVMET_ROOT, &st) == 0)
+		return 0;
+	const char *const mods[] = { "nvmet", "nvmet_tcp" };
+	for (size_t i = 0; i < 2; i++) {
+		int r = ramdisk_modprobe(mods[i], NULL, why, len);
+		if (r < 0)
+			return r;
+	}
+	if (stat(RAMDISK_NVMET_ROOT, &st) < 0 && mount("configfs", "/sys/kernel/config", "configfs", 0, NULL) < 0 &&
+	    errno != EBUSY) {
+		snprintf(why, len, "configfs is not mounted on /sys/kernel/config and cannot be: %s", strerror(errno));
+		return -ENODEV;
+	}
+	if (stat(RAMDISK_NVMET_ROOT, &st) < 0) {
+		snprintf(why, len, "no nvmet configfs tree at '%s' after loading nvmet", RAMDISK_NVMET_ROOT);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void nvmet_detail(const struct ramdisk_export *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "nvmet port %u", e->port_id);
+}
+
+/* --- the client: /dev/nvme-fabrics (fabrics.c) --- */
+
+static int client_ready(char *why, size_t len)
+{
+	return access("/dev/nvme-fabrics", F_OK) < 0 ? ramdisk_modprobe("nvme_tcp", NULL, why, len) : 0;
+}
+
+/* Deletes every controller of NQN (the one we made, and any a killed run left). */
+static void disconnect_all(const char *addr, unsigned port, const char *nqn)
+{
+	(void)addr;
+	(void)port;
+	char names[8][32], why[200];
+	size_t n = ramdisk_fabrics_controllers("/sys", nqn, names, 8);
+	for (size_t i = 0; i < n && i < 8; i++) {
+		if (ramdisk_fabrics_disconnect("/sys", names[i], why, sizeof(why)) < 0)
+			log_msg(LOG_ERR, "RAMDISK: %s", why);
+		else
+			log_msg(LOG_INFO, "RAMDISK: disconnected %s ('%s')", names[i], nqn);
+	}
+}
+
+/* Connects, then finds namespace 1's block device by the subsystem's NQN. */
+static int connect_find(const char *addr, unsigned port, const char *nqn, const char *hostnqn, char *kname,
+			size_t kname_len, char *why, size_t len)
+{
+	char ctrl[32];
+	int r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
+	if (r < 0)
+		return r;
+	log_msg(LOG_INFO, "RAMDISK: connected %s to '%s' at %s:%u", ctrl, nqn, addr, port);
+	r = ramdisk_fabrics_find("/sys", nqn, 1, 10000, kname, kname_len);
+	if (r < 0)
+		snprintf(why, len, "no block device for namespace 1 of '%s' appeared within 10 s", nqn);
+	return r;
+}
+
+static const struct export_transport_words nvmet_words = {
+	.title = "NVMe/TCP",
+	.qualifier = "",
+	.export_help = "export over NVMe/TCP on this host's IPv4 ADDR (port 4420 by default)",
+	.client_option = "host-nqn",
+	.client_arg = "NQN",
+	.client_help = "the client allowed to connect (its /etc/nvme/hostnqn)",
+	.client_hint = "--host-nqn NQN (its /etc/nvme/hostnqn)",
+	.client_word = "host",
+	.client_as_help = "connect as this host NQN (default: the kernel's)",
+	.target_option = "nqn",
+	.target_arg = "NQN",
+	.target_help = "the subsystem iotriage exported (ramdisk list shows it)",
+	.remote_help = "the server's export",
+	.unit_word = "namespace",
+	.unit_base = 1,
+	.name_key = "nqn",
+	.port_key = "trsvcid",
+	.client_key = "host_nqn",
+	.units_key = "namespaces",
+	.unit_key = "nsid",
+	.local_id_key = "nvmet_port",
+};
+
+const struct export_transport ramdisk_transport_nvmet = {
+	.name = "nvme-tcp",
+	.root = RAMDISK_NVMET_ROOT,
+	.record_file = RAMDISK_NVMET_FILE,
+	.default_port = RAMDISK_NVMET_TRSVCID,
+	.words = &nvmet_words,
+	.fields = nvmet_fields,
+	.nfields = sizeof(nvmet_fields) / sizeof(nvmet_fields[0]),
+	.record_ok = record_ok,
+	.ready = nvmet_ready,
+	.names = ramdisk_nvmet_names,
+	.make = ramdisk_nvmet_export,
+	.unmake = ramdisk_nvmet_unexport,
+	.reap = ramdisk_nvmet_reap,
+	.detail = nvmet_detail,
+	.name_ours = ramdisk_nvmet_nqn_ours,
+	.name_prefix = RAMDISK_NVMET_NQN_PREFIX,
+	.client_ready = client_ready,
+	.detach = disconnect_all,
+	.attach = connect_find,
+};

@@ -57,61 +57,43 @@ void ramdisk_json_devices(struct json *j, const char *key, const struct ramdisk_
 	json_end_array(j);
 }
 
-void nvme_export_json(struct json *j, const struct ramdisk_export *e)
+void ramdisk_export_json(struct json *j, const struct ramdisk_export *e)
 {
+	const struct export_transport *t = e->transport;
+	const struct export_transport_words *w = t->words;
 	json_begin_object(j, "export");
-	json_string(j, "transport", "nvme-tcp");
-	json_string(j, "nqn", e->nqn);
+	json_string(j, "transport", t->name);
+	json_string(j, w->name_key, e->name);
 	json_string(j, "traddr", e->traddr);
-	json_uint(j, "trsvcid", e->trsvcid);
-	json_uint(j, "nvmet_port", e->port_id);
-	json_string(j, "host_nqn", e->allow_any_host ? NULL : e->host_nqn);
+	json_uint(j, w->port_key, e->port);
+	if (w->local_id_key)
+		json_uint(j, w->local_id_key, e->port_id);
+	json_string(j, w->client_key, e->allow_any_host ? NULL : e->client);
 	json_bool(j, "allow_any_host", e->allow_any_host);
-	json_begin_array(j, "namespaces");
+	json_begin_array(j, w->units_key);
 	for (size_t i = 0; i < e->n; i++) {
 		json_begin_object(j, NULL);
-		json_uint(j, "nsid", i + 1);
+		json_uint(j, w->unit_key, i + w->unit_base);
 		json_string(j, "device", e->devices[i]);
+		if (w->unit_name_key) {
+			char name[128];
+			t->unit_name(e, i, name, sizeof(name));
+			json_string(j, w->unit_name_key, name);
+		}
 		json_end_object(j);
 	}
 	json_end_array(j);
 	json_end_object(j);
 }
 
-void nvme_export_print(FILE *out, const struct ramdisk_export *e)
+void ramdisk_export_print(FILE *out, const struct ramdisk_export *e)
 {
-	fprintf(out, "\nExported over NVMe/TCP as %s on %s:%u (nvmet port %u), %zu namespace(s), %s%s\n", e->nqn,
-		e->traddr, e->trsvcid, e->port_id, e->n, e->allow_any_host ? "any host" : "host ",
-		e->allow_any_host ? "" : e->host_nqn);
-}
-
-void iscsi_json(struct json *j, const struct ramdisk_lio_export *e)
-{
-	json_begin_object(j, "export");
-	json_string(j, "transport", "iscsi");
-	json_string(j, "iqn", e->iqn);
-	json_string(j, "traddr", e->traddr);
-	json_uint(j, "port", e->port);
-	json_string(j, "initiator", e->allow_any_host ? NULL : e->initiator);
-	json_bool(j, "allow_any_host", e->allow_any_host);
-	json_begin_array(j, "luns");
-	for (size_t i = 0; i < e->n; i++) {
-		char name[128];
-		ramdisk_lio_backstore(e, i, name, sizeof(name));
-		json_begin_object(j, NULL);
-		json_uint(j, "lun", i);
-		json_string(j, "device", e->devices[i]);
-		json_string(j, "backstore", name);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
-}
-
-void iscsi_print(FILE *out, const struct ramdisk_lio_export *e)
-{
-	fprintf(out, "\nExported over iSCSI as %s on %s:%u (LIO), %zu LUN(s), %s%s\n", e->iqn, e->traddr, e->port, e->n,
-		e->allow_any_host ? "any initiator" : "initiator ", e->allow_any_host ? "" : e->initiator);
+	const struct export_transport_words *w = e->transport->words;
+	char detail[96];
+	e->transport->detail(e, detail, sizeof(detail));
+	fprintf(out, "\nExported over %s as %s on %s:%u (%s), %zu %s(s), %s%s%s%s\n", w->title, e->name, e->traddr,
+		e->port, detail, e->n, w->unit_word, e->allow_any_host ? "any " : "", w->client_word,
+		e->allow_any_host ? "" : " ", e->allow_any_host ? "" : e->client);
 }
 
 void ramdisk_plan_print(const struct ramdisk_spec *spec, const struct ramdisk_backend *b, bool sector_defaulted)

@@ -16,14 +16,11 @@
 void ramdisk_print_table(const struct ramdisk_listed *l, size_t n, FILE *out);
 void ramdisk_json_devices(struct json *j, const char *key, const struct ramdisk_listed *l, size_t n);
 
-/* An NVMe/TCP or iSCSI export as the JSON "export" member, and as the
- * listing's line on OUT. */
+/* An export (any transport, in its own words: ramdisk/export.h) as the
+ * JSON "export" member, and as the listing's line on OUT. */
 struct ramdisk_export;
-struct ramdisk_lio_export;
-void nvme_export_json(struct json *j, const struct ramdisk_export *e);
-void nvme_export_print(FILE *out, const struct ramdisk_export *e);
-void iscsi_json(struct json *j, const struct ramdisk_lio_export *e);
-void iscsi_print(FILE *out, const struct ramdisk_lio_export *e);
+void ramdisk_export_json(struct json *j, const struct ramdisk_export *e);
+void ramdisk_export_print(FILE *out, const struct ramdisk_export *e);
 
 /* create: the plan and its warning on stderr before asking; the "ramdisk"
  * object of its document (the devices L when CREATED, else REASON). */

@@ -37,14 +37,15 @@ static int make_ram_disk(struct doctor *dr, struct ramdisk_dev *dev, char *why, 
 /* The export, the two sides, the judgement. The caller removes the export. */
 static int export_and_compare(struct doctor *dr, char *why, size_t len)
 {
-	struct export_request req = { .addr_arg = dr->set.export_addr, .host_nqn = dr->set.host_nqn,
+	struct export_request req = { .transport = &ramdisk_transport_nvmet, .addr_arg = dr->set.export_addr,
+				      .client = dr->set.host_nqn,
 				      .allow_any_host = dr->set.host_nqn == NULL, .run_id = dr->run_id };
 	struct ramdisk_export e;
 	int r = ramdisk_export_start(&req, &e, why, len);
 	if (r < 0)
 		return r;
-	log_msg(LOG_INFO, "DOCTOR: RAM disk %s exported as %s on %s:%u for %s", e.devices[0], e.nqn, e.traddr,
-		e.trsvcid, dr->set.host_nqn ? dr->set.host_nqn : "any host, for this step only");
+	log_msg(LOG_INFO, "DOCTOR: RAM disk %s exported as %s on %s:%u for %s", e.devices[0], e.name, e.traddr,
+		e.port, dr->set.host_nqn ? dr->set.host_nqn : "any host, for this step only");
 	char self[PATH_MAX] = "iotriage";
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[k > 0 ? k : 8] = '\0';

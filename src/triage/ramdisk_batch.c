@@ -19,7 +19,7 @@
 #include "basic/strbuf.h"
 #include "triage/ramdisk_batch.h"
 
-#include "ramdisk/lio.h"
+#include "ramdisk/export.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -107,18 +107,16 @@ int ramdisk_scan_live(bool clean_stale, struct ramdisk_entry **ret, size_t *ret_
 	}
 	if (clean_stale) {
 		char why[400];
-		int k = ramdisk_nvmet_reap(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, why, sizeof(why));
-		if (k > 0)
-			log_msg(LOG_WARN, "RAMDISK: %s", why);
-		else if (k < 0)
-			log_msg(LOG_ERR, "RAMDISK: cannot remove the export an earlier run left: %s", why);
-		reaped += k > 0;
-		k = ramdisk_lio_reap(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, why, sizeof(why));
-		if (k > 0)
-			log_msg(LOG_WARN, "RAMDISK: %s", why);
-		else if (k < 0)
-			log_msg(LOG_ERR, "RAMDISK: cannot remove the iSCSI export an earlier run left: %s", why);
-		reaped += k > 0;
+		for (size_t i = 0; ramdisk_transports[i]; i++) {
+			const struct export_transport *tr = ramdisk_transports[i];
+			int k = tr->reap(tr->root, ramdisk_default_paths.state, why, sizeof(why));
+			if (k > 0)
+				log_msg(LOG_WARN, "RAMDISK: %s", why);
+			else if (k < 0)
+				log_msg(LOG_ERR, "RAMDISK: cannot remove the %sexport an earlier run left: %s",
+					tr->words->qualifier, why);
+			reaped += k > 0;
+		}
 	}
 	if (clean_stale && live == 0) {
 		char why[400];
@@ -353,24 +351,18 @@ size_t ramdisk_destroy_log_busy(const struct ramdisk_listed *l, size_t n, bool f
 const char *ramdisk_export_destroy_guard(bool force)
 {
 	struct ramdisk_export e;
-	struct ramdisk_lio_export lio;
-	bool nvme = ramdisk_export_load(ramdisk_default_paths.state, &e) == 0 && e.complete;
-	bool iscsi = !nvme && ramdisk_lio_load(ramdisk_default_paths.state, &lio) == 0 && lio.complete;
-	if (!nvme && !iscsi)
+	if (!ramdisk_export_find(ramdisk_default_paths.state, &e))
 		return NULL;
+	const struct export_transport *t = e.transport;
 	char name[400], why[400];
-	if (nvme)
-		snprintf(name, sizeof(name), "over NVMe/TCP as '%s' on %s:%u", e.nqn, e.traddr, e.trsvcid);
-	else
-		snprintf(name, sizeof(name), "over iSCSI as '%s' on %s:%u", lio.iqn, lio.traddr, lio.port);
+	snprintf(name, sizeof(name), "over %s as '%s' on %s:%u", t->words->title, e.name, e.traddr, e.port);
 	if (!force) {
 		log_msg(LOG_ERR, "RAMDISK: the RAM disks are exported %s: nothing destroyed; run 'iotriage ramdisk "
 			"unexport' first, or destroy --force (which removes the export, cutting off any client)", name);
 		return "exported";
 	}
 	log_msg(LOG_WARN, "RAMDISK: --force: removing the export %s first", name);
-	int r = nvme ? ramdisk_nvmet_unexport(RAMDISK_NVMET_ROOT, ramdisk_default_paths.state, &e, why, sizeof(why))
-		     : ramdisk_lio_unexport(RAMDISK_LIO_ROOT, ramdisk_default_paths.state, &lio, why, sizeof(why));
+	int r = t->unmake(t->root, ramdisk_default_paths.state, &e, why, sizeof(why));
 	if (r < 0) {
 		log_msg(LOG_ERR, "RAMDISK: %s; nothing destroyed", why);
 		return "the export could not be removed";

@@ -1,13 +1,18 @@
-/* triage/ramdisk_export.h: step 3 across the wire. The server side exports
- * the RAM disks iotriage made over NVMe/TCP (ramdisk/nvmet.c) and removes
- * the export; the client side (run on the client host: through `ssh HOST`
- * in a deployment, `ip netns exec NS` in the VM test) connects through the
- * kernel's /dev/nvme-fabrics, finds the namespace's block device by its
- * subsystem NQN and nsid, reads it and disconnects, also when interrupted.
- * The comparison runs the same three workloads (4 KiB random read at QD1
- * and QD32, 1 MiB sequential read) locally and through the client, costs
- * the difference and names the layer when the loss is large. Every step is logged; nothing is
- * printed. */
+/* triage/ramdisk_export.h: step 3 across the wire, written once over the
+ * export-transport table (ramdisk/export.h: NVMe/TCP through nvmet, iSCSI
+ * through LIO). The server side exports the RAM disks iotriage made and
+ * removes the export (triage/ramdisk_export.c); the client side (run on
+ * the client host: through `ssh HOST` in a deployment, `ip netns exec NS`
+ * in the VM test) connects, finds the export's first unit by its name,
+ * reads it and disconnects, also when interrupted
+ * (triage/ramdisk_client.c). The comparison runs the same three workloads
+ * (4 KiB random read at QD1 and QD32, 1 MiB sequential read) locally and
+ * through the client, costs the difference and names the layer when the
+ * loss is large (triage/ramdisk_wire.c, ramdisk_wire_judge.c). Every step
+ * is logged; nothing is printed.
+ *
+ * Files call down this list only: ramdisk_wire_delay.c -> ramdisk_wire.c
+ * -> ramdisk_export.c; ramdisk_client.c -> ramdisk_wire.c. */
 #ifndef IOTRIAGE_TRIAGE_RAMDISK_EXPORT_H
 #define IOTRIAGE_TRIAGE_RAMDISK_EXPORT_H
 
@@ -16,39 +21,35 @@
 #include <stdint.h>
 
 #include "net/link_rate.h"
-#include "ramdisk/lio.h"
+#include "ramdisk/export.h"
 #include "ramdisk/ramdisk.h"
 
 struct export_request {
+	const struct export_transport *transport;
 	const char *addr_arg;    /* "ADDR[:PORT]" */
-	const char *host_nqn;    /* NVMe/TCP: the one client allowed, or NULL */
-	const char *initiator;   /* iSCSI: the one initiator (IQN) allowed, or NULL */
+	const char *client;      /* the one client allowed (host NQN, initiator IQN), or NULL */
 	bool allow_any_host;     /* explicit: any host that reaches the port */
 	const char *run_id;
 };
 
-/* Exports every live RAM disk (and nothing else). Refuses (nothing made)
- * without RAM disks, with an address that is not local, while an export
- * exists. 0 with *RET, or -errno with REASON for the user. */
+/* Exports every live RAM disk (and nothing else) over REQ->transport.
+ * Refuses (nothing made) without a client named or allowed, with a client
+ * name the transport refuses, without RAM disks, with an address that is
+ * not local (or a port taken, where the transport can tell), while an
+ * export of any transport exists, and (-ENODEV) when the kernel's side is
+ * missing. 0 with *RET, or -errno with REASON for the user. */
 int ramdisk_export_start(const struct export_request *req, struct ramdisk_export *ret, char *reason, size_t len);
 
-/* Refuses (-EEXIST with REASON naming it) while an export of either kind
+/* Refuses (-EEXIST with REASON naming it) while an export of any transport
  * exists; the RAM disks to export into DEVICES (-ENOENT when none). */
 int ramdisk_export_refuse_second(char *reason, size_t len);
 int ramdisk_export_devices(char devices[][64], size_t *n, char *reason, size_t len);
 
-/* iSCSI (triage/ramdisk_iscsi.c): the same refusals, then LIO loaded
- * (-ENODEV with REASON when the kernel has no LIO; nothing made), one
- * target for REQ->initiator or any initiator. 0 with *RET or -errno. */
-int ramdisk_iscsi_export_start(const struct export_request *req, struct ramdisk_lio_export *ret, char *reason,
-			       size_t len);
-/* The complete iSCSI export now: 1 with *RET, 0 when none. */
-int ramdisk_lio_current(struct ramdisk_lio_export *ret);
-
-/* Removes the export (either kind). 1 when there was one, 0 when none, -errno (REASON). */
+/* Removes the export (any transport), or what a killed run left of one.
+ * 1 when there was one, 0 when none, -errno (REASON). */
 int ramdisk_export_stop(char *reason, size_t len);
 
-/* The complete export now: 1 with *RET, 0 when none. */
+/* The complete export now, of any transport: 1 with *RET, 0 when none. */
 int ramdisk_export_current(struct ramdisk_export *ret);
 
 /* The three workloads of the comparison, on each side: 4 KiB random read
@@ -83,12 +84,14 @@ struct wire_side {
 int ramdisk_wire_measure(const char *path, bool fill, uint64_t runtime_ns, struct wire_side *ret, char *why,
 			 size_t len);
 
-/* The client step, on this host: measure the round trip to ADDR_ARG,
- * connect to NQN there, find namespace NSID's device, measure, disconnect
- * (also on a signal). 0 or -errno with WHY; no controller of NQN is left
- * either way. */
-int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
-			uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len);
+/* The client step over transport T, on this host: the initiator's side
+ * ready, what a killed run left detached, the round trip to ADDR_ARG's
+ * port and the port under the path, then attach to NAME there (as CLIENT,
+ * NULL: the host's own identity), find the first unit's device, measure,
+ * detach (also on a signal). 0 or -errno with WHY; nothing of NAME is left
+ * attached either way. */
+int ramdisk_client(const struct export_transport *t, const char *addr_arg, const char *name, const char *client,
+		   uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len);
 
 /* Pure: the client's result lines (one "wire workload=NAME ..." line a
  * workload and "wire rtt_ns=N") and their parse. */
@@ -101,18 +104,9 @@ int ramdisk_wire_parse(const char *text, struct wire_side *s);
 void ramdisk_wire_link(const char *addr, bool to_peer, struct link_rate *ret);
 
 /* The round trip to ADDR:PORT, the fastest of 5 TCP connects to the
- * target's own port (nvmet and LIO accept and drop them); 0, logged, when
+ * target's own port (the targets accept and drop them); 0, logged, when
  * it cannot be measured. */
 uint64_t ramdisk_wire_rtt(const char *addr, unsigned port);
-
-/* The iSCSI client step, on this host (open-iscsi, iscsid running): the
- * round trip to the portal, discovery at ADDR_ARG (port 3260 by default),
- * login to IQN alone, LUN 0's device found by the session's target name,
- * measure, logout and delete the node record (also on a signal, and what
- * a killed run left first). 0 or -errno with WHY; no session or node
- * record of IQN is left. */
-int ramdisk_iscsi_client(const char *addr_arg, const char *iqn, uint64_t runtime_ns, struct wire_side *ret,
-			 char *why, size_t len);
 
 /* The comparison: local on the server's first RAM disk, then the client
  * step run through VIA (an argv prefix: {"ssh","HOST"} or

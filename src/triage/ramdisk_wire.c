@@ -172,19 +172,6 @@ int ramdisk_wire_parse(const char *text, struct wire_side *s)
 	return parse_link(line_of(text, "wire link "), &s->link);
 }
 
-/* Deletes every controller of NQN (the one we made, and any a killed run left). */
-static void disconnect_all(const char *nqn)
-{
-	char names[8][32], why[200];
-	size_t n = ramdisk_fabrics_controllers("/sys", nqn, names, 8);
-	for (size_t i = 0; i < n && i < 8; i++) {
-		if (ramdisk_fabrics_disconnect("/sys", names[i], why, sizeof(why)) < 0)
-			log_msg(LOG_ERR, "RAMDISK: %s", why);
-		else
-			log_msg(LOG_INFO, "RAMDISK: disconnected %s ('%s')", names[i], nqn);
-	}
-}
-
 void ramdisk_wire_link(const char *addr, bool to_peer, struct link_rate *ret)
 {
 	char src[64], why[200];
@@ -224,74 +211,33 @@ uint64_t ramdisk_wire_rtt(const char *addr, unsigned port)
 	return rtt;
 }
 
-int ramdisk_wire_client(const char *addr_arg, const char *nqn, const char *hostnqn, unsigned nsid,
-			uint64_t runtime_ns, struct wire_side *ret, char *why, size_t len)
-{
-	char addr[64], ctrl[32], kname[64];
-	unsigned port;
-	int r = ramdisk_nvmet_parse_addr(addr_arg, addr, sizeof(addr), &port, why, len);
-	if (r < 0)
-		return r;
-	if (!ramdisk_nvmet_nqn_ours(nqn)) {
-		snprintf(why, len, "'%s' is not an NQN iotriage exports (" RAMDISK_NVMET_NQN_PREFIX "...)", nqn);
-		return -EINVAL;
-	}
-	if (access("/dev/nvme-fabrics", F_OK) < 0 && (r = ramdisk_modprobe("nvme_tcp", NULL, why, len)) < 0)
-		return r;
-	disconnect_all(nqn);
-	/* The round trip first, on an idle path: a few TCP connects to the
-	 * target's own port (nvmet accepts and drops them). */
-	uint64_t rtt = ramdisk_wire_rtt(addr, port);
-	struct link_rate link;
-	ramdisk_wire_link(addr, true, &link);
-	r = ramdisk_fabrics_connect("/dev/nvme-fabrics", addr, port, nqn, hostnqn, ctrl, sizeof(ctrl), why, len);
-	if (r < 0)
-		return r;
-	log_msg(LOG_INFO, "RAMDISK: connected %s to '%s' at %s:%u", ctrl, nqn, addr, port);
-	r = ramdisk_fabrics_find("/sys", nqn, nsid, 10000, kname, sizeof(kname));
-	if (r < 0) {
-		snprintf(why, len, "no block device for namespace %u of '%s' appeared within 10 s", nsid, nqn);
-	} else {
-		char path[96];
-		snprintf(path, sizeof(path), "/dev/%s", kname);
-		log_msg(LOG_INFO, "RAMDISK: namespace %u of '%s' is %s", nsid, nqn, path);
-		if (ramdisk_wait_node(&ramdisk_default_paths, kname, 5000) < 0) {
-			snprintf(why, len, "no device node '%s' appeared", path);
-			r = -ENOENT;
-		} else {
-			r = ramdisk_wire_measure(path, false, runtime_ns, ret, why, len);
-			ret->rtt_ns = rtt;
-			ret->link = link;
-		}
-	}
-	disconnect_all(nqn);
-	return r;
-}
+/* The words of the client's command line that are made here. */
+struct client_words {
+	char opt[48], addr[96], target[48], client[48];
+};
 
 /* The client's command line after VIA: SELF ramdisk client, the transport
- * the export uses, its address and name. ARGV has room for 16 more. */
-static size_t client_argv(const char **argv, size_t n, const char *self, const char *ms, char *addr, size_t alen,
-			  const struct ramdisk_export *nv, const struct ramdisk_lio_export *lio)
+ * the export uses, its address and name (and the client it allows, when
+ * the client connects as one). ARGV has room for 16 more. */
+static size_t client_argv(const char **argv, size_t n, const char *self, const char *ms, struct client_words *cw,
+			  const struct ramdisk_export *e)
 {
+	const struct export_transport *t = e->transport;
+	const struct export_transport_words *w = t->words;
 	const char *head[] = { self, "ramdisk", "client", "--runtime", ms };
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		argv[n++] = head[i];
-	if (lio) {
-		snprintf(addr, alen, "%s:%u", lio->traddr, lio->port);
-		argv[n++] = "--iscsi";
-		argv[n++] = addr;
-		argv[n++] = "--target";
-		argv[n++] = lio->iqn;
-		return n;
-	}
-	snprintf(addr, alen, "%s:%u", nv->traddr, nv->trsvcid);
-	argv[n++] = "--nvme-tcp";
-	argv[n++] = addr;
-	argv[n++] = "--nqn";
-	argv[n++] = nv->nqn;
-	if (!nv->allow_any_host) {
-		argv[n++] = "--host-nqn";
-		argv[n++] = nv->host_nqn;
+	snprintf(cw->opt, sizeof(cw->opt), "--%s", t->name);
+	snprintf(cw->addr, sizeof(cw->addr), "%s:%u", e->traddr, e->port);
+	snprintf(cw->target, sizeof(cw->target), "--%s", w->target_option);
+	snprintf(cw->client, sizeof(cw->client), "--%s", w->client_option);
+	argv[n++] = cw->opt;
+	argv[n++] = cw->addr;
+	argv[n++] = cw->target;
+	argv[n++] = e->name;
+	if (w->client_as_help && !e->allow_any_host) {
+		argv[n++] = cw->client;
+		argv[n++] = e->client;
 	}
 	return n;
 }
@@ -300,24 +246,22 @@ int ramdisk_wire_compare(const char *const *via, size_t via_n, const char *self,
 			 struct wire_side *local, struct wire_side *remote, char *why, size_t len)
 {
 	struct ramdisk_export e;
-	struct ramdisk_lio_export lio;
-	bool nvme = ramdisk_export_current(&e), iscsi = !nvme && ramdisk_lio_current(&lio);
-	if (!nvme && !iscsi) {
+	if (!ramdisk_export_current(&e)) {
 		snprintf(why, len, "nothing is exported: 'iotriage ramdisk export --nvme-tcp ADDR' (or --iscsi ADDR) first");
 		return -ENOENT;
 	}
-	const char *disk = nvme ? e.devices[0] : lio.devices[0];
-	int r = ramdisk_wire_measure(disk, true, runtime_ns, local, why, len);
+	int r = ramdisk_wire_measure(e.devices[0], true, runtime_ns, local, why, len);
 	if (r < 0)
 		return r;
-	ramdisk_wire_link(nvme ? e.traddr : lio.traddr, false, &local->link);
-	char addr[96], ms[32];
+	ramdisk_wire_link(e.traddr, false, &local->link);
+	struct client_words cw;
+	char ms[32];
 	snprintf(ms, sizeof(ms), "%" PRIu64 "ms", runtime_ns / 1000000);
 	const char **argv = xcalloc(via_n + 16, sizeof(*argv));
 	size_t n = 0;
 	for (size_t i = 0; i < via_n; i++)
 		argv[n++] = via[i];
-	client_argv(argv, n, self, ms, addr, sizeof(addr), nvme ? &e : NULL, iscsi ? &lio : NULL);
+	client_argv(argv, n, self, ms, &cw, &e);
 	struct spawn_opts o = { .timeout_ms = WIRE_WORKLOADS * (int)(runtime_ns / 1000000) + 60000, .stdin_fd = -1,
 				.interruptible = true };
 	struct spawn_result res;

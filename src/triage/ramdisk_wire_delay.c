@@ -18,12 +18,7 @@
 static int exported_disk(struct wire_delay_run *ret, char *why, size_t len)
 {
 	struct ramdisk_export e;
-	struct ramdisk_lio_export lio;
-	const char *disk = NULL;
-	if (ramdisk_export_current(&e))
-		disk = e.devices[0];
-	else if (ramdisk_lio_current(&lio))
-		disk = lio.devices[0];
+	const char *disk = ramdisk_export_current(&e) ? e.devices[0] : NULL;
 	if (!disk) {
 		snprintf(why, len, "nothing is exported: 'iotriage ramdisk export --nvme-tcp ADDR' (or --iscsi ADDR) first");
 		return -ENOENT;

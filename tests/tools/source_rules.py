@@ -7,6 +7,10 @@ docs/ARCHITECTURE.md, checked on the sources. Prints TAP lines.
     would not see (a macro, an inline function) cannot run upward
   - no cmd/ header is included from outside cmd/ (main.c is the command layer)
   - no include circle between modules (a module: a header and its .c files)
+  - no call circle between files anywhere in src/: file A calls (or names,
+    as a callback) a function defined in file B, and B, directly or round
+    a longer loop, one in A; read from the files' function definitions and
+    the identifiers their code uses, not from their includes
   - triage/ never writes to stdout
   - render/ never parses arguments or exits: no getopt, opts_*, exit()
   - render/ never judges: no call to a *_judge() function (triage judges,
@@ -112,6 +116,91 @@ for m in sorted(edges):
     if m not in state:
         visit(m, [])
 ok(not cycles, 'no include circle between modules', cycles)
+
+
+# Calls between files: each .c file's non-static function definitions
+# (kernel style, as for the length rule below), and every identifier its
+# code uses once comments, strings and character constants are blanked.
+# A use of another file's function (a call, or a callback in a table) is
+# an edge; a strongly connected set of two or more files is a circle.
+def strip_c(text):
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
+    text = re.sub(r'//[^\n]*', '', text)
+    text = re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"'(\\.|[^'\\\n])*'", "''", text)
+
+
+DEFINITION = re.compile(r'^[A-Za-z_][^;]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(')
+IDENTIFIER = re.compile(r'\b[A-Za-z_][A-Za-z0-9_]*\b')
+defined_in, used_by = {}, {}
+for f, text in texts.items():
+    if not f.endswith('.c'):
+        continue
+    rel = os.path.relpath(f, src)
+    code = strip_c(text)
+    name, static = None, False
+    for line in code.split('\n'):
+        m = DEFINITION.match(line)
+        if m and name is None and not line.rstrip().endswith(';'):
+            name, static = m.group(1), line.startswith('static')
+        elif line == '{' and name:
+            if not static and name != 'main':  # main is also a member name (.main = ...)
+                defined_in.setdefault(name, rel)
+            name = None
+        elif line.rstrip().endswith(';') or line == '}':
+            name = None
+    used_by[rel] = set(IDENTIFIER.findall(code))
+calls = {}
+for f, ids in used_by.items():
+    for ident in ids:
+        g = defined_in.get(ident)
+        if g and g != f:
+            calls.setdefault(f, {}).setdefault(g, set()).add(ident)
+
+
+sys.setrecursionlimit(10000)
+
+
+def call_circles(graph):
+    """Tarjan's strongly connected components of two or more files."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return out
+
+
+circle_details = []
+for comp in call_circles(calls):
+    circle_details.append('circle: ' + ', '.join(comp))
+    for a in comp:
+        for b in comp:
+            if b in calls.get(a, {}):
+                circle_details.append('  %s -> %s (%s)' % (a, b, ', '.join(sorted(calls[a][b]))))
+ok(not circle_details, 'no call circle between files (a file calls only files that do not call it back)',
+   circle_details)
 
 stdout_writes = []
 for f, text in texts.items():

@@ -48,40 +48,40 @@ static void test_pure(void)
 	memcpy(longname, "iqn.", 4);
 	is_int(ramdisk_lio_check_name(longname, why, sizeof(why)), -EINVAL, "over 223 characters is refused");
 
-	struct ramdisk_lio_export e = { 0 };
+	struct ramdisk_export e = { 0 };
 	ramdisk_lio_names("a1b2c3", &e);
-	is_str(e.iqn, "iqn.2014-08.org.iotriage:ramdisk-a1b2c3", "the IQN carries the tag and the run id");
-	ok(ramdisk_lio_iqn_ours(e.iqn) && !ramdisk_lio_iqn_ours("iqn.2003-01.org.linux-iscsi.host:sn.1"),
+	is_str(e.name, "iqn.2014-08.org.iotriage:ramdisk-a1b2c3", "the IQN carries the tag and the run id");
+	ok(ramdisk_lio_iqn_ours(e.name) && !ramdisk_lio_iqn_ours("iqn.2003-01.org.linux-iscsi.host:sn.1"),
 	   "ours is told from theirs by the prefix");
-	is_int(ramdisk_lio_check_name(e.iqn, why, sizeof(why)), 0, "and is a valid iSCSI name");
+	is_int(ramdisk_lio_check_name(e.name, why, sizeof(why)), 0, "and is a valid iSCSI name");
 	ramdisk_lio_backstore(&e, 2, buf, sizeof(buf));
 	is_str(buf, "iotriage-a1b2c3-2", "backstore 2's name");
-	ramdisk_lio_tpg_path("/cfs", e.iqn, buf, sizeof(buf));
+	ramdisk_lio_tpg_path("/cfs", e.name, buf, sizeof(buf));
 	is_str(buf, "/cfs/iscsi/iqn.2014-08.org.iotriage:ramdisk-a1b2c3/tpgt_1", "the TPG's path");
 	snprintf(e.traddr, sizeof(e.traddr), "10.77.0.1");
 	e.port = 3260;
 	ramdisk_lio_portal_path("/cfs", &e, buf, sizeof(buf));
 	is_str(buf, "/cfs/iscsi/iqn.2014-08.org.iotriage:ramdisk-a1b2c3/tpgt_1/np/10.77.0.1:3260", "the portal's path");
 
-	snprintf(e.initiator, sizeof(e.initiator), "iqn.2026-12.org.example:client");
+	snprintf(e.client, sizeof(e.client), "iqn.2026-12.org.example:client");
 	e.n = 2;
 	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/nullb0");
 	snprintf(e.devices[1], sizeof(e.devices[1]), "/dev/nullb1");
 	e.pid = 42;
 	char text[4096];
-	ramdisk_lio_format(&e, text, sizeof(text));
-	struct ramdisk_lio_export back;
-	is_int(ramdisk_lio_parse(text, &back), 0, "the record parses back");
-	ok(strcmp(back.iqn, e.iqn) == 0 && back.port == 3260 && back.n == 2 && strcmp(back.devices[1], "/dev/nullb1") == 0 &&
-		   strcmp(back.initiator, e.initiator) == 0 && back.pid == 42 && !back.complete,
+	ramdisk_export_format(&e, text, sizeof(text));
+	struct ramdisk_export back;
+	is_int(ramdisk_export_parse(&ramdisk_transport_lio, text, &back), 0, "the record parses back");
+	ok(strcmp(back.name, e.name) == 0 && back.port == 3260 && back.n == 2 && strcmp(back.devices[1], "/dev/nullb1") == 0 &&
+		   strcmp(back.client, e.client) == 0 && back.pid == 42 && !back.complete,
 	   "with every field");
-	is_int(ramdisk_lio_parse("id=x\niqn=iqn.2003-01.org.other:x\n", &back), -EINVAL,
+	is_int(ramdisk_export_parse(&ramdisk_transport_lio, "id=x\niqn=iqn.2003-01.org.other:x\n", &back), -EINVAL,
 	       "a record naming a target that is not ours is refused");
-	is_int(ramdisk_lio_parse("id=../x\niqn=iqn.2014-08.org.iotriage:ramdisk-../x\n", &back), -EINVAL,
+	is_int(ramdisk_export_parse(&ramdisk_transport_lio, "id=../x\niqn=iqn.2014-08.org.iotriage:ramdisk-../x\n", &back), -EINVAL,
 	       "and one whose id is a path");
 }
 
-static void fill(struct ramdisk_lio_export *e, const char *id, const char *initiator)
+static void fill(struct ramdisk_export *e, const char *id, const char *initiator)
 {
 	memset(e, 0, sizeof(*e));
 	ramdisk_lio_names(id, e);
@@ -89,7 +89,7 @@ static void fill(struct ramdisk_lio_export *e, const char *id, const char *initi
 	e->port = 3260;
 	e->allow_any_host = initiator == NULL;
 	if (initiator)
-		snprintf(e->initiator, sizeof(e->initiator), "%s", initiator);
+		snprintf(e->client, sizeof(e->client), "%s", initiator);
 	e->n = 1;
 	snprintf(e->devices[0], sizeof(e->devices[0]), "/dev/nullb0");
 }
@@ -97,7 +97,7 @@ static void fill(struct ramdisk_lio_export *e, const char *id, const char *initi
 static void test_export(const char *root, const char *state)
 {
 	char why[600];
-	struct ramdisk_lio_export e, rec;
+	struct ramdisk_export e, rec;
 	fill(&e, "any", NULL);
 	is_int(ramdisk_lio_export(root, state, &e, why, sizeof(why)), 0, "an export for any initiator");
 	const char *tpg = "iscsi/iqn.2014-08.org.iotriage:ramdisk-any/tpgt_1";
@@ -113,12 +113,12 @@ static void test_export(const char *root, const char *state)
 	ok(has_text(root, p, "1"), "any initiator: generate_node_acls");
 	snprintf(p, sizeof(p), "%s/enable", tpg);
 	ok(has_text(root, p, "1"), "the TPG enabled");
-	is_int(ramdisk_lio_load(state, &rec), 0, "the record");
+	is_int(ramdisk_export_load(&ramdisk_transport_lio, state, &rec), 0, "the record");
 	ok(rec.complete && rec.pid == (long)getpid(), "complete, by this process");
 	is_int(ramdisk_lio_unexport(root, state, &e, why, sizeof(why)), 0, "unexport");
 	ok(!exists(root, "iscsi/iqn.2014-08.org.iotriage:ramdisk-any") && !exists(root, "core/iblock_61696"),
 	   "removes the target, the backstore and the empty HBA");
-	is_int(ramdisk_lio_load(state, &rec), -ENOENT, "and the record");
+	is_int(ramdisk_export_load(&ramdisk_transport_lio, state, &rec), -ENOENT, "and the record");
 
 	fill(&e, "one", "iqn.2026-12.org.example:client");
 	is_int(ramdisk_lio_export(root, state, &e, why, sizeof(why)), 0, "an export for one initiator");
@@ -134,7 +134,7 @@ static void test_export(const char *root, const char *state)
 static void test_reap(const char *root, const char *state)
 {
 	char why[600], p[1024], text[4096];
-	struct ramdisk_lio_export e;
+	struct ramdisk_export e;
 	fill(&e, "dead", NULL);
 	is_int(ramdisk_lio_export(root, state, &e, why, sizeof(why)), 0, "an export to kill");
 	is_int(ramdisk_lio_reap(root, state, why, sizeof(why)), 0, "a complete export is not a leftover");
@@ -146,7 +146,7 @@ static void test_reap(const char *root, const char *state)
 	waitpid(child, NULL, 0);
 	e.complete = false;
 	e.pid = child;
-	ramdisk_lio_format(&e, text, sizeof(text));
+	ramdisk_export_format(&e, text, sizeof(text));
 	snprintf(p, sizeof(p), "%s/" RAMDISK_LIO_FILE, state);
 	write_file_atomic(p, text, strlen(text), 0644);
 	/* an unrecorded tagged target and backstore from a still earlier kill, and someone else's */
@@ -163,8 +163,8 @@ static void test_reap(const char *root, const char *state)
 		   !exists(root, "iscsi/iqn.2014-08.org.iotriage:ramdisk-older") && !exists(root, "core/iblock_61696"),
 	   "ours are gone: the recorded ones, the tagged target, every backstore under the tagged HBA");
 	ok(exists(root, dirs[2]) && exists(root, dirs[3]), "theirs are not");
-	struct ramdisk_lio_export rec;
-	is_int(ramdisk_lio_load(state, &rec), -ENOENT, "no record left");
+	struct ramdisk_export rec;
+	is_int(ramdisk_export_load(&ramdisk_transport_lio, state, &rec), -ENOENT, "no record left");
 	is_int(ramdisk_lio_reap(root, state, why, sizeof(why)), 0, "a second reap finds nothing");
 }
 

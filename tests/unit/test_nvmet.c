@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "basic/fsutil.h"
+#include "ramdisk/nvmet.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
 #include "triage/ramdisk_export.h"
@@ -39,28 +40,28 @@ static void test_pure(void)
 {
 	char addr[64], why[300];
 	unsigned port = 0;
-	is_int(ramdisk_nvmet_parse_addr("10.1.2.3", addr, sizeof(addr), &port, why, sizeof(why)), 0, "ADDR parses");
+	is_int(ramdisk_export_parse_addr("10.1.2.3", RAMDISK_NVMET_TRSVCID, addr, sizeof(addr), &port, why, sizeof(why)), 0, "ADDR parses");
 	ok(strcmp(addr, "10.1.2.3") == 0 && port == 4420, "port 4420 by default");
-	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:4421", addr, sizeof(addr), &port, why, sizeof(why)), 0,
+	is_int(ramdisk_export_parse_addr("10.1.2.3:4421", RAMDISK_NVMET_TRSVCID, addr, sizeof(addr), &port, why, sizeof(why)), 0,
 	       "ADDR:PORT parses");
 	ok(port == 4421, "the port given");
-	is_int(ramdisk_nvmet_parse_addr("10.1.2:4420", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	is_int(ramdisk_export_parse_addr("10.1.2:4420", RAMDISK_NVMET_TRSVCID, addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
 	       "a bad address is refused");
 	ok(strstr(why, "'10.1.2:4420'") != NULL, "naming it");
-	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:0", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	is_int(ramdisk_export_parse_addr("10.1.2.3:0", RAMDISK_NVMET_TRSVCID, addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
 	       "port 0 is refused");
-	is_int(ramdisk_nvmet_parse_addr("10.1.2.3:70000", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
+	is_int(ramdisk_export_parse_addr("10.1.2.3:70000", RAMDISK_NVMET_TRSVCID, addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL,
 	       "port 70000 is refused");
-	is_int(ramdisk_nvmet_check_local("127.0.0.1", why, sizeof(why)), 0, "127.0.0.1 is local");
-	is_int(ramdisk_nvmet_check_local("192.0.2.77", why, sizeof(why)), -EADDRNOTAVAIL,
+	is_int(ramdisk_export_check_local("127.0.0.1", why, sizeof(why)), 0, "127.0.0.1 is local");
+	is_int(ramdisk_export_check_local("192.0.2.77", why, sizeof(why)), -EADDRNOTAVAIL,
 	       "a TEST-NET address is not local");
 	ok(strstr(why, "'192.0.2.77' is not one of this host's") != NULL, "and the error says so");
 
 	struct ramdisk_export e = { 0 };
 	ramdisk_nvmet_names("0123456789abcdef", &e);
-	is_str(e.nqn, "nqn.2014-08.org.iotriage:ramdisk-0123456789abcdef", "the NQN carries the tag and run id");
+	is_str(e.name, "nqn.2014-08.org.iotriage:ramdisk-0123456789abcdef", "the NQN carries the tag and run id");
 	is_str(e.serial, "iotriage0123456789ab", "serial: 20 characters");
-	ok(ramdisk_nvmet_nqn_ours(e.nqn) && !ramdisk_nvmet_nqn_ours("nqn.2014-08.org.nvmexpress:other"),
+	ok(ramdisk_nvmet_nqn_ours(e.name) && !ramdisk_nvmet_nqn_ours("nqn.2014-08.org.nvmexpress:other"),
 	   "the tag tells ours from others");
 	ok(ramdisk_nvmet_port_ours(61696) && ramdisk_nvmet_port_ours(61727) && !ramdisk_nvmet_port_ours(61728) &&
 		   !ramdisk_nvmet_port_ours(1),
@@ -68,9 +69,9 @@ static void test_pure(void)
 
 	e.port_id = 61697;
 	snprintf(e.traddr, sizeof(e.traddr), "10.9.0.1");
-	e.trsvcid = 4420;
-	snprintf(e.host_nqn, sizeof(e.host_nqn), "nqn.2014-08.org.nvmexpress:uuid:1");
-	e.host_made = true;
+	e.port = 4420;
+	snprintf(e.client, sizeof(e.client), "nqn.2014-08.org.nvmexpress:uuid:1");
+	e.client_made = true;
 	e.pid = 42;
 	e.complete = true;
 	e.n = 2;
@@ -79,11 +80,11 @@ static void test_pure(void)
 	char text[4096];
 	ramdisk_export_format(&e, text, sizeof(text));
 	struct ramdisk_export back;
-	is_int(ramdisk_export_parse(text, &back), 0, "a record parses back");
+	is_int(ramdisk_export_parse(&ramdisk_transport_nvmet, text, &back), 0, "a record parses back");
 	ok(memcmp(&e, &back, sizeof(e)) == 0, "to the same export");
-	is_int(ramdisk_export_parse("nqn=nqn.2014-08.org.nvmexpress:x\nport_id=61696\n", &back), -EINVAL,
+	is_int(ramdisk_export_parse(&ramdisk_transport_nvmet, "nqn=nqn.2014-08.org.nvmexpress:x\nport_id=61696\n", &back), -EINVAL,
 	       "a record naming another's subsystem is refused");
-	is_int(ramdisk_export_parse("nqn=" RAMDISK_NVMET_NQN_PREFIX "x\nport_id=1\n", &back), -EINVAL,
+	is_int(ramdisk_export_parse(&ramdisk_transport_nvmet, "nqn=" RAMDISK_NVMET_NQN_PREFIX "x\nport_id=1\n", &back), -EINVAL,
 	       "a record naming a port outside the range is refused");
 
 	char ctrl[32];
@@ -250,8 +251,8 @@ static void test_export(const char *root, const char *state)
 	struct ramdisk_export e = { 0 };
 	ramdisk_nvmet_names("feedfacefeedface", &e);
 	snprintf(e.traddr, sizeof(e.traddr), "127.0.0.1");
-	e.trsvcid = 4420;
-	snprintf(e.host_nqn, sizeof(e.host_nqn), "nqn.2014-08.org.nvmexpress:uuid:client");
+	e.port = 4420;
+	snprintf(e.client, sizeof(e.client), "nqn.2014-08.org.nvmexpress:uuid:client");
 	e.n = 2;
 	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/sda");
 	snprintf(e.devices[1], sizeof(e.devices[1]), "/dev/sdb");
@@ -284,8 +285,8 @@ static void test_export(const char *root, const char *state)
 	ok(exists(root, "ports/61697/subsystems/nqn.2014-08.org.iotriage:ramdisk-feedfacefeedface"),
 	   "the port links the subsystem");
 	struct ramdisk_export rec;
-	is_int(ramdisk_export_load(state, &rec), 0, "the record is there");
-	ok(rec.complete && rec.host_made && rec.n == 2 && rec.port_id == 61697, "complete, naming what was made");
+	is_int(ramdisk_export_load(&ramdisk_transport_nvmet, state, &rec), 0, "the record is there");
+	ok(rec.complete && rec.client_made && rec.n == 2 && rec.port_id == 61697, "complete, naming what was made");
 	is_int(ramdisk_nvmet_reap(root, state, why, sizeof(why)), 0, "the reaper leaves a complete export alone");
 	ok(exists(root, s), "still there");
 
@@ -296,7 +297,7 @@ static void test_export(const char *root, const char *state)
 	ok(exists(root, "ports/61696") && exists(root, "ports/1") &&
 		   exists(root, "subsystems/nqn.2014-08.org.nvmexpress:theirs"),
 	   "unexport removes only its own port and subsystem");
-	is_int(ramdisk_export_load(state, &rec), -ENOENT, "the record removed");
+	is_int(ramdisk_export_load(&ramdisk_transport_nvmet, state, &rec), -ENOENT, "the record removed");
 }
 
 static void test_reap(const char *root, const char *state)
@@ -305,7 +306,7 @@ static void test_reap(const char *root, const char *state)
 	struct ramdisk_export e = { 0 };
 	ramdisk_nvmet_names("dead", &e);
 	snprintf(e.traddr, sizeof(e.traddr), "127.0.0.1");
-	e.trsvcid = 4420;
+	e.port = 4420;
 	e.allow_any_host = true;
 	e.n = 1;
 	snprintf(e.devices[0], sizeof(e.devices[0]), "/dev/sda");
@@ -319,7 +320,7 @@ static void test_reap(const char *root, const char *state)
 	e.pid = child;
 	char text[4096], p[1024];
 	ramdisk_export_format(&e, text, sizeof(text));
-	snprintf(p, sizeof(p), "%s/" RAMDISK_EXPORT_FILE, state);
+	snprintf(p, sizeof(p), "%s/" RAMDISK_NVMET_FILE, state);
 	write_file_atomic(p, text, strlen(text), 0644);
 	/* and an unrecorded tagged subsystem from a still earlier kill */
 	snprintf(p, sizeof(p), "%s/subsystems/" RAMDISK_NVMET_NQN_PREFIX "older/namespaces/1", root);
@@ -333,7 +334,7 @@ static void test_reap(const char *root, const char *state)
 	ok(exists(root, "ports/1") && exists(root, "subsystems/nqn.2014-08.org.nvmexpress:theirs"),
 	   "theirs are not");
 	struct ramdisk_export rec;
-	is_int(ramdisk_export_load(state, &rec), -ENOENT, "no record left");
+	is_int(ramdisk_export_load(&ramdisk_transport_nvmet, state, &rec), -ENOENT, "no record left");
 	is_int(ramdisk_nvmet_reap(root, state, why, sizeof(why)), 0, "a second reap finds nothing");
 }
 
