@@ -117,7 +117,7 @@ bool doctor_pool_state_stands_out(const struct doctor *dr, struct strbuf *cause)
 	for (size_t i = 0; i < f->count; i++) {
 		const struct pool_finding *x = &f->items[i];
 		bool state = !strcmp(x->code, "scan") || !strcmp(x->code, "vdev-state");
-		if (!state && strcmp(x->code, "slow-log"))
+		if (!state && strcmp(x->code, "slow-log") && strcmp(x->code, "slow-special"))
 			continue;
 		strbuf_addf(cause, "%s%s%s (%s)", n++ ? "; " : "", state ? "the pool is not whole: " : "", x->text,
 			    x->evidence);

@@ -74,6 +74,7 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
 	json_end_object(j);
 	json_string(j, "sync_probe", dr->sync_probe[0] ? dr->sync_probe : NULL);
+	json_string(j, "special_probe", dr->special_probe[0] ? dr->special_probe : NULL);
 	json_begin_object(j, "twin");
 	json_string(j, "data_vdevs", dr->twin.data_vdevs[0] ? dr->twin.data_vdevs : NULL);
 	json_string(j, "pool_data_vdevs", dr->twin.pool_data_vdevs[0] ? dr->twin.pool_data_vdevs : NULL);

@@ -95,6 +95,7 @@ struct doctor {
 	char expect_why[160];           /* why there is no expectation */
 	char layout_sentence[512];      /* the figures as percentages of the expectation */
 	char sync_probe[400];           /* the sync-write probe of a pool with a log: figures or why not */
+	char special_probe[400];        /* the metadata probe of a pool with a special vdev: figures or why not */
 	bool wire_ran;                  /* the comparison across the wire measured both sides */
 	struct wire_side wire_local, wire_remote;
 	struct wire_judgement wire;

@@ -336,6 +336,10 @@ void doctor_step_pool(struct doctor *dr)
 	if (r == 0 && pool_has_log(&dr->layout))
 		pool_sync_probe(&dr->target, &dr->layout, dr->run_id, &dr->evidence.settings, dr->sync_probe,
 				sizeof(dr->sync_probe));
+	/* Nor much metadata: a special vdev gets its own probe. */
+	if (r == 0 && pool_has_special(&dr->layout))
+		pool_special_probe(&dr->target, &dr->layout, dr->run_id, &dr->evidence.settings, dr->special_probe,
+				   sizeof(dr->special_probe));
 	if (r < 0) {
 		s->state = STEP_FAILED;
 		snprintf(s->summary, sizeof(s->summary), "the workload on the pool failed");

@@ -6,7 +6,8 @@
 # OpenZFS prints about them, readpooldisks and doctor on each. Checked here:
 # every member with its class, vdev and state, no spare or distributed spare
 # read as a disk, offline and missing members listed with why and not read,
-# a member known by GUID named by the path it was; doctor's RAM twin has the
+# a member known by GUID named by the path it was; a special mirror with slow
+# writes is named by doctor's metadata probe; doctor's RAM twin has the
 # pool's data vdevs (as the twin's own zpool status gives them); a member
 # read-throttled to 40% is named, an unthrottled pool names none; ashift 9
 # on 4096-byte disks and sync=always without a log are findings, a default
@@ -81,8 +82,18 @@ check "rz2: an unthrottled pool names no member" -- jtest "$d" '.doctor.verdict.
 check "rz2: a default pool has no finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.severity == "finding")] == []'
 check "rz2: its log, as fast as the data disks, was probed with sync writes and keeps up" -- jtest "$d" \
 	'.doctor.sync_probe | test("sync writes of 16 KiB .*the log keeps up with the data vdevs")'
+check "rz2: its special mirror, as fast as the data disks, was probed with metadata writes and keeps up" -- jtest "$d" \
+	'(.doctor.special_probe | test("files of 2048 bytes created .*the special vdev keeps up")) and ([.doctor.pool_settings.findings[] | select(.code == "slow-special")] == [])'
 no_twin_left() { sect rz2-after | grep -q . && ! sect rz2-after | grep -q iotriage-twin; }
 check "nothing of the twin is left (only rz2 after doctor)" -- no_twin_left
+
+# --- sp: a special mirror whose writes are throttled to 2 MB/s
+d=$(jsect sp-doctor)
+diag "sp: $(jq -c '.doctor.special_probe' "$d")"
+check "sp: doctor's metadata probe names the slow special mirror, with zpool iostat -l's figures" -- jtest "$d" \
+	'[.doctor.pool_settings.findings[] | select(.code == "slow-special")] | length == 1 and (.[0].subject == "mirror-1") and (.[0].evidence | test("write disk_wait [0-9]+ us, data vdevs. median [0-9]+ us"))'
+check "sp: and the verdict is the pool layer, for its special vdev" -- jtest "$d" \
+	'.doctor.verdict.layer == "pool" and (.doctor.verdict.evidence | test("the special vdev mirror-1 is slower than the data vdevs"))'
 
 # --- slow: raidz2 of six with IOTZFS11 read at 40%
 s=$(jsect slow-doctor)

@@ -8,6 +8,8 @@
 #   rz2    raidz2 of six + special mirror + a log mirror as fast as the data
 #          disks: readpooldisks, doctor (RAM twin, the sync-write probe, no
 #          member or log named)
+#   sp     mirror + a special mirror whose writes are slow: doctor's
+#          metadata probe names it
 #   slow   raidz2 of six, one member read-throttled to 40%: doctor names it
 #   dr     dRAID1 (2 data, 6 children, 1 distributed spare), the spare
 #          swapped in for a member
@@ -104,6 +106,13 @@ runj rz2-read $I readpooldisks rz2 --size 8M --json
 runj rz2-doctor $I doctor rz2 --quick --no-network --json
 run rz2-after zpool list -H -o name
 run rz2-destroy zpool destroy rz2
+
+# --- sp: a mirror with a special mirror on IOTZFS09 and 10, whose writes are
+# throttled to 2 MB/s: doctor's metadata probe names the slow special vdev
+wipe 0 1 9 10
+run sp-create zpool create -f -o ashift=12 sp mirror $(d 0) $(d 1) special mirror $(d 9) $(d 10)
+runj sp-doctor $I doctor sp --quick --no-network --json
+run sp-destroy zpool destroy sp
 
 # --- slow: raidz2 of six, IOTZFS11 read at 40% of the others
 wipe 0 1 2 3 4 5 6 7 12 13
