@@ -111,16 +111,16 @@ static int find_btrfs(const char *id, struct pool_layout *layout, struct strbuf 
 	return r;
 }
 
-int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype)
+int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind **ret_kind)
 {
 	struct strbuf known = STRBUF_INIT;
 	bool zfs_name = zfs_valid_pool_name(id) || strspn(id, "0123456789") == strlen(id);
 	int rz = zfs_name ? find_zfs_pool(id, layout, &known) : -ENOENT;
 	int rb = -ENOENT;
-	*ret_fstype = "zfs";
+	*ret_kind = &pool_kind_zfs;
 	if (rz == -ENOENT) {
 		rb = find_btrfs(id, layout, &known);
-		*ret_fstype = "btrfs";
+		*ret_kind = &pool_kind_btrfs;
 	}
 	int r = rz == -ENOENT ? rb : rz;
 	if (r == -ENOENT)
