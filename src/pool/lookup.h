@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
-#include "pool/kind.h"
 #include "pool/zfs.h"
+
+struct pool_kind; /* pool/kind.h */
 
 /* One pool by ZFS name or GUID, or btrfs label or UUID. Returns 0 with
  * LAYOUT and *RET_KIND (pool/kind.h's row: its members_from says where the

@@ -7,6 +7,7 @@
 
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "pool/kind.h"
 #include "pool/lookup.h"
 
 /* Why a member is not read (pool/zfs.h), or that its device node is
