@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
+#include "pool/kind.h"
 #include "render/pool.h"
 #include "triage/benchpool.h"
 
@@ -46,9 +47,9 @@ static int handle_option(int id, const char *arg, void *state)
 			return opts_usage_error("benchpool", "invalid --tests '%s': %s", arg, err);
 		return 0;
 	case OPT_FSTYPE:
-		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "ceph") && strcmp(arg, "dir"))
-			return opts_usage_error("benchpool", "invalid --fstype '%s': expected zfs, btrfs, ceph or dir",
-						arg);
+		if (!pool_kind_fstype_known(arg))
+			return opts_usage_error("benchpool", "invalid --fstype '%s': expected %s", arg,
+						pool_kind_fstype_words());
 		s->fstype = arg;
 		return 0;
 	case OPT_PATTERN:

@@ -10,10 +10,13 @@
 
 #include "pool/zfs.h"
 
+struct pool_kind; /* pool/kind.h */
+
 /* One pool by ZFS name or GUID, or btrfs label or UUID. Returns 0 with
- * LAYOUT and *RET_FSTYPE ("zfs" or "btrfs"), or -ENOENT after logging
- * which pools do exist, or another -errno after logging. */
-int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype);
+ * LAYOUT and *RET_KIND (pool/kind.h's row: its members_from says where the
+ * members came from), or -ENOENT after logging which pools do exist, or
+ * another -errno after logging. */
+int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind **ret_kind);
 
 /* Which pool and device group each whole disk belongs to. */
 struct pool_disk {

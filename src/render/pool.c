@@ -86,7 +86,7 @@ void benchpool_findings_print(const struct benchpool_result *b)
 
 void rwpool_print(const struct rwpool_result *r)
 {
-	printf("%s (%s, %s):", r->target.pool, r->target.fstype, r->target.mountpoint);
+	printf("%s (%s, %s):", r->target.pool, r->target.kind->fstype, r->target.mountpoint);
 	if (r->status) {
 		printf(" failed: %s\n", r->reason);
 		return;

@@ -37,7 +37,7 @@ static uint64_t ram_bytes(void)
 static void cache_note(const struct pool_target *t, uint64_t size, struct strbuf *note, uint64_t *ret_cache)
 {
 	struct arc_size arc = { 0 };
-	if (t->kind == SCRATCH_ZFS)
+	if (t->kind->arc)
 		arc_read(&arc);
 	uint64_t cache = arc.max_bytes ? arc.max_bytes : ram_bytes();
 	char what[64];
@@ -121,7 +121,7 @@ static void log_outcome(const struct benchpool_result *b, const struct pb_outcom
 	}
 }
 
-/* An RBD pool: one tagged image of SIZE, fio through librbd. */
+/* A block area (an RBD image): one tagged image of SIZE, fio through librbd. */
 static int prepare_image(struct benchpool_result *b, const char *run_id)
 {
 	if (pool_area_create_image(&b->target, run_id, "rbd", b->size, &b->areas[0], "BENCHPOOL") < 0)
@@ -145,7 +145,7 @@ static int prepare(struct benchpool_result *b, const char *run_id)
 {
 	struct pool_target *t = &b->target;
 	b->stale_removed = (size_t)pool_areas_remove_stale(t, "BENCHPOOL");
-	if (t->kind == SCRATCH_RBD)
+	if (pool_area_kind(t->kind->area)->block)
 		return interrupt_requested() ? -EINTR : prepare_image(b, run_id);
 	bool random_pass = b->set.tests & ((1u << PB_FIO) | (1u << PB_BUILTIN));
 	struct statfs sf;
@@ -189,7 +189,7 @@ static int set_up(struct benchpool_result *b, const char *id, const char *run_id
 	if (r < 0)
 		return r;
 	log_msg(LOG_INFO, "BENCHPOOL (%s): %s file system type '%s' (%s %s %s)", b->target.pool,
-		b->set.fstype ? "using" : "detected", b->target.fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
+		b->set.fstype ? "using" : "detected", b->target.kind->fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
 		b->target.mountpoint[0] ? "at" : "images in pool",
 		b->target.mountpoint[0] ? b->target.mountpoint : b->target.parent);
 	/* Before any area is made: a full pool is judged even when the tests cannot run. */
@@ -252,9 +252,7 @@ static void run_tests(struct benchpool_result *b)
 	log_msg(LOG_INFO, "BENCHPOOL (%s): compression %s; %s data; %s; reads %s", b->target.pool, b->compression,
 		b->set.pattern == PATTERN_ZEROS ? "zero" : "incompressible",
 		b->ctx.direct_ok ? "O_DIRECT" : "buffered (this file system refuses O_DIRECT)",
-		b->target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
-		: b->ctx.rbd_image	      ? "through librbd (no page cache)"
-					      : "after dropping the page cache");
+		pool_area_kind(b->target.kind->area)->reads);
 	pool_evidence_start(&b->evidence, &b->target);
 	b->ctx.random_mark = benchpool_reading_mark;
 	b->ctx.random_mark_arg = &b->reading;
@@ -396,7 +394,7 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 {
 	json_string(j, "operation", "benchpool");
 	json_string(j, "pool", b->target.pool);
-	json_string(j, "fstype", b->target.fstype);
+	json_string(j, "fstype", b->target.kind->fstype);
 	json_string(j, "mountpoint", b->target.mountpoint);
 	json_uint(j, "size_bytes", b->size);
 	json_double(j, "size_gb", (double)b->size / (1 << 30));

@@ -74,9 +74,9 @@ static int set_up(struct doctor *dr)
 	int r = pool_target_resolve(pool_id, NULL, &dr->target);
 	if (r < 0)
 		return r;
-	if (dr->target.kind == SCRATCH_DIR) {
-		log_msg(LOG_ERR, "DOCTOR: '%s' is a directory, not a pool: run doctor without it, or benchpool on it",
-			pool_id);
+	if (!dr->target.kind->pool) {
+		log_msg(LOG_ERR, "DOCTOR: '%s' is %s, not a pool: run doctor without it, or benchpool on it", pool_id,
+			dr->target.kind->what);
 		return -EINVAL;
 	}
 	dr->have_pool = true;

@@ -69,7 +69,7 @@ static int expect(struct doctor *dr)
 	}
 	if (r < 0)
 		snprintf(dr->expect_why, sizeof(dr->expect_why), "a data member's raw read rate was not measured");
-	else if (dr->target.kind == SCRATCH_ZFS) {
+	else if (dr->target.kind->layout == POOL_LAYOUT_VDEVS) {
 		r = layout_expect_zfs(&dr->layout, rates, &dr->expect);
 		zfs_kind(dr);
 	} else if (!dr->evidence.data_profile[0] ||

@@ -369,7 +369,7 @@ static void keep_evidence(struct mx_target *t, const struct pool_evidence *e)
 /* A dataset target's tests with the pool's settings read before and its members sampled during them. */
 static void run_dataset(struct matrix *m, struct mx_target *t, bool use_fio, struct mx_result *res)
 {
-	struct pool_target pt = { .kind = SCRATCH_ZFS, .fstype = "zfs" };
+	struct pool_target pt = { .kind = &pool_kind_zfs };
 	snprintf(pt.pool, sizeof(pt.pool), "%.*s", (int)strcspn(m->pool_parent, "/"), m->pool_parent);
 	snprintf(pt.parent, sizeof(pt.parent), "%s", m->pool_parent);
 	struct pool_evidence e;

@@ -24,7 +24,7 @@
 static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
 			 struct scratch *area, char *why, size_t len)
 {
-	struct pool_target bt = { .kind = SCRATCH_DIR };
+	struct pool_target bt = { .kind = &pool_kind_dir };
 	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
 	snprintf(bt.parent, sizeof(bt.parent), "%s", dir);
 	m->stale_removed += pool_areas_remove_stale(&bt, "MATRIX");

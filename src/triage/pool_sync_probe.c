@@ -138,7 +138,7 @@ static int probe_area(const struct pool_target *t, const char *run_id, int (*wor
 int pool_sync_probe(const struct pool_target *t, const struct pool_layout *l, const char *run_id,
 		    struct pool_findings *findings, char *summary, size_t len)
 {
-	if (t->kind != SCRATCH_ZFS || !pool_has_log(l)) {
+	if (!t->kind->sync_probe || !pool_has_log(l)) {
 		snprintf(summary, len, "no sync-write probe: the pool has no log vdev");
 		return -ENODATA;
 	}
