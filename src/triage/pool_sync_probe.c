@@ -165,7 +165,7 @@ int pool_sync_probe(const struct pool_target *t, const struct pool_layout *l, co
 int pool_special_probe(const struct pool_target *t, const struct pool_layout *l, const char *run_id,
 		       struct pool_findings *findings, char *summary, size_t len)
 {
-	if (t->kind != SCRATCH_ZFS || !pool_has_special(l)) {
+	if (!t->kind->sync_probe || !pool_has_special(l)) {
 		snprintf(summary, len, "no metadata probe: the pool has no special vdev");
 		return -ENODATA;
 	}
