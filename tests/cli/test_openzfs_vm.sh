@@ -160,5 +160,14 @@ check "rpmir: on two mirrors of the same disks it is not limited by the layout" 
 check "rpmir: and reads more than the raidz1 did" -- bash -c "[ \$(jq '.results[0].random_reading.measured_read_iops | floor' '$m') -gt \$(jq '.results[0].random_reading.measured_read_iops * 2 | floor' '$b') ]"
 check "rpmir: a healthy mirror of rotating disks has no member-share finding (OpenZFS keeps one stream on one side)" -- \
 	jtest "$m" '[.pool_telemetry.findings[] | select(.code == "member-share")] == []'
+
+# --- matrix with zvols on real OpenZFS
+x=$(jsect mx-zvol)
+check "matrix: ran with two datasets and two zvols" -- jtest "$x" \
+	'[.targets[] | [.kind, .volblocksize]] == [["zfs dataset",null],["zfs dataset",null],["zvol","8K"],["zvol","64K"]]'
+check "matrix: every zvol cell has a figure (read and write on the block device)" -- jtest "$x" \
+	'[.results[] | select(.target | startswith("zvol"))] | length == 4 and all(.status == "ok" and .bw_bytes_per_s > 0)'
+zvols_gone() { ! sect mx-after | grep -q iotriage; }
+check "matrix: no zvol or dataset of its own left in the pool" -- zvols_gone
 check "nothing left in the VM: no pool, no loop device" -- none leftovers
 finish
