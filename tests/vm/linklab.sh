@@ -40,8 +40,8 @@ drive lk2 "$bps"
 args+=(-device nvme,serial=IOTLINK2,drive=lk2,bus=rp3)
 drive la0 60000000
 args+=(-device "ide-hd,bus=ide.0,drive=la0,model=IOTRIAGE LINK SATA,serial=IOTLSATA0")
-export VM_MODULES="nvme ahci sd_mod"
+export VM_MODULES="nvme ahci sd_mod null_blk configfs dm_mod dm_delay"
 export VM_FILES="$here/../data/capture_sysfs.sh $here/../data/capture_links.sh"
-export VM_PROGRAMS="smartctl" VM_UDEV=0
+export VM_PROGRAMS="smartctl dmsetup" VM_UDEV=0
 export VM_QEMU_ARGS="" VM_MEM=${VM_MEM:-512}
 bash "$here/run_vm.sh" "$iotriage" "$scenario" "$console" "$limit" "${args[@]}"
