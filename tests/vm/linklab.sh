@@ -14,6 +14,8 @@
 # throttled to LINKLAB_SLOW_BPS (default 240 MB/s), what a real 2.5 GT/s x1
 # link carries (250 MB/s), and the other NVMe drives to LINKLAB_BPS (default
 # 100 MB/s), the SATA drive to 60 MB/s (its link: 1.5 Gb/s, 150 MB/s).
+# The slow-tail part of the scenario needs no qemu drive: null_blk, dm-mod
+# and dm-delay are loaded in the VM and dmsetup is copied into it.
 # Every drive a sparse raw file of 64 MiB. The files and qemu are removed
 # on success, failure, timeout and signals. Exit as run_vm.sh.
 set -u
