@@ -146,6 +146,7 @@ int doctor_run(struct doctor *dr, const struct doctor_settings *set, const char 
 void doctor_release(struct doctor *dr)
 {
 	read_batch_release(&dr->batch);
+	media_findings_release(&dr->media_named);
 	pool_layout_release(&dr->layout);
 	pool_evidence_release(&dr->evidence);
 }

@@ -97,6 +97,19 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 				: dr->verdict.undetermined ? "undetermined"
 							   : "none");
 	json_string(j, "subject", dr->verdict.subject[0] ? dr->verdict.subject : NULL);
+	/* Which kind of evidence named the subject, and every disk or group
+	 * step 1 named (empty unless the media layer is the verdict). */
+	bool media = dr->media_named.count && dr->steps[0].explains;
+	if (media) {
+		json_begin_array(j, "named_by");
+		for (unsigned k = 0; k < MEDIA_EVIDENCE_KINDS; k++)
+			if (dr->media_named.named[0].by & (1u << k))
+				json_string(j, NULL, media_evidence_word(1u << k));
+		json_end_array(j);
+	} else {
+		json_null(j, "named_by");
+	}
+	media_findings_json(j, "named", media ? &dr->media_named : &(struct media_findings){ 0 });
 	json_string(j, "evidence", dr->verdict.evidence);
 	json_string(j, "confidence", dr->verdict.confidence);
 	json_string(j, "next", dr->verdict.next);

@@ -13,6 +13,7 @@
 #include "pool/layout_model.h"
 #include "pool/target.h"
 #include "pool/zfs.h"
+#include "triage/doctor_media.h"
 #include "triage/lab.h"
 #include "triage/pool_evidence.h"
 #include "triage/pool_twin.h"
@@ -80,6 +81,7 @@ struct doctor {
 	struct pool_target target;
 	struct pool_layout layout;
 	struct read_batch batch;
+	struct media_findings media_named; /* step 1's named disks and groups, with their kinds of evidence */
 	struct doctor_step steps[DOCTOR_STEPS];
 	struct doctor_verdict verdict;
 	double media_median_bw;
