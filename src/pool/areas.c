@@ -3,6 +3,7 @@
 #include "pool/areas.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +115,24 @@ int pool_area_create(const struct pool_target *t, const char *run_id, const char
 	else
 		log_msg(LOG_INFO, "%s (%s): created temporary %s %s%s%s", tag, t->pool, ak->word, ret->name,
 			ak->records ? " with " : "", ak->records ? rs : "");
+	strbuf_release(&err);
+	return r;
+}
+
+int pool_area_create_zvol(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,
+			  const char *volblocksize, struct scratch *ret, const char *tag)
+{
+	char vbs[48];
+	snprintf(vbs, sizeof(vbs), "volblocksize=%s", volblocksize);
+	const char *props[] = { vbs, "primarycache=metadata", NULL };
+	struct strbuf err = STRBUF_INIT;
+	int r = scratch_create_zvol(t->parent, run_id, suffix, bytes, props, ret, &err);
+	if (r < 0)
+		log_msg(LOG_ERR, "%s (%s): cannot create a temporary zvol: %.*s", tag, t->pool,
+			(int)strcspn(err.buf, "\n"), err.buf);
+	else
+		log_msg(LOG_INFO, "%s (%s): created temporary zvol %s (%s) with %s, %" PRIu64 " bytes", tag, t->pool,
+			ret->name, ret->path, vbs, bytes);
 	strbuf_release(&err);
 	return r;
 }

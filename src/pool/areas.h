@@ -43,6 +43,12 @@ int pool_areas_remove_stale(const struct pool_target *t, const char *tag);
  * 0 or -errno. */
 int pool_area_create(const struct pool_target *t, const char *run_id, const char *suffix, const char *recordsize,
 		     struct scratch *ret, const char *tag);
+/* Creates the zvol "iotriage-<RUN_ID>-<SUFFIX>" of BYTES in T's pool with
+ * VOLBLOCKSIZE and primarycache=metadata (pool/scratch: tagged, its device
+ * in RET->path). Logs. Returns 0 or -errno (-ENODEV: this ZFS makes no zvol
+ * device). */
+int pool_area_create_zvol(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,
+			  const char *volblocksize, struct scratch *ret, const char *tag);
 /* Creates the RBD image "iotriage-<RUN_ID>-<SUFFIX>" of BYTES in T's Ceph
  * pool, tagged with its owner (pool/rbd_images). Logs. Returns 0 or -errno. */
 int pool_area_create_image(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,

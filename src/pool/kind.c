@@ -439,6 +439,7 @@ const struct pool_kind pool_kind_zfs = {
 	.root_dataset = true,
 	.iostat = true,
 	.sync_probe = true,
+	.zvols = true,
 	.layout = POOL_LAYOUT_VDEVS,
 	.members_from = "zpool status",
 	.resolve = zfs_resolve,

@@ -64,6 +64,7 @@ struct pool_kind {
 	bool root_dataset;              /* a file in the mount point is in the pool's root dataset */
 	bool iostat;                    /* zpool iostat -v watches it under load */
 	bool sync_probe;                /* a log vdev's sync writes can be probed (zpool iostat -l) */
+	bool zvols;                     /* can make a zvol as a test area (benchpool --zvol) */
 	enum pool_layout_form layout;   /* the layout model of its data members */
 	const char *members_from;       /* where its members are read ("zpool status"); NULL: it has none */
 	const char *no_members;         /* why not, for telemetry ("a directory: no pool members to sample") */

@@ -2,6 +2,7 @@
  * areas, the selected engines in order, the honesty notes (cache size,
  * perf, zeros against random), the pool's status, the areas removed. */
 #include "triage/benchpool.h"
+#include "triage/benchpool_zvol.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -140,11 +141,33 @@ static int prepare_image(struct benchpool_result *b, const char *run_id)
 	return 0;
 }
 
+/* A zvol (triage/benchpool_zvol.h): its area, compression, context and block size. */
+static int prepare_zvol(struct benchpool_result *b, const char *run_id)
+{
+	struct benchpool_zvol z;
+	int r = benchpool_zvol_prepare(&b->target, b->size, b->set.runtime_s, b->set.pattern, b->set.volblocksize,
+				       run_id, &z);
+	if (z.area.name[0]) {
+		b->areas[0] = z.area;
+		b->nareas = 1;
+	}
+	if (r < 0)
+		return r;
+	memcpy(b->compression, z.compression, sizeof(b->compression));
+	b->ctx = z.ctx;
+	b->ctx.block_device = b->areas[0].path; /* in B, which outlives Z */
+	if (z.volblocksize)
+		b->reading.record = z.volblocksize;
+	return 0;
+}
+
 /* Free space for the tests, then the areas and the engines' context. */
 static int prepare(struct benchpool_result *b, const char *run_id)
 {
 	struct pool_target *t = &b->target;
 	b->stale_removed = (size_t)pool_areas_remove_stale(t, "BENCHPOOL");
+	if (b->set.zvol)
+		return prepare_zvol(b, run_id);
 	if (pool_area_kind(t->kind->area)->block)
 		return interrupt_requested() ? -EINTR : prepare_image(b, run_id);
 	bool random_pass = b->set.tests & ((1u << PB_FIO) | (1u << PB_BUILTIN));

@@ -41,6 +41,8 @@ struct benchpool_settings {
 	unsigned runtime_s;        /* a cap on each fio and built-in pass */
 	enum data_pattern pattern;
 	struct progress *progress; /* told each test as it starts (test N of M); NULL for none */
+	bool zvol;                 /* test a zvol of SIZE (triage/benchpool_zvol.h), not datasets */
+	const char *volblocksize;  /* its volblocksize ("16K"); NULL for the default */
 };
 
 struct benchpool_result {

@@ -14,6 +14,7 @@ void benchpool_reading_init(struct benchpool_reading *r, const struct pool_evide
 {
 	memset(r, 0, sizeof(*r));
 	r->evidence = e;
+	r->record = BENCHPOOL_RANDOM_RECORD;
 }
 
 /* The members' kernel names, as diskstats_read takes them. */
@@ -140,8 +141,8 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 		m[i] = (struct random_member_load){ .vdev = e->members[i].vdev, .reads = (double)r->window[i].reads,
 						    .busy_seconds = r->window[i].busy_ms / 1000.0,
 						    .window_seconds = f->seconds };
-	if (!*why && (!m || random_reading_judge(&e->layout, BENCHPOOL_RANDOM_RECORD, sector, m, e->nmembers,
-						 (double)f->bytes / BENCHPOOL_RANDOM_RECORD, f->seconds,
+	if (!*why && (!m || random_reading_judge(&e->layout, r->record, sector, m, e->nmembers,
+						 (double)f->bytes / BENCHPOOL_RANDOM_IO, f->seconds,
 						 &r->readings[o->test]) < 0))
 		why = "no reading against the layout: no data vdev member was sampled";
 	free(m);

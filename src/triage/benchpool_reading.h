@@ -24,11 +24,14 @@
 #include "poolbench/poolbench.h"
 #include "triage/pool_evidence.h"
 
-/* The random area's record size (pool/areas: the "4k" area). */
+/* The random area's record size (pool/areas: the "4k" area), and the
+ * random pass's I/O size. */
 #define BENCHPOOL_RANDOM_RECORD 4096
+#define BENCHPOOL_RANDOM_IO 4096
 
 struct benchpool_reading {
 	const struct pool_evidence *evidence;
+	unsigned record;              /* the random area's record (or a zvol's volblock) size */
 	struct diskstat *begin;       /* the members' counters when the pass began */
 	uint64_t begin_ns;
 	struct diskstat_delta *window;/* and what they did until it ended */

@@ -161,6 +161,15 @@ check "rpmir: and reads more than the raidz1 did" -- bash -c "[ \$(jq '.results[
 check "rpmir: a healthy mirror of rotating disks has no member-share finding (OpenZFS keeps one stream on one side)" -- \
 	jtest "$m" '[.pool_telemetry.findings[] | select(.code == "member-share")] == []'
 
+# --- benchpool on a zvol
+z=$(jsect rpmir-zvol)
+check "zvol: benchpool --zvol ran" -- test "$(rc rpmir-zvol)" = 0
+check "zvol: one tagged zvol, the built-in engine's four figures on it, the file-system engines skipped saying why" -- jtest "$z" \
+	'(.areas | length == 1 and (.[0] | test("^rpmir/iotriage-.*-zvol$"))) and ([.results[] | select(.test == "builtin") | .figures[].pass] == ["write","read","random read","random write"]) and ([.results[] | select(.test == "dd") | .reason] | .[0] | test("a zvol is a block device"))'
+check "zvol: its random pass read against the layout with the 16K volblocksize" -- jtest "$z" \
+	'[.results[] | select(.test == "builtin") | .random_reading.record_bytes] == [16384]'
+check "zvol: filled whole before the tests, so no read lands in a hole" -- bash -c "sed -n '/^=== BEGIN rpmir-zvol-log/,/^=== END rpmir-zvol-log/p' '$c' | grep -q 'filling the zvol .* whole'"
+
 # --- matrix with zvols on real OpenZFS
 x=$(jsect mx-zvol)
 check "matrix: ran with two datasets and two zvols" -- jtest "$x" \

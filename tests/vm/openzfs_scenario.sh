@@ -174,6 +174,8 @@ run rprz-destroy zpool destroy rprz
 wipe 15 16 17 18
 run rpmir-create zpool create -f -o ashift=9 rpmir mirror $(d 15) $(d 16) mirror $(d 17) $(d 18)
 runj rpmir-bench $I benchpool rpmir 32M --tests builtin --runtime 5 --json
+# benchpool on a zvol of the same pool, as a VM's disk
+runj rpmir-zvol $I benchpool rpmir 32M --zvol --volblocksize 16K --tests all --runtime 5 --json
 # matrix with zvols beside the datasets: the raw/qcow2/zvol comparison's zvol rows
 runj mx-zvol $I matrix --pool rpmir --zvol --recordsize 8k,64k --compression off --tests seqread-64k,seqwrite-64k \
 	--size 16M --runtime 2s --engine builtin --json
