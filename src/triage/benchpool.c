@@ -17,6 +17,7 @@
 #include "output/latency.h"
 #include "pool/arc.h"
 #include "pool/areas.h"
+#include "pool/pool_findings.h"
 
 static void (*const runners[PB_NTESTS])(const struct pb_context *, struct pb_outcome *) = {
 	[PB_FIO] = pb_run_fio, [PB_ELBENCHO] = pb_run_elbencho, [PB_DD] = pb_run_dd,
@@ -158,6 +159,12 @@ static int prepare_zvol(struct benchpool_result *b, const char *run_id)
 	b->ctx.block_device = b->areas[0].path; /* in B, which outlives Z */
 	if (z.volblocksize)
 		b->reading.record = z.volblocksize;
+	/* Its volblocksize against the random pass's I/O, as recordsize is judged for a dataset. */
+	struct pool_findings *f = &b->evidence.settings;
+	if (pool_findings_volblocksize(b->areas[0].name, z.volblocksize, BENCHPOOL_RANDOM_IO, f) > 0)
+		log_msg(LOG_WARN, "BENCHPOOL (%s): finding volblocksize '%s': %s; fix: %s (%s)", b->target.pool,
+			f->items[f->count - 1].subject, f->items[f->count - 1].text, f->items[f->count - 1].fix,
+			f->items[f->count - 1].evidence);
 	return 0;
 }
 
