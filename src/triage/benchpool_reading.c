@@ -154,6 +154,7 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 	}
 	const struct random_reading *rr = &r->readings[o->test];
 	r->judged[o->test] = true;
+	r->sector_from[o->test] = sector_from;
 	log_msg(LOG_INFO, "BENCHPOOL (%s): %s: %u-byte sectors (from %s)", e->pool, pb_test_name(o->test), sector,
 		sector_from);
 	log_msg(rr->layout_limited ? LOG_WARN : LOG_INFO, "BENCHPOOL (%s): %s: %s%s%s", e->pool, pb_test_name(o->test),
@@ -181,6 +182,7 @@ void benchpool_reading_json(struct json *j, const struct benchpool_reading *r, e
 	json_double(j, "median_member_busy", rr->median_busy);
 	json_uint(j, "record_bytes", rr->record);
 	json_uint(j, "sector_bytes", rr->sector);
+	json_string(j, "sector_source", r->sector_from[t]);
 	json_begin_array(j, "vdevs");
 	for (size_t i = 0; i < rr->nvdevs; i++) {
 		json_begin_object(j, NULL);

@@ -39,6 +39,7 @@ struct benchpool_reading {
 	bool judged[PB_NTESTS];
 	struct random_reading readings[PB_NTESTS];
 	char note[PB_NTESTS][200];    /* why a test's pass has no reading ("" when it has one) */
+	const char *sector_from[PB_NTESTS]; /* where its sector size came from ("the member's label") */
 };
 
 /* R reads E's members (E must outlive R). */

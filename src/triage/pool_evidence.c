@@ -182,7 +182,8 @@ static void watch_stop(struct pool_evidence *e)
 		const struct zpool_iostat_dev *d = &e->iostat.devs[i];
 		ml[i] = (struct member_load){ .name = d->name, .vdev = d->vdev,
 					      .ios = (uint64_t)((d->read_ops + d->write_ops) * seconds),
-					      .read_bytes = d->read_bps * seconds };
+					      .read_bytes = d->read_bps * seconds,
+					      .reads = (uint64_t)(d->read_ops * seconds) };
 	}
 	if (ml && member_load_judge(ml, e->iostat.count, &e->load) > 0)
 		for (size_t i = 0; i < e->load.count; i++)
@@ -222,7 +223,7 @@ static int pool_evidence_stop_diskstats(struct pool_evidence *e)
 			ml[i] = (struct member_load){ .name = m->name, .vdev = m->vdev, .busy = m->total.busy,
 						      .wait_ms = m->total.wait_ms,
 						      .ios = m->total.reads + m->total.writes,
-						      .read_bytes = (double)m->total.read_bytes,
+						      .read_bytes = (double)m->total.read_bytes, .reads = m->total.reads,
 						      .locality_reads = kernel_zfs && m->rotating };
 	}
 	diskstats_result_release(&res);

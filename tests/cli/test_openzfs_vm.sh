@@ -150,8 +150,8 @@ check "rprz: every read labelled pool (primarycache=metadata: the ARC keeps no f
 	'[.results[0].figures[] | select(.direction == "read") | .cache] | length == 2 and all(. == "pool")'
 check "rprz: no member named busy or slow for the parity placement of same-sized records" -- jtest "$b" \
 	'[.pool_telemetry.findings[] | select(.code == "member-busy" or .code == "member-slow")] == []'
-label_used() { sect rprz-bench-log | grep -q "512-byte sectors (from the member's label)"; }
-check "rprz: the sector size came from the member's label (zdb -l)" -- label_used
+check "rprz: the sector size came from the member's label (zdb -l)" -- jtest "$b" \
+	'.results[0].random_reading.sector_source == "the member'"'"'s label"'
 check "rprz: the advice names mirrors with their figure" -- jtest "$b" '.results[0].random_reading.advice | test("mirrors \\(about [0-9]+ IOPS")'
 m=$(jsect rpmir-bench)
 diag "rpmir: $(jq -r '.results[0].random_reading.reading' "$m")"
