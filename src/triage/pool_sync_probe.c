@@ -135,57 +135,74 @@ static int probe_area(const struct pool_target *t, const char *run_id, int (*wor
 	return r;
 }
 
+/* One probe: what it writes, the class it watches, and its words. */
+struct probe {
+	int (*workload)(const char *dir, struct sync_figures *f);
+	enum pool_class klass;
+	const char *name;   /* "sync-write probe" */
+	const char *vdev;   /* "log", "special vdev" */
+};
+
+/* Runs P on T (layout L): the area, the watch, the judgement. Returns 1, 0
+ * or -errno; *F gets the workload's figures, WHY the reason it could not
+ * judge. */
+static int run_probe(const struct probe *p, const struct pool_target *t, const struct pool_layout *l,
+		     const char *run_id, struct pool_findings *findings, struct sync_figures *f, char *why, size_t len)
+{
+	struct zpool_lat lat;
+	int r = probe_area(t, run_id, p->workload, &lat, f, why, len);
+	if (r == 0) {
+		r = pool_slow_class_judge(l, &lat, p->klass, findings, why, len);
+		zpool_lat_release(&lat);
+	}
+	return r;
+}
+
+/* The end of a probe: SUMMARY said (FIGURES and the verdict, or why not) and logged. */
+static int say(const struct probe *p, const struct pool_target *t, int r, const char *figures, const char *why,
+	       char *summary, size_t len)
+{
+	if (r >= 0)
+		snprintf(summary, len, "%s: the %s %s the data vdevs", figures, p->vdev,
+			 r ? "is slower than" : "keeps up with");
+	else
+		snprintf(summary, len, "the %s could not judge the %s: %s", p->name, p->vdev, why);
+	log_msg(r < 0 ? LOG_WARN : LOG_INFO, "DOCTOR (%s): %s", t->pool, summary);
+	return r;
+}
+
 int pool_sync_probe(const struct pool_target *t, const struct pool_layout *l, const char *run_id,
 		    struct pool_findings *findings, char *summary, size_t len)
 {
+	static const struct probe p = { sync_writes, POOL_CLASS_LOG, "sync-write probe", "log" };
 	if (!t->kind->sync_probe || !pool_has_log(l)) {
 		snprintf(summary, len, "no sync-write probe: the pool has no log vdev");
 		return -ENODATA;
 	}
 	log_msg(LOG_INFO, "DOCTOR (%s): sync writes of %d KiB for %d s, zpool iostat -l watching the log", t->pool,
 		POOL_SYNC_PROBE_BLOCK / 1024, POOL_SYNC_PROBE_SECONDS);
-	struct zpool_lat lat;
 	struct sync_figures f = { 0 };
-	char why[256] = "";
-	int r = probe_area(t, run_id, sync_writes, &lat, &f, why, sizeof(why));
-	if (r == 0) {
-		r = pool_slow_log_judge(l, &lat, findings, why, sizeof(why));
-		zpool_lat_release(&lat);
-	}
-	if (r >= 0)
-		snprintf(summary, len, "%llu sync writes of %d KiB in %.1f s, %.2f ms each: %s",
-			 (unsigned long long)f.writes, POOL_SYNC_PROBE_BLOCK / 1024, f.seconds, f.mean_latency_ns / 1e6,
-			 r ? "the log is slower than the data vdevs" : "the log keeps up with the data vdevs");
-	else
-		snprintf(summary, len, "the sync-write probe could not judge the log: %s", why);
-	log_msg(r < 0 ? LOG_WARN : LOG_INFO, "DOCTOR (%s): %s", t->pool, summary);
-	return r;
+	char why[256] = "", figures[160];
+	int r = run_probe(&p, t, l, run_id, findings, &f, why, sizeof(why));
+	snprintf(figures, sizeof(figures), "%llu sync writes of %d KiB in %.1f s, %.2f ms each",
+		 (unsigned long long)f.writes, POOL_SYNC_PROBE_BLOCK / 1024, f.seconds, f.mean_latency_ns / 1e6);
+	return say(&p, t, r, figures, why, summary, len);
 }
 
 int pool_special_probe(const struct pool_target *t, const struct pool_layout *l, const char *run_id,
 		       struct pool_findings *findings, char *summary, size_t len)
 {
+	static const struct probe p = { metadata_writes, POOL_CLASS_SPECIAL, "metadata probe", "special vdev" };
 	if (!t->kind->sync_probe || !pool_has_special(l)) {
 		snprintf(summary, len, "no metadata probe: the pool has no special vdev");
 		return -ENODATA;
 	}
 	log_msg(LOG_INFO, "DOCTOR (%s): small files created for %d s, zpool iostat -l watching the special vdev", t->pool,
 		POOL_SYNC_PROBE_SECONDS);
-	struct zpool_lat lat;
 	struct sync_figures f = { 0 };
-	char why[256] = "";
-	int r = probe_area(t, run_id, metadata_writes, &lat, &f, why, sizeof(why));
-	if (r == 0) {
-		r = pool_slow_class_judge(l, &lat, POOL_CLASS_SPECIAL, findings, why, sizeof(why));
-		zpool_lat_release(&lat);
-	}
-	if (r >= 0)
-		snprintf(summary, len, "%llu files of %d bytes created in %.1f s: %s", (unsigned long long)f.writes,
-			 POOL_META_PROBE_FILE_BYTES, f.seconds,
-			 r ? "the special vdev is slower than the data vdevs"
-			   : "the special vdev keeps up with the data vdevs");
-	else
-		snprintf(summary, len, "the metadata probe could not judge the special vdev: %s", why);
-	log_msg(r < 0 ? LOG_WARN : LOG_INFO, "DOCTOR (%s): %s", t->pool, summary);
-	return r;
+	char why[256] = "", figures[160];
+	int r = run_probe(&p, t, l, run_id, findings, &f, why, sizeof(why));
+	snprintf(figures, sizeof(figures), "%llu files of %d bytes created in %.1f s", (unsigned long long)f.writes,
+		 POOL_META_PROBE_FILE_BYTES, f.seconds);
+	return say(&p, t, r, figures, why, summary, len);
 }

@@ -93,6 +93,8 @@ wait
 (sleep 1; dd if=/tmp/sync.src of=/tank/sync2 bs=16k 2>/dev/null) &
 run tank-iostat-l zpool iostat -v -l tank 1 4
 wait
+run tank-iostat-w zpool iostat -w tank
+run tank-iostat-wHp zpool iostat -w -H -p tank
 zfs set sync=standard tank
 runj tank-doctor $I doctor tank --quick --no-network --json
 run tank-destroy zpool destroy tank
