@@ -108,6 +108,30 @@ static void watch_start(struct pool_evidence *e, const struct pool_target *t)
 		log_msg(LOG_WARN, "%s (%s): no zpool iostat: %s", e->tag, e->pool, e->iostat_error);
 	else
 		e->watching = true;
+	/* zfs-fuse has no latency histograms: said in the document, not warned about. */
+	e->hist_started = zpool_hist_read(t->pool, &e->hist_before, e->hist_error, sizeof(e->hist_error)) == 0;
+}
+
+/* The workload's latency histograms: the second snapshot less the first. */
+static void hist_stop(struct pool_evidence *e)
+{
+	struct zpool_hist after;
+	if (!e->hist_started || zpool_hist_read(e->pool, &after, e->hist_error, sizeof(e->hist_error)) < 0)
+		return;
+	e->hist_started = false;
+	if (zpool_hist_diff(&after, &e->hist_before, &e->hist) < 0) {
+		snprintf(e->hist_error, sizeof(e->hist_error), "the histograms went back (the pool was imported again)");
+		return;
+	}
+	e->hist_read = true;
+	log_msg(LOG_INFO, "%s (%s): zpool iostat -w: %llu reads, disk wait p50 %llu us p99 %llu us; %llu writes, disk "
+			  "wait p50 %llu us p99 %llu us", e->tag, e->pool,
+		(unsigned long long)zpool_hist_total(&e->hist, ZH_DISK_READ),
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_READ, 50) / 1000,
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_READ, 99) / 1000,
+		(unsigned long long)zpool_hist_total(&e->hist, ZH_DISK_WRITE),
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_WRITE, 50) / 1000,
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_WRITE, 99) / 1000);
 }
 
 int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t)
@@ -195,6 +219,7 @@ int pool_evidence_stop(struct pool_evidence *e)
 {
 	int r = pool_evidence_stop_diskstats(e);
 	watch_stop(e);
+	hist_stop(e);
 	return r < 0 ? r : (int)e->load.count;
 }
 
@@ -311,6 +336,27 @@ static void iostat_json(struct json *j, const struct pool_evidence *e)
 	json_end_object(j);
 }
 
+/* "zpool_latency": the workload's wait percentiles from zpool iostat -w, per kind of wait. */
+static void hist_json(struct json *j, const struct pool_evidence *e)
+{
+	static const struct { const char *key; enum zpool_hist_col col; } cols[] = {
+		{ "total_wait_read", ZH_TOTAL_READ }, { "total_wait_write", ZH_TOTAL_WRITE },
+		{ "disk_wait_read", ZH_DISK_READ },   { "disk_wait_write", ZH_DISK_WRITE },
+	};
+	json_begin_object(j, "zpool_latency");
+	json_bool(j, "read", e->hist_read);
+	json_string(j, "error", !e->hist_read && e->hist_error[0] ? e->hist_error : NULL);
+	for (size_t i = 0; e->hist_read && i < sizeof(cols) / sizeof(cols[0]); i++) {
+		json_begin_object(j, cols[i].key);
+		json_uint(j, "count", zpool_hist_total(&e->hist, cols[i].col));
+		json_uint(j, "p50_ns", zpool_hist_percentile(&e->hist, cols[i].col, 50));
+		json_uint(j, "p99_ns", zpool_hist_percentile(&e->hist, cols[i].col, 99));
+		json_uint(j, "max_ns", zpool_hist_percentile(&e->hist, cols[i].col, 100));
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
 void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 {
 	json_begin_object(j, "pool_settings");
@@ -336,6 +382,7 @@ void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 	json_end_array(j);
 	findings_json(j, "findings", &e->load);
 	iostat_json(j, e);
+	hist_json(j, e);
 	json_end_object(j);
 }
 

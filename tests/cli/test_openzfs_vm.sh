@@ -150,6 +150,8 @@ check "rprz: every read labelled pool (primarycache=metadata: the ARC keeps no f
 	'[.results[0].figures[] | select(.direction == "read") | .cache] | length == 2 and all(. == "pool")'
 check "rprz: no member named busy or slow for the parity placement of same-sized records" -- jtest "$b" \
 	'[.pool_telemetry.findings[] | select(.code == "member-busy" or .code == "member-slow")] == []'
+check "rprz: zpool iostat -w's histograms around the tests give the workload's disk waits" -- jtest "$b" \
+	'.pool_telemetry.zpool_latency | .read and .disk_wait_read.count > 0 and .disk_wait_write.count > 0 and .disk_wait_read.p99_ns >= .disk_wait_read.p50_ns and .disk_wait_read.p50_ns > 0'
 check "rprz: the sector size came from the member's label (zdb -l)" -- jtest "$b" \
 	'.results[0].random_reading.sector_source == "the member'"'"'s label"'
 check "rprz: the advice names mirrors with their figure" -- jtest "$b" '.results[0].random_reading.advice | test("mirrors \\(about [0-9]+ IOPS")'

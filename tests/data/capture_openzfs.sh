@@ -7,6 +7,7 @@
 #   openzfs232_ashift9_sync_get.txt       zpool get -H -p all; zfs get -H -p all
 #   openzfs232_mirror_slow_log_iostat_l[Hp].txt  zpool iostat -v -l [-H -p] during sync writes
 #   openzfs232_raidz1_ashift9_zdb_label.txt zdb -l MEMBER of a raidz1 made with ashift=9
+#   openzfs232_mirror_iostat_w[Hp].txt      zpool iostat -w [-H -p] (latency histograms)
 # KEEP_CONSOLE=FILE bash tests/cli/test_openzfs_vm.sh keeps a console to run this on.
 set -eu
 console=${1:?console log}
@@ -36,3 +37,5 @@ keep ash-get openzfs232_ashift9_sync_get.txt
 keep tank-iostat-lHp openzfs232_mirror_slow_log_iostat_lHp.txt
 keep tank-iostat-l openzfs232_mirror_slow_log_iostat_l.txt
 keep rprz-label openzfs232_raidz1_ashift9_zdb_label.txt
+keep tank-iostat-wHp openzfs232_mirror_iostat_wHp.txt
+keep tank-iostat-w openzfs232_mirror_iostat_w.txt
