@@ -61,6 +61,8 @@ void benchpool_print(const struct benchpool_result *b)
 		if (b->reading.judged[t])
 			printf("%s (%s): %s%s%s.\n", r->layout_limited ? "Layout" : "Random pass", pb_test_name(t),
 			       r->sentence, r->advice[0] ? "; " : "", r->advice);
+		if (b->reading.gap[t][0])
+			printf("Jobs (%s): %s.\n", pb_test_name(t), b->reading.gap[t]);
 	}
 	const struct ceph_state *c = &b->ceph;
 	if (c->read) {

@@ -301,6 +301,7 @@ static void run_tests(struct benchpool_result *b)
 	}
 	progress_finish(b->set.progress);
 	pool_evidence_stop(&b->evidence);
+	benchpool_reading_gaps(&b->reading, b->outcomes, b->noutcomes);
 }
 
 int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t size, const char *run_id,

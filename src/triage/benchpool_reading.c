@@ -8,6 +8,7 @@
 
 #include "basic/log.h"
 #include "basic/timeutil.h"
+#include "pool/job_gap.h"
 #include "pool/zfs_label.h"
 
 void benchpool_reading_init(struct benchpool_reading *r, const struct pool_evidence *e)
@@ -161,8 +162,27 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 		rr->sentence, rr->advice[0] ? "; " : "", rr->advice);
 }
 
+void benchpool_reading_gaps(struct benchpool_reading *r, const struct pb_outcome *o, size_t n)
+{
+	const struct pool_evidence *e = r->evidence;
+	for (size_t i = 0; i < n; i++) {
+		r->gap[o[i].test][0] = '\0';
+		for (size_t k = 0; o[i].state == PB_RAN && k < o[i].nfigures; k++) {
+			const struct pb_figure *f = &o[i].figures[k];
+			if (f->last_done_seconds > 0 &&
+			    job_gap_judge(f->first_done_seconds, f->last_done_seconds, &e->load, e->telemetry_read,
+					  r->gap[o[i].test], sizeof(r->gap[o[i].test]))) {
+				log_msg(LOG_WARN, "BENCHPOOL (%s): %s %s: %s", e->pool, pb_test_name(o[i].test), f->label,
+					r->gap[o[i].test]);
+				break;
+			}
+		}
+	}
+}
+
 void benchpool_reading_json(struct json *j, const struct benchpool_reading *r, enum pb_test t)
 {
+	json_string(j, "job_gap", r->gap[t][0] ? r->gap[t] : NULL);
 	if (!r->judged[t]) {
 		if (r->note[t][0]) {
 			json_begin_object(j, "random_reading");
