@@ -159,6 +159,8 @@ static int prepare_zvol(struct benchpool_result *b, const char *run_id)
 	b->ctx.block_device = b->areas[0].path; /* in B, which outlives Z */
 	if (z.volblocksize)
 		b->reading.record = z.volblocksize;
+	b->zvol_volblocksize = z.volblocksize;
+	b->zvol_filled_bytes = z.filled_bytes;
 	/* Its volblocksize against the random pass's I/O, as recordsize is judged for a dataset. */
 	struct pool_findings *f = &b->evidence.settings;
 	if (pool_findings_volblocksize(b->areas[0].name, z.volblocksize, BENCHPOOL_RANDOM_IO, f) > 0)
@@ -443,6 +445,14 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 	json_bool(j, "perf_usable", b->perf_usable);
 	json_string(j, "perf_note", b->perf_note.buf);
 	json_uint(j, "stale_areas_removed", b->stale_removed);
+	if (b->set.zvol) {
+		json_begin_object(j, "zvol");
+		json_string(j, "name", b->nareas ? b->areas[0].name : NULL);
+		json_string(j, "device", b->nareas ? b->areas[0].path : NULL);
+		json_uint(j, "volblocksize", b->zvol_volblocksize);
+		json_uint(j, "filled_bytes", b->zvol_filled_bytes);
+		json_end_object(j);
+	}
 	json_begin_array(j, "areas");
 	for (size_t i = 0; i < b->nareas; i++)
 		json_string(j, NULL, b->areas[i].name);

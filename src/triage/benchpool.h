@@ -63,6 +63,8 @@ struct benchpool_result {
 	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
 	struct pool_evidence evidence; /* settings before the tests, member telemetry during them */
 	struct benchpool_reading reading; /* each random pass against the layout */
+	unsigned zvol_volblocksize;    /* --zvol: its volblocksize and the bytes written before the tests */
+	uint64_t zvol_filled_bytes;
 	struct ceph_state ceph;    /* on Ceph: the cluster's health and the pool's settings (ceph.read) */
 };
 

@@ -58,6 +58,8 @@ int benchpool_zvol_prepare(const struct pool_target *t, uint64_t size, unsigned 
 		t->pool, ret->area.name, ret->area.path);
 	char err[400] = "";
 	r = pb_fill_device(&ret->ctx, err, sizeof(err));
+	if (r == 0)
+		ret->filled_bytes = size;
 	if (r < 0)
 		log_msg(LOG_ERR, "BENCHPOOL (%s): cannot fill the zvol: %s", t->pool, r == -EINTR ? "interrupted" : err);
 	return r;

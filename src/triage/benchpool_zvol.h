@@ -30,6 +30,7 @@ struct benchpool_zvol {
 	char compression[32];
 	struct pb_context ctx;
 	unsigned volblocksize;
+	uint64_t filled_bytes;     /* written whole before the tests */
 };
 
 /* Makes a zvol of SIZE in T's pool with VOLBLOCKSIZE (NULL: the default)

@@ -165,7 +165,7 @@ runj ash-doctor $I doctor ash --quick --no-network --json
 run ash-destroy zpool destroy ash
 
 # --- rp: benchpool's 4 KiB random pass on IOPS-bound disks (IOTZFS15..18,
-# 512-byte sectors, 150 reads/s each): a raidz1 of four made with ashift=9
+# 512-byte sectors, 80 reads/s each): a raidz1 of four made with ashift=9
 # (a 4 KiB record spans its three data columns) against two mirrors of the
 # same disks
 run rprz-create zpool create -f -o ashift=9 rprz raidz1 $(d 15) $(d 16) $(d 17) $(d 18)
