@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "basic/checksum.h"
 #include "basic/parse.h"
 
 #define LINE_MAX_LEN 1024
@@ -129,6 +130,16 @@ static int get_time(struct parse_state *ps, const char *key, const char *val, ui
 	return 0;
 }
 
+/* rw=read:N and rw=write:N skip N bytes after each I/O; on a random or
+ * mixed mode ':N' means something else (new offsets every N I/Os), fio's. */
+static int rw_modifier(struct parse_state *ps, const char *key, const char *val, const char *mod)
+{
+	if (strcmp(ps->cur->rw, "read") != 0 && strcmp(ps->cur->rw, "write") != 0)
+		return need_fio(ps, "%s=%s: an offset modifier (':N') on a random or mixed mode is not run natively", key,
+				val);
+	return get_size(ps, key, mod, 0, &ps->cur->seq_hole);
+}
+
 static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 {
 	static const char *const modes[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
@@ -140,9 +151,10 @@ static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 	for (size_t i = 0; fio_modes[i]; i++)
 		if (strcmp(ps->cur->rw, fio_modes[i]) == 0)
 			return need_fio(ps, "%s=%s is not run natively", key, val);
+	ps->cur->seq_hole = 0;
 	for (size_t i = 0; modes[i]; i++)
 		if (strcmp(ps->cur->rw, modes[i]) == 0)
-			return val[n] ? need_fio(ps, "%s=%s: offset modifiers (':N') are not run natively", key, val) : 0;
+			return val[n] ? rw_modifier(ps, key, val, val + n + 1) : 0;
 	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim "
 		    "or trimwrite", key, val);
 }
@@ -300,6 +312,82 @@ static int opt_cosmetic(struct parse_state *ps, const char *key, const char *val
 	return 0;
 }
 
+/* offset=, offset_increment= and number_ios=: bytes, bytes and a count. */
+static int opt_offset(struct parse_state *ps, const char *key, const char *val)
+{
+	if (val && val[0] && val[strlen(val) - 1] == '%')
+		return need_fio(ps, "%s=%s: an offset as a percentage is not run natively", key, val);
+	if (strcmp(key, "number_ios") == 0)
+		return get_uint(ps, key, val, 0, UINT64_MAX, &ps->cur->number_ios);
+	return get_size(ps, key, val, 0, strcmp(key, "offset") == 0 ? &ps->cur->offset : &ps->cur->offset_increment);
+}
+
+static int opt_loops(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, 1, 1000000, &v);
+	ps->cur->loops = (unsigned)v;
+	return r;
+}
+
+/* startdelay= (seconds by default) and thinktime= (microseconds by
+ * default, as fio reads them); a range (startdelay=1-5) is fio's. */
+static int opt_delay(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, '-') || strchr(val, ':'))
+		return need_fio(ps, "%s=%s: a range of times is not run natively", key, val);
+	if (strcmp(key, "startdelay") == 0)
+		return get_time(ps, key, val, &ps->cur->startdelay_ns);
+	if (strspn(val, "0123456789") == strlen(val)) {
+		uint64_t us = 0;
+		int r = get_uint(ps, key, val, 0, UINT32_MAX, &us);
+		ps->cur->thinktime_ns = us * 1000;
+		return r;
+	}
+	return get_time(ps, key, val, &ps->cur->thinktime_ns);
+}
+
+static int opt_thinkblocks(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	ps->cur->thinktime_blocks = (unsigned)v;
+	return r;
+}
+
+/* fsync=N, fdatasync=N (0: none) and end_fsync. */
+static int opt_sync(struct parse_state *ps, const char *key, const char *val)
+{
+	if (strcmp(key, "end_fsync") == 0)
+		return get_bool(ps, key, val, &ps->cur->end_fsync);
+	uint64_t v = 0;
+	int r = get_uint(ps, key, val, 0, UINT32_MAX, &v);
+	*(strcmp(key, "fsync") == 0 ? &ps->cur->fsync : &ps->cur->fdatasync) = (unsigned)v;
+	return r;
+}
+
+/* verify= with the checksums built in (basic/checksum.h); do_verify and
+ * verify_fatal. fio's other kinds (crc32, xxhash, meta, pattern, ...) are fio's. */
+static int opt_verify(struct parse_state *ps, const char *key, const char *val)
+{
+	if (strcmp(key, "do_verify") == 0)
+		return get_bool(ps, key, val, &ps->cur->do_verify);
+	if (strcmp(key, "verify_fatal") == 0)
+		return get_bool(ps, key, val, &ps->cur->verify_fatal);
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	ps->cur->verify[0] = '\0';
+	if (strcmp(val, "0") == 0 || strcmp(val, "null") == 0)
+		return 0;
+	int kind = checksum_find(val);
+	if (kind < 0)
+		return need_fio(ps, "%s=%s is not run natively (crc32c, md5 and sha256 are)", key, val);
+	snprintf(ps->cur->verify, sizeof(ps->cur->verify), "%s", checksum_name(kind));
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -312,6 +400,11 @@ static const struct {
 	{ "name", opt_name }, { "description", opt_cosmetic }, { "thread", opt_cosmetic },
 	{ "new_group", opt_cosmetic }, { "gtod_reduce", opt_cosmetic }, { "percentile_list", opt_cosmetic },
 	{ "group_reporting", opt_cosmetic }, { "stonewall", opt_flag },
+	{ "offset", opt_offset }, { "offset_increment", opt_offset }, { "number_ios", opt_offset },
+	{ "loops", opt_loops }, { "startdelay", opt_delay }, { "thinktime", opt_delay },
+	{ "thinktime_blocks", opt_thinkblocks }, { "fsync", opt_sync }, { "fdatasync", opt_sync },
+	{ "end_fsync", opt_sync }, { "verify", opt_verify }, { "do_verify", opt_verify },
+	{ "verify_fatal", opt_verify },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -329,7 +422,9 @@ static const char *const aliases[][2] = {
 const char *const fiojob_supported[] = {
 	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "io_limit", "runtime",
 	"timeout", "ramp_time", "time_based", "direct", "buffered", "randrepeat", "allrandrepeat", "norandommap",
-	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous", NULL,
+	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous",
+	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
+	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -339,7 +434,8 @@ const char *const fiojob_cosmetic[] = {
 
 static void job_defaults(struct fiojob *j, const char *name)
 {
-	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true };
+	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true,
+			      .loops = 1, .thinktime_blocks = 1, .do_verify = true };
 	snprintf(j->rw, sizeof(j->rw), "read");
 	snprintf(j->ioengine, sizeof(j->ioengine), "psync");
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -489,12 +585,32 @@ static bool engine_changes_files(const char *engine)
 	return false;
 }
 
+/* Native options iotriage runs only in some combinations: the others are fio's. */
+static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
+{
+	bool reads = strcmp(j->rw, "read") == 0 || strcmp(j->rw, "randread") == 0;
+	bool writes = strcmp(j->rw, "write") == 0 || strcmp(j->rw, "randwrite") == 0;
+	const char *why = NULL;
+	if ((j->fsync || j->fdatasync) && !writes)
+		why = "fsync= or fdatasync= with reads in the mix (fio counts its syncs around reads its own way)";
+	else if (j->fsync && j->fdatasync)
+		why = "both fsync= and fdatasync=";
+	else if (j->verify[0] && !reads && !writes)
+		why = "verify= with a read/write mix";
+	else if (j->verify[0] && (j->norandommap || j->time_based) && writes)
+		why = "verify= on writes with norandommap or time_based (blocks written over again)";
+	if (why)
+		snprintf(out->fio_reason, sizeof(out->fio_reason), "job [%s]: %s is not run natively", j->name, why);
+}
+
 static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
 			       engine_changes_files(j->ioengine);
+		if (!out->fio_reason[0])
+			job_combinations(out, j);
 		/* fio starts every job at once unless it waits for those before it. */
 		if (i && !j->stonewall && !out->fio_reason[0])
 			snprintf(out->fio_reason, sizeof(out->fio_reason),

@@ -55,6 +55,16 @@ struct fiojob {
 				  * changes its files whatever rw says (ftruncate, filedelete, ...) */
 	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
 	uint64_t rate_bps, rate_iops;
+	uint64_t offset, offset_increment;
+	uint64_t number_ios;
+	unsigned loops;
+	uint64_t startdelay_ns, thinktime_ns;
+	unsigned thinktime_blocks;
+	unsigned fsync, fdatasync; /* fsync=N, fdatasync=N: a sync after every N writes */
+	bool end_fsync;
+	uint64_t seq_hole;       /* rw=read:N or write:N: N bytes skipped after each I/O */
+	char verify[16];         /* crc32c md5 sha256, "" for none */
+	bool do_verify, verify_fatal;
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
 	char files[512];         /* filename= as written (several files, escapes kept) */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/checksum.h"
 #include "basic/log.h"
 #include "bench/target.h"
 #include "store/params.h"
@@ -43,6 +44,26 @@ static int read_job_file(const char *file, char **ret, size_t *ret_len, char *er
 	return 0;
 }
 
+/* The options of fio's that the engine runs natively (bench/job.h). */
+static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
+{
+	spec->offset = job->offset;
+	spec->offset_increment = job->offset_increment;
+	spec->number_ios = job->number_ios;
+	spec->loops = job->loops;
+	spec->startdelay_ns = job->startdelay_ns;
+	spec->thinktime_ns = job->thinktime_ns;
+	spec->thinktime_blocks = job->thinktime_blocks;
+	spec->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	spec->datasync = !job->fsync && job->fdatasync;
+	spec->end_fsync = job->end_fsync;
+	spec->seq_hole = job->seq_hole;
+	int kind = job->verify[0] ? checksum_find(job->verify) : CHECKSUM_NONE;
+	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
+	spec->verify_read = job->do_verify;
+	spec->verify_fatal = job->verify_fatal;
+}
+
 /* A job's settings in run's terms; the target's own size when none is given. */
 static void job_settings(const struct fiojob *job, const struct run_settings *base, struct run_settings *s)
 {
@@ -66,6 +87,7 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->spec.time_based = job->time_based;
 	s->spec.rate_bps = job->rate_bps;
 	s->spec.rate_iops = job->rate_iops;
+	job_settings_fio(job, &s->spec);
 	/* randrepeat=1 (fio's default): the same offsets every run; 0: new ones. */
 	s->spec.seed = job->randrepeat ? 1 : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 	s->spec.progress_label = job->name;
@@ -282,6 +304,20 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);
 	json_bool(j, "norandommap", job->norandommap);
+	json_uint(j, "offset", job->offset);
+	json_uint(j, "offset_increment", job->offset_increment);
+	json_uint(j, "number_ios", job->number_ios);
+	json_uint(j, "loops", job->loops);
+	json_double(j, "startdelay_seconds", (double)job->startdelay_ns / 1e9);
+	json_double(j, "thinktime_seconds", (double)job->thinktime_ns / 1e9);
+	json_uint(j, "thinktime_blocks", job->thinktime_blocks);
+	json_uint(j, "fsync", job->fsync);
+	json_uint(j, "fdatasync", job->fdatasync);
+	json_bool(j, "end_fsync", job->end_fsync);
+	json_uint(j, "rw_skip_bytes", job->seq_hole);
+	json_string(j, "verify", job->verify[0] ? job->verify : NULL);
+	json_bool(j, "do_verify", job->do_verify);
+	json_bool(j, "verify_fatal", job->verify_fatal);
 	json_end_object(j);
 }
 
