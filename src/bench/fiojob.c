@@ -217,7 +217,8 @@ static int opt_size(struct parse_state *ps, const char *key, const char *val)
 	*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = 0;
 	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
 		return need_fio(ps, "%s=%s: a size in zones is not run natively", key, val);
-	return get_size(ps, key, val, 1, is_size ? &ps->cur->size : &ps->cur->io_size);
+	/* 0 is fio's default: the whole file (size), or size (io_size). */
+	return get_size(ps, key, val, 0, is_size ? &ps->cur->size : &ps->cur->io_size);
 }
 
 static int opt_time(struct parse_state *ps, const char *key, const char *val)
