@@ -137,6 +137,8 @@ static int rw_modifier(struct parse_state *ps, const char *key, const char *val,
 	if (strcmp(ps->cur->rw, "read") != 0 && strcmp(ps->cur->rw, "write") != 0)
 		return need_fio(ps, "%s=%s: an offset modifier (':N') on a random or mixed mode is not run natively", key,
 				val);
+	if (mod[0] == '-')
+		return need_fio(ps, "%s=%s: a backward or negative skip is not run natively", key, val);
 	return get_size(ps, key, mod, 0, &ps->cur->seq_hole);
 }
 
@@ -318,6 +320,8 @@ static int opt_offset(struct parse_state *ps, const char *key, const char *val)
 {
 	if (val && val[0] && val[strlen(val) - 1] == '%')
 		return need_fio(ps, "%s=%s: an offset as a percentage is not run natively", key, val);
+	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
+		return need_fio(ps, "%s=%s: an offset in zones is not run natively", key, val);
 	if (strcmp(key, "number_ios") == 0)
 		return get_uint(ps, key, val, 0, UINT64_MAX, &ps->cur->number_ios);
 	return get_size(ps, key, val, 0, strcmp(key, "offset") == 0 ? &ps->cur->offset : &ps->cur->offset_increment);
