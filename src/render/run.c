@@ -49,3 +49,16 @@ void run_result_print(const struct job_result *res)
 	       res->ios ? (user + sys) * 1e9 / (double)res->ios : 0, 100 * job_max_worker_cpu(res),
 	       job_random_map_text(res->random_map));
 }
+
+void run_fio_job_plan_print(const struct fiojob_outcome *o)
+{
+	if (o->through_fio) {
+		printf("%s: through %s: %s\n", o->file, o->fio_version, o->jobs.fio_reason);
+		return;
+	}
+	for (size_t i = 0; i < o->jobs.njobs; i++) {
+		const struct fiojob *j = &o->jobs.jobs[i];
+		printf("%s: job [%s]: natively: %s, bs %u, iodepth %u, numjobs %u, %s on %s\n", o->file, j->name, j->rw,
+		       j->bs, j->iodepth, j->numjobs, j->ioengine, o->target[i]);
+	}
+}
