@@ -250,7 +250,7 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < spec->numjobs; i++) {
-		uint64_t span = job_worker_span(spec, t->size, i), base = job_worker_base(spec, i);
+		uint64_t span = job_worker_span(spec, t, i), base = job_worker_base(spec, i);
 		if (span < spec->bs) {
 			snprintf(msg, len, "'%s' holds %llu bytes from byte %llu%s, less than one block of %u", t->path,
 				 (unsigned long long)span, (unsigned long long)base,
@@ -267,13 +267,14 @@ uint64_t job_worker_base(const struct job_spec *spec, unsigned index)
 }
 
 /* fio's rule: without a size the area runs from the offset to the end; a
- * size that runs past the end of a device is cut there. */
-uint64_t job_worker_span(const struct job_spec *spec, uint64_t target_size, unsigned index)
+ * size that runs past the end of a device is cut there (a file was laid
+ * out to it, or the null engine never touches it). */
+uint64_t job_worker_span(const struct job_spec *spec, const struct target *t, unsigned index)
 {
 	uint64_t base = job_worker_base(spec, index);
-	uint64_t span = spec->size ? spec->size : target_size;
-	if (!spec->size || base + span > target_size)
-		span = target_size > base ? target_size - base : 0;
+	uint64_t span = spec->size ? spec->size : t->size;
+	if (!spec->size || (t->kind == TARGET_BLOCK_DEVICE && base + span > t->size))
+		span = t->size > base ? t->size - base : 0;
 	return span;
 }
 
@@ -965,7 +966,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 	res->engine = engine;
 	res->has_slat = engine->separates_submission;
 	res->iodepth = engine->synchronous ? 1 : spec->iodepth;
-	res->span = job_worker_span(spec, t->size, 0);
+	res->span = job_worker_span(spec, t, 0);
 	res->nr_workers = n;
 	res->ramp_seconds = (double)spec->ramp_ns / 1e9;
 	res->random_map = spec->random_map;
@@ -980,7 +981,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->gate = &gate;
 		w->workers_finished = &finished;
 		w->base = job_worker_base(spec, i);
-		w->span = job_worker_span(spec, t->size, i);
+		w->span = job_worker_span(spec, t, i);
 		w->limit = spec->io_limit ? spec->io_limit : w->span;
 		w->iodepth = res->iodepth;
 		w->pin = should_pin(spec, t, engine, res->iodepth);

@@ -163,9 +163,10 @@ struct job_result {
 int job_validate_timing(const struct job_spec *spec, char *msg, size_t len);
 
 /* Where worker INDEX's area starts, and its length on T (0 when the
- * offset is at or past the target's end). */
+ * offset is at or past the target's end): SIZE, or to the end without
+ * one; on a block device never past its end. */
 uint64_t job_worker_base(const struct job_spec *spec, unsigned index);
-uint64_t job_worker_span(const struct job_spec *spec, uint64_t target_size, unsigned index);
+uint64_t job_worker_span(const struct job_spec *spec, const struct target *t, unsigned index);
 /* The bytes a file must hold for SPEC (its last worker's area's end). */
 uint64_t job_file_bytes(const struct job_spec *spec);
 
