@@ -1,6 +1,7 @@
 /* fio's verify checksums (see basic/checksum.h). */
 #include "basic/checksum.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static uint32_t crc_table[8][256];
@@ -50,26 +51,6 @@ static uint32_t ror32(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-/* Runs BLOCK over LEN bytes with the padding both digests share: 0x80, zeros,
- * the bit length (little-endian for md5, big-endian for sha256). */
-static void digest_blocks(const uint8_t *buf, size_t len, int big_endian, void (*block)(void *st, const uint8_t *b),
-			  void *st)
-{
-	size_t full = len / 64 * 64;
-	for (size_t i = 0; i < full; i += 64)
-		block(st, buf + i);
-	uint8_t tail[128] = { 0 };
-	size_t rest = len - full, n = rest < 56 ? 64 : 128;
-	memcpy(tail, buf + full, rest);
-	tail[rest] = 0x80;
-	uint64_t bits = (uint64_t)len * 8;
-	for (int i = 0; i < 8; i++)
-		tail[n - 8 + i] = (uint8_t)(bits >> (big_endian ? 56 - 8 * i : 8 * i));
-	block(st, tail);
-	if (n == 128)
-		block(st, tail + 64);
-}
-
 static const uint32_t md5_k[64] = {
 	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
 	0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
@@ -82,9 +63,9 @@ static const uint32_t md5_k[64] = {
 };
 static const uint8_t md5_r[16] = { 7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21 };
 
-static void md5_block(void *state, const uint8_t *b)
+static void md5_block(uint32_t *h, const uint8_t *b)
 {
-	uint32_t *h = state, m[16];
+	uint32_t m[16];
 	for (int i = 0; i < 16; i++)
 		m[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
 		       (uint32_t)b[4 * i + 3] << 24;
@@ -117,13 +98,6 @@ static void md5_block(void *state, const uint8_t *b)
 	h[3] += d;
 }
 
-void checksum_md5(const void *buf, size_t len, uint8_t out[16])
-{
-	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
-	digest_blocks(buf, len, 0, md5_block, h);
-	for (int i = 0; i < 16; i++)
-		out[i] = (uint8_t)(h[i / 4] >> (8 * (i % 4)));
-}
 
 static const uint32_t sha_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -136,9 +110,9 @@ static const uint32_t sha_k[64] = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-static void sha256_block(void *state, const uint8_t *b)
+static void sha256_block(uint32_t *h, const uint8_t *b)
 {
-	uint32_t *h = state, w[64], v[8];
+	uint32_t w[64];
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 | (uint32_t)b[4 * i + 2] << 8 |
 		       (uint32_t)b[4 * i + 3];
@@ -147,49 +121,101 @@ static void sha256_block(void *state, const uint8_t *b)
 		uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	memcpy(v, h, sizeof(v));
+	uint32_t a = h[0], b1 = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
 	for (int i = 0; i < 64; i++) {
-		uint32_t s1 = ror32(v[4], 6) ^ ror32(v[4], 11) ^ ror32(v[4], 25);
-		uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-		uint32_t t1 = v[7] + s1 + ch + sha_k[i] + w[i];
-		uint32_t s0 = ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22);
-		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + s0 + maj;
+		uint32_t t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+		uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b1) ^ (a & c) ^ (b1 & c));
+		hh = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b1;
+		b1 = a;
+		a = t1 + t2;
 	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
+	h[0] += a;
+	h[1] += b1;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
-void checksum_sha256(const void *buf, size_t len, uint8_t out[32])
+void checksum_init(struct checksum_ctx *c, enum checksum_kind kind)
 {
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	digest_blocks(buf, len, 1, sha256_block, h);
-	for (int i = 0; i < 32; i++)
-		out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
+	static const uint32_t md5_h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
+	static const uint32_t sha_h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+					   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	if (kind == CHECKSUM_MD5)
+		memcpy(c->h, md5_h, sizeof(md5_h));
+	else if (kind == CHECKSUM_SHA256)
+		memcpy(c->h, sha_h, sizeof(sha_h));
+}
+
+void checksum_update(struct checksum_ctx *c, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	c->total += len;
+	if (c->kind == CHECKSUM_CRC32C) {
+		c->crc = checksum_crc32c(c->crc, p, len);
+		return;
+	}
+	void (*block)(uint32_t *, const uint8_t *) = c->kind == CHECKSUM_MD5 ? md5_block : sha256_block;
+	while (len) {
+		if (!c->buffered && len >= 64) {
+			block(c->h, p);
+			p += 64;
+			len -= 64;
+			continue;
+		}
+		size_t n = 64 - c->buffered < len ? 64 - c->buffered : len;
+		memcpy(c->buf + c->buffered, p, n);
+		c->buffered += n;
+		p += n;
+		len -= n;
+		if (c->buffered == 64) {
+			block(c->h, c->buf);
+			c->buffered = 0;
+		}
+	}
+}
+
+/* The padding both digests share: 0x80, zeros, the bit length
+ * (little-endian for md5, big-endian for sha256). */
+size_t checksum_final(struct checksum_ctx *c, uint8_t *out)
+{
+	if (c->kind == CHECKSUM_CRC32C) {
+		for (int i = 0; i < 4; i++)
+			out[i] = (uint8_t)(c->crc >> (24 - 8 * i));
+		return 4;
+	}
+	if (c->kind == CHECKSUM_NONE)
+		return 0;
+	bool md5 = c->kind == CHECKSUM_MD5;
+	uint64_t bits = c->total * 8;
+	uint8_t pad[72] = { 0x80 }, len[8];
+	for (int i = 0; i < 8; i++)
+		len[i] = (uint8_t)(bits >> (md5 ? 8 * i : 56 - 8 * i));
+	size_t padlen = (c->buffered < 56 ? 56 : 120) - c->buffered;
+	checksum_update(c, pad, padlen);
+	checksum_update(c, len, 8);
+	int words = md5 ? 4 : 8;
+	for (int i = 0; i < 4 * words; i++)
+		out[i] = (uint8_t)(c->h[i / 4] >> (md5 ? 8 * (i % 4) : 24 - 8 * (i % 4)));
+	return (size_t)(4 * words);
 }
 
 size_t checksum_compute(enum checksum_kind kind, const void *buf, size_t len, uint8_t *out)
 {
-	switch (kind) {
-	case CHECKSUM_CRC32C: {
-		uint32_t c = checksum_crc32c(0, buf, len);
-		for (int i = 0; i < 4; i++)
-			out[i] = (uint8_t)(c >> (24 - 8 * i));
-		return 4;
-	}
-	case CHECKSUM_MD5:
-		checksum_md5(buf, len, out);
-		return 16;
-	case CHECKSUM_SHA256:
-		checksum_sha256(buf, len, out);
-		return 32;
-	case CHECKSUM_NONE:
-		break;
-	}
-	return 0;
+	struct checksum_ctx c;
+	checksum_init(&c, kind);
+	checksum_update(&c, buf, len);
+	return checksum_final(&c, out);
 }
 
 const char *checksum_name(enum checksum_kind kind)

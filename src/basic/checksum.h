@@ -14,8 +14,20 @@ enum checksum_kind { CHECKSUM_NONE, CHECKSUM_CRC32C, CHECKSUM_MD5, CHECKSUM_SHA2
 #define CHECKSUM_MAX 32
 
 uint32_t checksum_crc32c(uint32_t crc, const void *buf, size_t len);
-void checksum_md5(const void *buf, size_t len, uint8_t out[16]);
-void checksum_sha256(const void *buf, size_t len, uint8_t out[32]);
+
+/* A digest over pieces: init, update as often as needed, final (writes the
+ * digest to OUT, CHECKSUM_MAX bytes, and returns its length). */
+struct checksum_ctx {
+	enum checksum_kind kind;
+	uint32_t crc;
+	uint32_t h[8];
+	uint8_t buf[64];
+	size_t buffered;
+	uint64_t total;
+};
+void checksum_init(struct checksum_ctx *c, enum checksum_kind kind);
+void checksum_update(struct checksum_ctx *c, const void *data, size_t len);
+size_t checksum_final(struct checksum_ctx *c, uint8_t *out);
 
 /* KIND's digest of BUF into OUT (CHECKSUM_MAX bytes); returns its length (0 for none). */
 size_t checksum_compute(enum checksum_kind kind, const void *buf, size_t len, uint8_t *out);

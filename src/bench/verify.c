@@ -31,22 +31,11 @@ static size_t block_sum(const uint8_t *buf, uint32_t len, enum checksum_kind kin
 	uint8_t head[VERIFY_HEADER_BYTES];
 	memcpy(head, buf, sizeof(head));
 	memset(head + SUM_AT, 0, CHECKSUM_MAX);
-	if (kind == CHECKSUM_CRC32C) {
-		uint32_t c = checksum_crc32c(0, head, sizeof(head));
-		c = checksum_crc32c(c, buf + sizeof(head), len - sizeof(head));
-		for (int i = 0; i < 4; i++)
-			out[i] = (uint8_t)(c >> (24 - 8 * i));
-		return 4;
-	}
-	/* md5 and sha256 are one-shot here: the block with a zeroed field. */
-	uint8_t *copy = malloc(len);
-	if (!copy)
-		return 0;
-	memcpy(copy, buf, len);
-	memset(copy + SUM_AT, 0, CHECKSUM_MAX);
-	size_t n = checksum_compute(kind, copy, len, out);
-	free(copy);
-	return n;
+	struct checksum_ctx c;
+	checksum_init(&c, kind);
+	checksum_update(&c, head, sizeof(head));
+	checksum_update(&c, buf + sizeof(head), len - sizeof(head));
+	return checksum_final(&c, out);
 }
 
 void verify_stamp(void *buf, uint32_t len, uint64_t offset, enum checksum_kind kind)

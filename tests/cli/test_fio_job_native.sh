@@ -87,7 +87,7 @@ verify=md5
 ioengine=libaio
 iodepth=4
 JOB
-fio --output-format=json --filename="$dev" "$job" >"$TMP/fio.json" 2>"$TMP/fio.err"
+fio --output-format=json --aux-path="$TMP" --filename="$dev" "$job" >"$TMP/fio.json" 2>"$TMP/fio.err"
 ok $? "fio runs the job file on $dev" || diag_file "$TMP/fio.err"
 "$IOTRIAGE" run --fio-job "$job" "$dev" --native --json >"$TMP/io.json" 2>"$TMP/io.err"
 ok $? "iotriage runs it natively (--native) on $dev" || diag_file "$TMP/io.err"
@@ -136,7 +136,7 @@ ioengine=libaio
 iodepth=4
 thinktime_blocks=4
 JOB
-fio --output-format=json --filename="$dev" "$TMP/think.fio" >"$TMP/tfio.json" 2>/dev/null
+fio --output-format=json --aux-path="$TMP" --filename="$dev" "$TMP/think.fio" >"$TMP/tfio.json" 2>/dev/null
 "$IOTRIAGE" run --fio-job "$TMP/think.fio" "$dev" --native --json >"$TMP/tio.json" 2>/dev/null
 ok $? "the thinktime jobs run natively"
 for name in think1 think4; do
