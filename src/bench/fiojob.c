@@ -393,6 +393,37 @@ static int opt_verify(struct parse_state *ps, const char *key, const char *val)
 	return 0;
 }
 
+/* directory=, filename_format=, filesize=, nrfiles= and openfiles=. */
+static int opt_files(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strcmp(key, "directory") == 0 || strcmp(key, "filename_format") == 0) {
+		char *dst = key[0] == 'd' ? ps->cur->directory : ps->cur->filename_format;
+		size_t room = key[0] == 'd' ? sizeof(ps->cur->directory) : sizeof(ps->cur->filename_format);
+		if (strlen(val) >= room)
+			return fail(ps, "%s: the name is too long", key);
+		if (key[0] == 'd' && strchr(val, ':'))
+			return need_fio(ps, "%s=%s: several directories are not run natively", key, val);
+		if (key[0] == 'f' && strchr(val, '$') && !strstr(val, "$jobname") && !strstr(val, "$jobnum") &&
+		    !strstr(val, "$filenum"))
+			return need_fio(ps, "%s=%s: a keyword other than $jobname, $jobnum and $filenum", key, val);
+		if (key[0] == 'f' && strstr(val, "$clientuid"))
+			return need_fio(ps, "%s=%s: $clientuid is not run natively", key, val);
+		snprintf(dst, room, "%s", val);
+		return 0;
+	}
+	if (strcmp(key, "filesize") == 0) {
+		if (strchr(val, '-') || strchr(val, ':'))
+			return need_fio(ps, "%s=%s: a range of file sizes is not run natively", key, val);
+		return get_size(ps, key, val, 1, &ps->cur->filesize);
+	}
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, strcmp(key, "openfiles") == 0 ? 0 : 1, UINT32_MAX, &v);
+	*(strcmp(key, "nrfiles") == 0 ? &ps->cur->nrfiles : &ps->cur->openfiles) = (unsigned)v;
+	return r;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -409,7 +440,8 @@ static const struct {
 	{ "loops", opt_loops }, { "startdelay", opt_delay }, { "thinktime", opt_delay },
 	{ "thinktime_blocks", opt_thinkblocks }, { "fsync", opt_sync }, { "fdatasync", opt_sync },
 	{ "end_fsync", opt_sync }, { "verify", opt_verify }, { "do_verify", opt_verify },
-	{ "verify_fatal", opt_verify },
+	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
+	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -429,7 +461,8 @@ const char *const fiojob_supported[] = {
 	"timeout", "ramp_time", "time_based", "direct", "buffered", "randrepeat", "allrandrepeat", "norandommap",
 	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous",
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
-	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", NULL,
+	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
+	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -440,7 +473,7 @@ const char *const fiojob_cosmetic[] = {
 static void job_defaults(struct fiojob *j, const char *name)
 {
 	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true,
-			      .loops = 1, .thinktime_blocks = 1, .do_verify = true };
+			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1 };
 	snprintf(j->rw, sizeof(j->rw), "read");
 	snprintf(j->ioengine, sizeof(j->ioengine), "psync");
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -604,6 +637,10 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "verify= with a read/write mix";
 	else if (j->verify[0] && (j->norandommap || j->time_based) && writes)
 		why = "verify= on writes with norandommap or time_based (blocks written over again)";
+	else if (j->nrfiles > 1)
+		why = "nrfiles= over 1 (I/O spread over several files)";
+	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))
+		why = "numjobs= over 1 with a file per job (directory=, filename_format= or filesize= without filename=)";
 	if (why)
 		snprintf(out->fio_reason, sizeof(out->fio_reason), "job [%s]: %s is not run natively", j->name, why);
 }
@@ -656,6 +693,43 @@ void fiojob_file_release(struct fiojob_file *f)
 {
 	free(f->fio_text);
 	f->fio_text = NULL;
+}
+
+/* fio's filename_format keywords for clone 0, file 0. */
+static void expand_format(const char *fmt, const char *jobname, struct strbuf *out)
+{
+	static const char *const keys[][2] = { { "$jobname", NULL }, { "$jobnum", "0" }, { "$filenum", "0" } };
+	while (*fmt) {
+		size_t i = 0;
+		for (; i < 3; i++)
+			if (strncmp(fmt, keys[i][0], strlen(keys[i][0])) == 0)
+				break;
+		if (i == 3) {
+			strbuf_addch(out, *fmt++);
+			continue;
+		}
+		strbuf_adds(out, keys[i][1] ? keys[i][1] : jobname);
+		fmt += strlen(keys[i][0]);
+	}
+}
+
+bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len)
+{
+	if (!job->filename[0] && !job->directory[0] && !job->filename_format[0] && !job->filesize)
+		return false;
+	struct strbuf sb = STRBUF_INIT;
+	const char *d = dir ? dir : job->directory;
+	bool absolute = job->filename[0] == '/';
+	if (d[0] && !absolute)
+		strbuf_addf(&sb, "%s%s", d, d[strlen(d) - 1] == '/' ? "" : "/");
+	if (job->filename[0])
+		strbuf_adds(&sb, job->filename);
+	else
+		expand_format(job->filename_format[0] ? job->filename_format : "$jobname.$jobnum.$filenum", job->name,
+			      &sb);
+	snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+	return true;
 }
 
 bool fiojob_next_file(const char **cursor, char *buf, size_t len)

@@ -68,6 +68,14 @@ struct fiojob {
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
 	char files[512];         /* filename= as written (several files, escapes kept) */
+	/* directory=, filename_format= and filesize=: natively one file per job
+	 * (nrfiles=1, numjobs=1), DIRECTORY/FILENAME or DIRECTORY/FORMAT with
+	 * fio's $jobname, $jobnum and $filenum; FILESIZE is the file's size,
+	 * size then only io_size's default (fiojob_file_path). */
+	char directory[256];
+	char filename_format[128];
+	uint64_t filesize;
+	unsigned nrfiles, openfiles;
 };
 
 struct fiojob_file {
@@ -95,6 +103,13 @@ void fiojob_fio_text(const struct fiojob_file *f, const char *target, struct str
 /* The next file of a filename= list at *CURSOR, fio's way (':' separates,
  * "\:" is a colon, empty names skipped) into BUF. False at the end. */
 bool fiojob_next_file(const char **cursor, char *buf, size_t len);
+
+/* The file a job reads or writes: DIR (the job's directory= when NULL;
+ * none: the current directory) joined with its filename= or, without one,
+ * its filename_format= (fio's default "$jobname.$jobnum.$filenum") for job
+ * clone 0, file 0. False when the job names no file in any of these ways
+ * (no filename=, directory=, filename_format= or filesize=). */
+bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len);
 
 /* The options run natively and those accepted with no effect on what is
  * measured, NULL-terminated (for --help and the docs). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "basic/checksum.h"
@@ -75,13 +76,17 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	if (!s->rw)
 		s->rw = job->rw; /* one of fio's own (trim): only fio runs it */
 	s->direct = job->direct;
-	s->size_given = job->size != 0;
+	s->size_given = job->size != 0 || job->filesize != 0;
 	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
 	s->spec.bs = job->bs;
 	s->spec.iodepth = job->iodepth;
 	s->spec.numjobs = job->numjobs;
 	s->spec.size = job->size;
 	s->spec.io_limit = job->io_size;
+	if (job->filesize) { /* the file's size; size is only io_size's default then, as in fio */
+		s->spec.size = job->filesize;
+		s->spec.io_limit = job->io_size ? job->io_size : job->size;
+	}
 	s->spec.runtime_ns = job->runtime_ns;
 	s->spec.ramp_ns = job->ramp_ns;
 	s->spec.time_based = job->time_based;
@@ -127,12 +132,20 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 {
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
 		struct fiojob *job = &out->jobs.jobs[i];
-		const char *path = target ? target : job->filename;
-		if (!path[0]) {
+		struct stat st;
+		bool into_dir = target && stat(target, &st) == 0 && S_ISDIR(st.st_mode);
+		if (into_dir && !fiojob_file_path(job, target, out->target[i], sizeof(out->target[i]))) {
+			snprintf(err, errlen, "%s: job [%s]: TARGET '%s' is a directory and the job names no file in it "
+				 "(filename=, filename_format= or filesize=)", file, job->name, target);
+			return -EINVAL;
+		}
+		if (!into_dir && target)
+			snprintf(out->target[i], sizeof(out->target[i]), "%s", target);
+		else if (!into_dir && !fiojob_file_path(job, NULL, out->target[i], sizeof(out->target[i]))) {
 			snprintf(err, errlen, "%s: job [%s] names no filename= and no TARGET was given", file, job->name);
 			return -EINVAL;
 		}
-		snprintf(out->target[i], sizeof(out->target[i]), "%s", path);
+		const char *path = out->target[i];
 		int r = resolve_percentages(file, path, job, err, errlen);
 		if (r < 0)
 			return r;
@@ -300,6 +313,9 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_bool(j, "direct", job->direct);
 	json_string(j, "ioengine", job->ioengine);
 	json_string(j, "filename", job->filename[0] ? job->filename : NULL);
+	json_string(j, "directory", job->directory[0] ? job->directory : NULL);
+	json_string(j, "filename_format", job->filename_format[0] ? job->filename_format : NULL);
+	json_uint(j, "filesize", job->filesize);
 	json_uint(j, "rate", job->rate_bps);
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# run --fio-job, the options of fio's run natively (offset, offset_increment,
+# run --fio-job, the options of fio's run natively (directory, filesize,
+# filename_format, offset, offset_increment,
 # number_ios, loops, startdelay, thinktime, fsync, fdatasync, end_fsync,
 # rw=write:N, verify): each job is run by fio and by iotriage (--native, so
-# nothing is handed to fio) on the same loop device, and the I/O counts of
+# nothing is handed to fio) on the same loop device (directory=, filesize=
+# and filename_format= on ext4 over one), and the I/O counts of
 # each kind (reads, writes, syncs) must be fio's. A time-based job with
 # thinktime is a figure, not a count: within 25% of fio's. verify: an intact
 # run passes; a byte flipped between the write and the read-back makes the
@@ -146,6 +148,59 @@ for name in think1 think4; do
 	check "job $name: reads within 25% of fio's ($f), both far under the unthrottled count" -- \
 		awk -v f="$f" -v i="$i" -v b="${name#think}" 'BEGIN { exit !(f > 0 && i / f > 0.75 && i / f < 1.25 && i < 200 * b * 1.3) }'
 done
+
+# directory=, filesize= and filename_format=: a file per job in a directory
+# (ext4 on a loop device, so both tools meet the same file system).
+mkdir -p "$TMP/mnt"
+fsdev=$(make_loop 256M)
+if mkfs.ext4 -q "$fsdev" 2>/dev/null && mount "$fsdev" "$TMP/mnt"; then
+	undo "umount -l $TMP/mnt"
+	mkdir "$TMP/mnt/fio" "$TMP/mnt/iot"
+	cat >"$TMP/dir.fio" <<'JOB'
+[global]
+direct=1
+bs=4k
+stonewall
+
+[seqw]
+rw=write
+filesize=8m
+
+[randr]
+rw=randread
+filesize=8m
+size=4m
+
+[named]
+rw=randwrite
+filename_format=data.$jobname.$jobnum
+size=6m
+ioengine=libaio
+iodepth=4
+JOB
+	(cd "$TMP" && fio --output-format=json --aux-path="$TMP" --directory="$TMP/mnt/fio" "$TMP/dir.fio") >"$TMP/dfio.json" 2>"$TMP/dfio.err"
+	ok $? "fio runs the directory jobs" || diag_file "$TMP/dfio.err"
+	"$IOTRIAGE" run --fio-job "$TMP/dir.fio" "$TMP/mnt/iot" --native --json >"$TMP/dio.json" 2>"$TMP/dio.err"
+	ok $? "iotriage runs them natively, TARGET the directory" || diag_file "$TMP/dio.err"
+	for name in seqw randr named; do
+		for kind in read write; do
+			f=$(json "$TMP/dfio.json" ".jobs[] | select(.jobname == \"$name\") | .$kind.total_ios")
+			i=$(json "$TMP/dio.json" ".fio_job.jobs[] | select(.name == \"$name\") | .result.$kind.ios")
+			[ "$f" = 0 ] && [ "$i" = 0 ] && continue
+			diag "job $name: $kind: fio $f, iotriage $i"
+			check "job $name: as many ${kind}s as fio ($f)" -- test "$f" = "$i"
+		done
+	done
+	for f in seqw.0.0 randr.0.0 data.named.0; do
+		check "the file $f, as fio names it, the size fio gives it" -- \
+			test "$(stat -c %s "$TMP/mnt/iot/$f" 2>/dev/null)" = "$(stat -c %s "$TMP/mnt/fio/$f" 2>/dev/null)" -a -s "$TMP/mnt/iot/$f"
+	done
+	printf '[j]\nrw=read\ndirectory=%s\nnumjobs=2\nfilesize=1m\n' "$TMP/mnt/iot" >"$TMP/dirjobs.fio"
+	"$IOTRIAGE" run --fio-job "$TMP/dirjobs.fio" --native >/dev/null 2>"$TMP/dirjobs.err"
+	check "numjobs=2 with a file per job stays fio's, saying why" -- grep -q "numjobs= over 1 with a file per job" "$TMP/dirjobs.err"
+else
+	skip "directory= jobs on ext4" "mkfs.ext4 or mount failed"
+fi
 
 # verify finds a corrupted block: written with do_verify=0, one byte flipped
 # on the device, then read back with verify: the run fails naming the block.

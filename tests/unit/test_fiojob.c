@@ -149,8 +149,11 @@ static void test_fio_reasons(void)
 	fios("[j]\nbs=4k,8k\n", "separate read and write block sizes");
 	fios("[j]\nfilename=/a:/b\n", "several files");
 	fios("[j]\nrate=1m,2m\n", "separate read and write rates");
-	fios("[j]\nnr_files=4\n", "'nr_files' (fio's alias of 'nrfiles')");
-	fios("[j]\ndirectory=/tmp\nverify=md5\n", "option 'directory'");
+	fios("[j]\nnr_files=4\n", "nrfiles= over 1");
+	fios("[j]\ndirectory=/tmp\nnumjobs=2\n", "numjobs= over 1 with a file per job");
+	fios("[j]\nfilesize=1m-4m\n", "a range of file sizes");
+	fios("[j]\nfilename_format=f.$clientuid\n", "$clientuid");
+	fios("[j]\ndirectory=/a:/b\n", "several directories");
 	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
 	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
 	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
@@ -164,6 +167,16 @@ static void test_fio_reasons(void)
 	   "startdelay in seconds and thinktime in microseconds by default, as fio reads them");
 	ok(f.jobs[0].fsync == 16 && f.jobs[0].end_fsync && strcmp(f.jobs[0].verify, "crc32c") == 0 &&
 	   !f.jobs[0].do_verify && f.jobs[0].verify_fatal, "fsync, end_fsync, verify (crc32c-intel is crc32c), do_verify, verify_fatal");
+	char path[256];
+	is_int(parse("[j]\ndirectory=/d\nfilesize=8m\n[k]\nstonewall\ndirectory=/d/\nfilename_format=x.$jobname.$filenum\n"
+		     "[l]\nstonewall\nfilename=f\ndirectory=/e\n[m]\nstonewall\nsize=1m\n"), 0, "directory=, filesize=, filename_format=");
+	is_str(f.fio_reason, "", "one file per job: run natively");
+	ok(fiojob_file_path(&f.jobs[0], NULL, path, sizeof(path)) && strcmp(path, "/d/j.0.0") == 0 && f.jobs[0].filesize == 8 << 20,
+	   "fio's default name in the directory: $jobname.$jobnum.$filenum");
+	ok(fiojob_file_path(&f.jobs[1], NULL, path, sizeof(path)) && strcmp(path, "/d/x.k.0") == 0, "filename_format's keywords");
+	ok(fiojob_file_path(&f.jobs[2], "/t", path, sizeof(path)) && strcmp(path, "/t/f") == 0,
+	   "a TARGET directory in place of directory=, filename= in it");
+	ok(!fiojob_file_path(&f.jobs[3], NULL, path, sizeof(path)), "a job that names no file has no path");
 	is_str(f.fio_reason, "", "every job waits for the one before: native");
 	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
 	is_str(f.fio_reason, "", "native too");
