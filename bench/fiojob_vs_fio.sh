@@ -11,8 +11,9 @@
 # included) over the job's whole time (fio's job_runtime, iotriage's
 # result.seconds): fio's per-direction iops each divide by that
 # direction's own time, which for a write-then-verify job doubles the sum.
-# The thinktime jobs are time-based: their counts are figures, compared by
-# the ratio only. fio's fdatasyncs are counted from its sync latency's N (fio 3.33 leaves
+# The thinktime jobs are time-based and the bssplit/bsrange jobs draw their
+# sizes at random (the bytes are equal, the counts close): their counts are
+# figures, compared by the ratio only. fio's fdatasyncs are counted from its sync latency's N (fio 3.33 leaves
 # them out of sync.total_ios).
 # Needs root and fio; removes the loop device on exit and signals. Run it alone.
 set -eu
@@ -46,6 +47,8 @@ option thinktime_blocks 'rw=randread\nioengine=libaio\niodepth=8\nthinktime=2ms\
 option fsync 'rw=write\nsize=8m\nfsync=8\n'
 option fdatasync 'rw=randwrite\nsize=8m\nfdatasync=4\nend_fsync=1\n'
 option rw_skip 'rw=write:12k\n'
+option bssplit 'rw=randread\nbssplit=4k/50:16k/30:64k/20\n'
+option bsrange 'rw=randwrite\nbsrange=4k-32k\nioengine=libaio\niodepth=4\n'
 option verify_crc32c 'rw=write\nsize=16m\nverify=crc32c\n'
 option verify_md5 'rw=randwrite\nsize=16m\nverify=md5\nioengine=libaio\niodepth=8\n'
 option verify_sha256 'rw=write\nsize=16m\nbs=64k\nverify=sha256\n'
@@ -73,7 +76,7 @@ for opt in "${options[@]}"; do
 		read -r ir iw is iiops < <(counts "$work/i.json" iotriage)
 		fc="$fr/$fw/$fs" ic="$ir/$iw/$is"
 		# a time-based job's count is a figure: its ratio is the IOPS ratio
-		case $opt in thinktime*) ;; *) [ "$fc" = "$ic" ] || same="NO (round $r)" ;; esac
+		case $opt in thinktime* | bs*) ;; *) [ "$fc" = "$ic" ] || same="NO (round $r)" ;; esac
 		ratios+=("$(awk -v a="$iiops" -v b="$fiops" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")
 	done
 	sorted=$(printf '%s\n' "${ratios[@]}" | sort -n)

@@ -170,7 +170,96 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 		return -EINVAL;
 	if (v > (64U << 20))
 		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+	if (ps->cur->nr_split) /* bssplit decides the sizes whatever bs says, in fio too */
+		return 0;
 	ps->cur->bs = (uint32_t)v;
+	ps->cur->bs_min = 0;
+	return 0;
+}
+
+/* bsrange=MIN-MAX: sizes from MIN to MAX in steps of MIN. */
+static int opt_bsrange(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, ','))
+		return need_fio(ps, "%s=%s: separate read and write ranges are not run natively", key, val);
+	const char *dash = strchr(val, '-');
+	char lo[64];
+	uint64_t min = 0, max = 0;
+	if (!dash || (size_t)(dash - val) >= sizeof(lo))
+		return fail(ps, "%s=%s: expected MIN-MAX such as 4k-64k", key, val);
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dash - val), val);
+	if (get_size(ps, key, lo, 1, &min) < 0 || get_size(ps, key, dash + 1, 1, &max) < 0)
+		return -EINVAL;
+	if (min > max) { /* fio swaps them */
+		uint64_t t = min;
+		min = max;
+		max = t;
+	}
+	if (max > (64U << 20))
+		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+	ps->cur->bs = (uint32_t)max;
+	ps->cur->bs_min = min == max ? 0 : (uint32_t)min;
+	ps->cur->nr_split = 0;
+	return 0;
+}
+
+/* One bssplit entry "SIZE/PCT" (PCT may be empty: a share of what is left). */
+static int split_entry(struct parse_state *ps, const char *key, const char *entry, uint64_t *bs, int *pct)
+{
+	char size[64];
+	const char *slash = strchr(entry, '/');
+	size_t n = slash ? (size_t)(slash - entry) : strlen(entry);
+	snprintf(size, sizeof(size), "%.*s", (int)n, entry);
+	if (get_size(ps, key, size, 1, bs) < 0)
+		return -EINVAL;
+	*pct = -1;
+	uint64_t v = 0;
+	if (slash && slash[1] && parse_uint(slash + 1, 0, 100, &v) < 0)
+		return fail(ps, "%s: '%s': expected SIZE/PERCENT such as 4k/30", key, entry);
+	if (slash && slash[1])
+		*pct = (int)v;
+	return 0;
+}
+
+/* bssplit=4k/30:64k/70: each I/O's size drawn by the percentages. */
+static int opt_bssplit(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, ','))
+		return need_fio(ps, "%s=%s: separate read and write splits are not run natively", key, val);
+	struct fiojob *j = ps->cur;
+	char list[LINE_MAX_LEN], *save = NULL;
+	snprintf(list, sizeof(list), "%s", val);
+	unsigned given = 0, blanks = 0, n = 0;
+	uint64_t min = UINT64_MAX, max = 0;
+	int pcts[64];
+	for (char *e = strtok_r(list, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		uint64_t bs = 0;
+		if (n == 64)
+			return need_fio(ps, "%s: more than 64 sizes are not run natively", key);
+		if (split_entry(ps, key, e, &bs, &pcts[n]) < 0)
+			return -EINVAL;
+		if (bs > (64U << 20))
+			return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+		j->split[n].bs = (uint32_t)bs;
+		given += pcts[n] < 0 ? 0 : (unsigned)pcts[n];
+		blanks += pcts[n] < 0;
+		min = bs < min ? bs : min;
+		max = bs > max ? bs : max;
+		n++;
+	}
+	if (!n || given > 100 || (!blanks && given != 100))
+		return need_fio(ps, "%s=%s: percentages that do not add up to 100 are not run natively", key, val);
+	for (unsigned i = 0, left = 100 - given; i < n; i++) {
+		unsigned share = blanks ? left / blanks : 0;
+		j->split[i].pct = pcts[i] >= 0 ? (unsigned)pcts[i] : share + (i == n - 1 && blanks ? left % blanks : 0);
+	}
+	j->nr_split = n;
+	j->bs = (uint32_t)max;
+	j->bs_min = min == max ? 0 : (uint32_t)min;
 	return 0;
 }
 
@@ -442,6 +531,7 @@ static const struct {
 	{ "end_fsync", opt_sync }, { "verify", opt_verify }, { "do_verify", opt_verify },
 	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
 	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
+	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -462,7 +552,8 @@ const char *const fiojob_supported[] = {
 	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous",
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
-	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", NULL,
+	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
+	NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -637,6 +728,10 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "verify= with a read/write mix";
 	else if (j->verify[0] && (j->norandommap || j->time_based) && writes)
 		why = "verify= on writes with norandommap or time_based (blocks written over again)";
+	else if (j->verify[0] && j->bs_min)
+		why = "verify= with block sizes that vary (bsrange= or bssplit=)";
+	else if (j->seq_hole && j->bs_min)
+		why = "an offset modifier (':N') with block sizes that vary";
 	else if (j->nrfiles > 1)
 		why = "nrfiles= over 1 (I/O spread over several files)";
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))

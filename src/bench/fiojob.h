@@ -72,6 +72,12 @@ struct fiojob {
 	 * (nrfiles=1, numjobs=1), DIRECTORY/FILENAME or DIRECTORY/FORMAT with
 	 * fio's $jobname, $jobnum and $filenum; FILESIZE is the file's size,
 	 * size then only io_size's default (fiojob_file_path). */
+	uint32_t bs_min;         /* bsrange= or bssplit=: the smallest size (bs is the largest); 0: none */
+	unsigned nr_split;       /* bssplit= entries */
+	struct {
+		uint32_t bs;
+		unsigned pct;
+	} split[64];
 	char directory[256];
 	char filename_format[128];
 	uint64_t filesize;

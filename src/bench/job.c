@@ -130,6 +130,7 @@ struct worker {
 	struct histogram lat_sync;
 	bool verifying;          /* the read-back pass after the writes */
 	struct verify_map vmap;  /* blocks written (verify) */
+	struct verify_map used;  /* sizes that vary, random map on: blocks done this pass */
 	uint64_t verify_next, verify_issued;
 	uint64_t verify_blocks, verify_errors, verify_offset;
 	char verify_why[160];
@@ -214,6 +215,14 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 		snprintf(msg, len, "block size must be greater than 0");
 		return -EINVAL;
 	}
+	for (unsigned i = 0; spec->bs_min && i <= spec->nr_split; i++) {
+		uint32_t b = i < spec->nr_split ? spec->split[i].bs : spec->bs_min;
+		if (b % align) {
+			snprintf(msg, len, "block size %u is not a multiple of %u bytes, the direct I/O alignment of '%s'",
+				 b, align, t->path);
+			return -EINVAL;
+		}
+	}
 	if (spec->bs % align) {
 		snprintf(msg, len,
 			 "block size %u is not a multiple of %u bytes, the direct I/O alignment of '%s'",
@@ -294,6 +303,50 @@ static void prepare_verify_unit(struct worker *w, struct io_unit *u)
 	u->offset = w->base + b * w->spec->bs;
 }
 
+/* The grain of offsets: the smallest block size. */
+static uint32_t job_grain(const struct job_spec *spec)
+{
+	return spec->bs_min ? spec->bs_min : spec->bs;
+}
+
+/* This I/O's size: BS, or drawn as bssplit or bsrange say. */
+static uint32_t pick_len(struct worker *w)
+{
+	const struct job_spec *spec = w->spec;
+	if (!spec->bs_min)
+		return spec->bs;
+	if (!spec->nr_split)
+		return spec->bs_min * (uint32_t)(1 + prng_below(&w->rng, spec->bs / spec->bs_min));
+	unsigned r = (unsigned)prng_below(&w->rng, 100), sum = 0;
+	for (unsigned i = 0; i < spec->nr_split; i++) {
+		sum += spec->split[i].pct;
+		if (r < sum)
+			return spec->split[i].bs;
+	}
+	return spec->split[spec->nr_split - 1].bs;
+}
+
+/* fio's random map with sizes that vary: a block drawn at random, or the
+ * first not done this pass after it when it is done (fio's axmap_next_free;
+ * a new pass when all are), the I/O cut where a done block begins, its
+ * blocks marked. Returns the block; *LEN is cut. */
+static uint64_t next_free_run(struct worker *w, uint32_t *len)
+{
+	uint32_t grain = job_grain(w->spec);
+	uint64_t n = w->used.nblocks;
+	if (w->used.set >= n)
+		verify_map_clear(&w->used);
+	uint64_t b = verify_map_next_free(&w->used, prng_below(&w->rng, n));
+	if (b >= n)
+		b = verify_map_next_free(&w->used, 0);
+	uint64_t run = 0, want = (*len + grain - 1) / grain;
+	while (run < want && b + run < n && !verify_map_has(&w->used, b + run))
+		verify_map_mark(&w->used, b + run++);
+	if (run * grain < *len)
+		*len = (uint32_t)(run * grain);
+	return b;
+}
+
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
@@ -302,7 +355,8 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		return;
 	}
 	uint64_t remaining = w->limit - w->issued;
-	u->len = remaining < spec->bs && !spec->time_based ? (uint32_t)remaining : spec->bs;
+	uint32_t len = pick_len(w), grain = job_grain(spec);
+	u->len = remaining < len && !spec->time_based ? (uint32_t)remaining : len;
 
 	if (spec->read_pct >= 100)
 		u->dir = IO_READ;
@@ -311,16 +365,21 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	else
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
-	if (spec->random && spec->random_map == JOB_MAP_ONCE) {
-		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * spec->bs;
+	if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
+		u->offset = next_free_run(w, &u->len) * grain;
+	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
+		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
 	} else if (spec->random) {
-		u->offset = prng_below(&w->rng, w->span / spec->bs) * spec->bs;
+		u->offset = prng_below(&w->rng, w->span / grain) * grain;
 	} else {
-		if (w->seq_offset + u->len > w->span)
+		if (w->seq_offset + (u->len < grain ? u->len : grain) > w->span)
 			w->seq_offset = 0;
 		u->offset = w->seq_offset;
-		w->seq_offset += u->len + spec->seq_hole;
 	}
+	if (u->offset + u->len > w->span) /* a large block near the end is cut there, as fio's */
+		u->len = (uint32_t)(w->span - u->offset);
+	if (!spec->random)
+		w->seq_offset += u->len + spec->seq_hole;
 	u->offset += w->base;
 	w->ios_issued++;
 
@@ -394,7 +453,7 @@ static bool pass_over(const struct worker *w)
 	const struct job_spec *spec = w->spec;
 	if (w->issued >= w->limit || (spec->number_ios && w->ios_issued >= spec->number_ios))
 		return true;
-	return !spec->random && spec->seq_hole && w->limit <= w->span && w->seq_offset + spec->bs > w->span;
+	return !spec->random && spec->seq_hole && w->limit <= w->span && w->seq_offset + job_grain(spec) > w->span;
 }
 
 static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
@@ -425,6 +484,8 @@ static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
 		return false;
 	w->issued = w->ios_issued = w->seq_offset = 0; /* the next pass, as fio's loops */
 	w->perm_next = 0;
+	if (w->used.bits)
+		verify_map_clear(&w->used);
 	return true;
 }
 
@@ -645,8 +706,11 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
 	if (spec->random_map == JOB_MAP_ONCE)
-		perm_init(&w->perm, w->span / spec->bs, &w->rng);
+		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
+		return -ENOMEM;
+	if (spec->bs_min && spec->random && spec->random_map == JOB_MAP_ONCE &&
+	    verify_map_init(&w->used, w->span / job_grain(spec)) < 0)
 		return -ENOMEM;
 	/* Not from the seed: a second run must not write what the first wrote. */
 	prng_seed(&w->scramble_rng, now_ns() ^ ((uint64_t)getpid() << 32) ^ mix64(index + 1));
@@ -677,6 +741,7 @@ static void worker_teardown(struct worker *w)
 	free(w->free_units);
 	free(w->batch);
 	verify_map_release(&w->vmap);
+	verify_map_release(&w->used);
 }
 
 /* Successive workers, across every job in the process (readdisks

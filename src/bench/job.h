@@ -31,6 +31,7 @@
 
 #define JOB_MAX_THREADS 256
 #define JOB_MAX_IODEPTH 4096
+#define JOB_MAX_SPLIT 64        /* bssplit entries */
 #define JOB_MAX_SAMPLES 1024     /* bandwidth samples kept; later intervals are not sampled */
 
 /* How random offsets are drawn: uniform with replacement (blocks may repeat
@@ -105,6 +106,17 @@ struct job_spec {
 	 * first mismatch; otherwise every block is checked and the run fails. */
 	enum checksum_kind verify;
 	bool verify_read, verify_fatal;
+	/* Block sizes that vary (fio's bsrange and bssplit): BS is then the
+	 * largest, BS_MIN the smallest and the grain of offsets (fio's
+	 * blockalign default). With NR_SPLIT entries each I/O's size is drawn
+	 * by their percentages; without, uniformly from BS_MIN to BS in steps
+	 * of BS_MIN. BS_MIN 0: every I/O is BS. */
+	uint32_t bs_min;
+	unsigned nr_split;
+	struct job_bs_share {
+		uint32_t bs;
+		unsigned pct;
+	} split[JOB_MAX_SPLIT];
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

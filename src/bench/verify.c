@@ -97,6 +97,30 @@ void verify_map_mark(struct verify_map *m, uint64_t block)
 	}
 }
 
+bool verify_map_has(const struct verify_map *m, uint64_t block)
+{
+	return block < m->nblocks && (m->bits[block / 64] >> (block % 64) & 1);
+}
+
+uint64_t verify_map_next_free(const struct verify_map *m, uint64_t from)
+{
+	for (uint64_t b = from; b < m->nblocks;) {
+		uint64_t word = ~m->bits[b / 64] >> (b % 64);
+		if (word) {
+			uint64_t f = b + (uint64_t)__builtin_ctzll(word);
+			return f < m->nblocks ? f : m->nblocks;
+		}
+		b = (b / 64 + 1) * 64;
+	}
+	return m->nblocks;
+}
+
+void verify_map_clear(struct verify_map *m)
+{
+	memset(m->bits, 0, (m->nblocks / 64 + 1) * sizeof(*m->bits));
+	m->set = 0;
+}
+
 uint64_t verify_map_next(const struct verify_map *m, uint64_t from)
 {
 	for (uint64_t b = from; b < m->nblocks;) {

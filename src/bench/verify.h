@@ -10,7 +10,8 @@
  *
  * A written-block map (a bit per block of the worker's area) lets the
  * read-back visit every block written once, in offset order, as fio's
- * verify pass does after the writes. */
+ * verify pass does after the writes. The same map is the random map of a
+ * job whose block sizes vary (bench/job.c). */
 #ifndef IOTRIAGE_BENCH_VERIFY_H
 #define IOTRIAGE_BENCH_VERIFY_H
 
@@ -37,6 +38,11 @@ struct verify_map {
 
 int verify_map_init(struct verify_map *m, uint64_t nblocks);
 void verify_map_mark(struct verify_map *m, uint64_t block);
+bool verify_map_has(const struct verify_map *m, uint64_t block);
+/* The first unmarked block at or after FROM, or m->nblocks when none. */
+uint64_t verify_map_next_free(const struct verify_map *m, uint64_t from);
+/* Unmarks every block. */
+void verify_map_clear(struct verify_map *m);
 /* The first marked block at or after FROM, or m->nblocks when none. */
 uint64_t verify_map_next(const struct verify_map *m, uint64_t from);
 void verify_map_release(struct verify_map *m);

@@ -63,6 +63,10 @@ static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
 	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
 	spec->verify_read = job->do_verify;
 	spec->verify_fatal = job->verify_fatal;
+	spec->bs_min = job->bs_min;
+	spec->nr_split = job->nr_split;
+	for (unsigned i = 0; i < job->nr_split && i < JOB_MAX_SPLIT; i++)
+		spec->split[i] = (struct job_bs_share){ job->split[i].bs, job->split[i].pct };
 }
 
 /* A job's settings in run's terms; the target's own size when none is given. */
@@ -316,6 +320,15 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_string(j, "directory", job->directory[0] ? job->directory : NULL);
 	json_string(j, "filename_format", job->filename_format[0] ? job->filename_format : NULL);
 	json_uint(j, "filesize", job->filesize);
+	json_uint(j, "bs_min", job->bs_min);
+	json_begin_array(j, "bssplit");
+	for (unsigned i = 0; i < job->nr_split; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "bs", job->split[i].bs);
+		json_uint(j, "percent", job->split[i].pct);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_uint(j, "rate", job->rate_bps);
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);

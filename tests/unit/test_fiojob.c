@@ -154,6 +154,9 @@ static void test_fio_reasons(void)
 	fios("[j]\nfilesize=1m-4m\n", "a range of file sizes");
 	fios("[j]\nfilename_format=f.$clientuid\n", "$clientuid");
 	fios("[j]\ndirectory=/a:/b\n", "several directories");
+	fios("[j]\nbssplit=4k/50:8k/20\n", "percentages that do not add up to 100");
+	fios("[j]\nbssplit=4k/50:8k/50,16k\n", "separate read and write splits");
+	fios("[j]\nrw=write\nbsrange=4k-8k\nverify=md5\n", "verify= with block sizes that vary");
 	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
 	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
 	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
@@ -177,6 +180,11 @@ static void test_fio_reasons(void)
 	ok(fiojob_file_path(&f.jobs[2], "/t", path, sizeof(path)) && strcmp(path, "/t/f") == 0,
 	   "a TARGET directory in place of directory=, filename= in it");
 	ok(!fiojob_file_path(&f.jobs[3], NULL, path, sizeof(path)), "a job that names no file has no path");
+	is_int(parse("[j]\nbssplit=4k/50:64k/:16k/\nbs=8k\n[k]\nstonewall\nbsrange=64k-4k\n"), 0, "bssplit= and bsrange=");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].nr_split == 3 && f.jobs[0].split[1].pct == 25 && f.jobs[0].split[2].pct == 25 && f.jobs[0].bs == 65536 &&
+	   f.jobs[0].bs_min == 4096, "blank percentages share what is left; bs= after bssplit changes nothing, as in fio");
+	ok(f.jobs[1].bs == 65536 && f.jobs[1].bs_min == 4096 && f.jobs[1].nr_split == 0, "bsrange's ends swapped as fio does");
 	is_str(f.fio_reason, "", "every job waits for the one before: native");
 	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
 	is_str(f.fio_reason, "", "native too");
