@@ -19,8 +19,10 @@
  * gtod_reduce, percentile_list, group_reporting) are accepted. Natively the
  * jobs run one after another, so a file of several jobs runs natively only
  * when each job after the first has stonewall (fio runs the others together).
- * Any other option, or a value of a native option iotriage does not run
- * (rw=randread:8, bs=4k,64k, an engine of fio's own, several files), makes
+ * Any other option, or a value or combination of native options iotriage
+ * does not run (rw=randread:8, bs=4k,64k, an engine of fio's own, several
+ * files, nrfiles=4, fsync with reads, verify with a mix: fiojob_supported
+ * lists the native ones, job_combinations the combinations left out), makes
  * the whole file fio's: FIO_REASON says which and where, and FIO_TEXT is the
  * file as fio is to read it (includes inlined, comments and ${VAR} resolved).
  * Defaults are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
