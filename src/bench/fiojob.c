@@ -177,6 +177,17 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 	return 0;
 }
 
+/* wait_for=NAME: the job starts when job NAME has ended. */
+static int opt_wait_for(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strlen(val) >= sizeof(ps->cur->wait_for))
+		return fail(ps, "%s: the name is too long", key);
+	snprintf(ps->cur->wait_for, sizeof(ps->cur->wait_for), "%s", val);
+	return 0;
+}
+
 /* bsrange=MIN-MAX: sizes from MIN to MAX in steps of MIN. */
 static int opt_bsrange(struct parse_state *ps, const char *key, const char *val)
 {
@@ -531,7 +542,7 @@ static const struct {
 	{ "end_fsync", opt_sync }, { "verify", opt_verify }, { "do_verify", opt_verify },
 	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
 	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
-	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit },
+	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -553,7 +564,7 @@ const char *const fiojob_supported[] = {
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
-	NULL,
+	"wait_for", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -748,11 +759,13 @@ static void jobs_finish(struct fiojob_file *out)
 			       engine_changes_files(j->ioengine);
 		if (!out->fio_reason[0])
 			job_combinations(out, j);
-		/* fio starts every job at once unless it waits for those before it. */
-		if (i && !j->stonewall && !out->fio_reason[0])
+		/* fio starts every job at once unless it waits for those before it
+		 * (stonewall) or for the one just before it (wait_for). */
+		bool waits = j->stonewall || (i && strcmp(j->wait_for, out->jobs[i - 1].name) == 0);
+		if (i && !waits && !out->fio_reason[0])
 			snprintf(out->fio_reason, sizeof(out->fio_reason),
-				 "jobs [%s] and [%s] run at the same time (no stonewall before [%s]): iotriage runs "
-				 "jobs one after another only", out->jobs[i - 1].name, j->name, j->name);
+				 "jobs [%s] and [%s] run at the same time (no stonewall or wait_for=%s in [%s]): iotriage runs "
+				 "jobs one after another only", out->jobs[i - 1].name, j->name, out->jobs[i - 1].name, j->name);
 	}
 }
 

@@ -56,6 +56,7 @@ struct fiojob {
 	bool may_write;          /* rw writes or trims (or is one iotriage does not know), or the engine
 				  * changes its files whatever rw says (ftruncate, filedelete, ...) */
 	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
+	char wait_for[64];       /* wait_for=NAME: starts when that job has ended */
 	uint64_t rate_bps, rate_iops;
 	uint64_t offset, offset_increment;
 	uint64_t number_ios;

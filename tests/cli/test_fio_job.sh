@@ -206,7 +206,7 @@ if command -v fio >/dev/null; then
 	printf '[a]\nrw=read\nsize=64k\n[b]\nrw=read\nsize=64k\n' >"$TMP/together.fio"
 	"$IOTRIAGE" run --fio-job "$TMP/together.fio" --parse-only "$TMP/t.bin" >"$TMP/together.out"
 	check "two jobs without stonewall run together in fio: fio runs them" -- \
-		grep -q "through fio-.*: jobs \[a\] and \[b\] run at the same time (no stonewall before \[b\])" "$TMP/together.out"
+		grep -q "through fio-.*: jobs \[a\] and \[b\] run at the same time (no stonewall or wait_for=a in \[b\])" "$TMP/together.out"
 	check "fio's plain examples (fio-seq-read, fio-rand-RW, ...) run natively: at least 6" -- test "$native" -ge 6
 else
 	skip "fio runs a file iotriage does not run natively" "fio is not installed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run --fio-job, the options of fio's run natively (directory, filesize,
-# filename_format, bssplit, bsrange, offset, offset_increment,
+# filename_format, bssplit, bsrange, wait_for, offset, offset_increment,
 # number_ios, loops, startdelay, thinktime, fsync, fdatasync, end_fsync,
 # rw=write:N, verify): each job is run by fio and by iotriage (--native, so
 # nothing is handed to fio) on the same loop device (directory=, filesize=
@@ -149,6 +149,16 @@ for name in think1 think4; do
 	check "job $name: reads within 25% of fio's ($f), both far under the unthrottled count" -- \
 		awk -v f="$f" -v i="$i" -v b="${name#think}" 'BEGIN { exit !(f > 0 && i / f > 0.75 && i / f < 1.25 && i < 200 * b * 1.3) }'
 done
+
+# wait_for=: each job waits for the one before it, so fio runs them one
+# after another too, and the file runs natively.
+printf '[global]\ndirect=1\nbs=4k\nsize=2m\nnew_group\n[a]\nrw=write\n[b]\nrw=read\nwait_for=a\n[c]\nrw=randread\nwait_for=b\n' >"$TMP/wait.fio"
+fio --output-format=json --aux-path="$TMP" --filename="$dev" "$TMP/wait.fio" >"$TMP/wfio.json" 2>/dev/null
+"$IOTRIAGE" run --fio-job "$TMP/wait.fio" "$dev" --native --json >"$TMP/wio.json" 2>"$TMP/wio.err"
+ok $? "a chain of wait_for= runs natively" || diag_file "$TMP/wio.err"
+check "each job as many reads and writes as fio's" -- test \
+	"$(jq -c '[.jobs[] | [.jobname, .read.total_ios, .write.total_ios]]' "$TMP/wfio.json")" = \
+	"$(jq -c '[.fio_job.jobs[] | [.name, .result.read.ios, .result.write.ios]]' "$TMP/wio.json")"
 
 # bssplit= and bsrange=: the sizes are drawn at random, in each tool by its
 # own generator: the same bytes, and I/O counts within 10% of fio's (fio's

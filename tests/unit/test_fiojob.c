@@ -157,7 +157,7 @@ static void test_fio_reasons(void)
 	fios("[j]\nbssplit=4k/50:8k/20\n", "percentages that do not add up to 100");
 	fios("[j]\nbssplit=4k/50:8k/50,16k\n", "separate read and write splits");
 	fios("[j]\nrw=write\nbsrange=4k-8k\nverify=md5\n", "verify= with block sizes that vary");
-	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
+	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall or wait_for=a in [b])");
 	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
 	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
 	is_int(parse("[j]\nrw=write:8k\noffset=1m\noffset_increment=2m\nnumber_ios=7\nloops=3\nstartdelay=2\n"
@@ -188,6 +188,9 @@ static void test_fio_reasons(void)
 	is_str(f.fio_reason, "", "every job waits for the one before: native");
 	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
 	is_str(f.fio_reason, "", "native too");
+	is_int(parse("[a]\n[b]\nwait_for=a\n[c]\nwait_for=b\n"), 0, "wait_for= the job just before");
+	is_str(f.fio_reason, "", "each job waiting for the one before it: one after another, native");
+	fios("[a]\n[b]\nwait_for=a\n[c]\nwait_for=a\n", "jobs [b] and [c] run at the same time (no stonewall or wait_for=b in [c])");
 	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
 	is_str(f.fio_reason, "", "has no reason for fio");
 	fiojob_file_release(&f);
