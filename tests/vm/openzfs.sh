@@ -55,7 +55,7 @@ for i in $(seq 0 18); do
 done
 
 export VM_MODULES="virtio_pci virtio_scsi sd_mod loop"
-export VM_KO="$ozfs/modules/spl.ko $ozfs/modules/zfs.ko"
+export VM_KO=$(ls "$ozfs"/modules/*.ko | tr '\n' ' ')
 export VM_TREE="$ozfs/root"
 export VM_LIBS=$(ls /lib/x86_64-linux-gnu/libgcc_s.so.1 /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 2>/dev/null | head -n 1)
 export VM_UDEV=1 VM_QEMU_ARGS="" VM_MEM=${VM_MEM:-2048}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/vm/openzfs_build.sh [--prepare] [KERNEL_VERSION]: real OpenZFS for the
 # qemu VM, built once and cached. Prints the cache directory on stdout:
-#   DIR/modules/spl.ko DIR/modules/zfs.ko   built for KERNEL_VERSION (default:
+#   DIR/modules/*.ko (spl.ko, zfs.ko, and 2.1's other parts) built for KERNEL_VERSION (default:
 #                                            the newest /boot/vmlinuz-*, the VM's kernel)
 #   DIR/root/                                zfsutils-linux and its libraries,
 #                                            unpacked (zpool, zfs, libzfs...)
@@ -95,7 +95,9 @@ start=$SECONDS
 )
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/modules"
-find "$srcdir/module" \( -name spl.ko -o -name zfs.ko \) -exec cp {} "$dir.tmp/modules/" \;
+# 2.3 builds spl.ko and zfs.ko; 2.1 splits zfs into icp, zavl, zcommon, zlua,
+# znvpair, zunicode and zzstd besides: every module goes.
+find "$srcdir/module" -name '*.ko' -exec cp {} "$dir.tmp/modules/" \;
 [ -f "$dir.tmp/modules/zfs.ko" ] && [ -f "$dir.tmp/modules/spl.ko" ] ||
 	{ echo "openzfs_build: the build made no spl.ko/zfs.ko" >&2; exit 1; }
 strip --strip-debug "$dir.tmp/modules/"*.ko
