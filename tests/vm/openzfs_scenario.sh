@@ -66,7 +66,13 @@ wipe() { # wipe N...: labels of an earlier pool off these disks
 echo "=== TIME udevd $(uptime_s)"
 
 systemd-udevd --daemon --resolve-names=never || echo "=== UDEVD FAILED"
-for m in virtio_pci virtio_scsi sd_mod loop spl zfs; do
+for m in virtio_pci virtio_scsi sd_mod loop; do
+	modprobe $m || echo "=== MODPROBE FAILED $m"
+done
+# OpenZFS's own modules in the order they need each other (2.1 splits zfs in
+# eight parts; 2.3 has spl and zfs): those the cache has.
+for m in spl znvpair zcommon icp zavl zlua zunicode zzstd zfs; do
+	[ -f "/lib/modules/$(uname -r)/extra/$m.ko" ] || continue
 	modprobe $m || echo "=== MODPROBE FAILED $m"
 done
 # virtio-scsi probes its disks after modprobe returns: wait for all nineteen.
