@@ -67,7 +67,7 @@ static int judge_one(const struct member_load *m, size_t n, size_t i, double *bu
 	/* A member given more to read than its siblings, in bytes or in requests, is busier and waits longer
 	 * for that alone (a raidz whose same-sized records keep the parity on the same columns): not slow. */
 	bool more_work = (reads.median > 0 && x->read_bytes >= MEMBER_LOAD_WORK_RATIO * reads.median) ||
-			 (count.median > 0 && (double)x->reads >= MEMBER_LOAD_WORK_RATIO * count.median);
+			 (count.median > 0 && (double)x->reads >= MEMBER_LOAD_REQUEST_RATIO * count.median);
 	siblings(m, n, i, f_busy, buf, &s);
 	if (!s.n || x->ios < MEMBER_LOAD_MIN_IOS)
 		return 0;

@@ -2,6 +2,7 @@
 #include "pool/zpool_hist.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,19 @@ static int parse_line(const char *line, size_t len, uint64_t *bound, uint64_t *c
 int zpool_hist_parse(const char *text, size_t len, struct zpool_hist *ret)
 {
 	memset(ret, 0, sizeof(*ret));
+	bool named = false;
 	for (size_t at = 0; at < len;) {
 		const char *line = text + at, *nl = memchr(line, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - line) : len - at;
 		at += n + 1;
 		if (n == 0)
 			continue;
+		if (*line < '0' || *line > '9') { /* the block's name, once, before its buckets */
+			if (named || ret->nbuckets)
+				return -EINVAL;
+			named = true;
+			continue;
+		}
 		if (ret->nbuckets == ZPOOL_HIST_MAX_BUCKETS)
 			return -EINVAL;
 		size_t b = ret->nbuckets;

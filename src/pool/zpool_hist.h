@@ -2,7 +2,8 @@
  * POOL`): per power-of-two latency bucket, how many I/Os waited that long,
  * counted since the pool was imported, for the whole pool.
  *
- * Each line is a bucket: its bound in nanoseconds (-p: exact), then the
+ * A blank line and the pool's name come first (OpenZFS 2.3), then each line
+ * is a bucket: its bound in nanoseconds (-p: exact), then the
  * counts of total_wait read and write (queued and on the disk), disk_wait
  * read and write (on the disk alone), syncq_wait and asyncq_wait read and
  * write (in ZFS's queues), then scrub, trim and (OpenZFS 2.x, later) rebuild,
@@ -30,10 +31,10 @@ struct zpool_hist {
 	uint64_t count[ZPOOL_HIST_MAX_BUCKETS][ZH_NCOLS];
 };
 
-/* Parses TEXT (LEN bytes). Returns 0, or -EINVAL when a line is not a
- * bucket of at least the eight wait columns, the bounds do not rise, or
- * there is no bucket at all (a cut or foreign output, never half a
- * histogram). */
+/* Parses TEXT (LEN bytes): one block (the pool's, not -v's per vdev).
+ * Returns 0, or -EINVAL when a line is not a bucket of at least the eight
+ * wait columns, the bounds do not rise, a second block begins, or there is
+ * no bucket at all (a cut or foreign output, never half a histogram). */
 int zpool_hist_parse(const char *text, size_t len, struct zpool_hist *ret);
 
 /* AFTER minus BEFORE into RET. Returns 0, or -EINVAL when the buckets

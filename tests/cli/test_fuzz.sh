@@ -29,6 +29,7 @@ declare -A seeds=(
 	[zpool_status_json]="openzfs232_*_status_j.json"
 	[zpool_lat]="openzfs232_*_iostat_lHp.txt"
 	[zfs_label]="*zdb_label*.txt"
+	[zpool_hist]="openzfs*_iostat_wHp.txt"
 	[zpool_list]=""
 	[ceph]="ceph_*.json rbd_*.json"
 	[zfs_datasets]="zfs_get_datasets_*"

@@ -55,6 +55,12 @@ int main(void)
 		{ "sdr", "raidz1-0", 0.394, 2.16, 4300, 9538560, 770, false }, { "sds", "raidz1-0", 0.697, 9.62, 4290, 9217024, 797, false },
 	};
 	is_int(member_load_judge(parity2, 4, &f), 0, "members given 1.5x the read requests: no finding either");
+	/* A third, with the disks IOPS-bound: 1.43x and 1.47x the requests, busy and waiting twice as long. */
+	struct member_load parity3[4] = {
+		{ "sdp", "raidz1-0", 0.343, 0.66, 5948, 9036800, 275, false }, { "sdq", "raidz1-0", 0.333, 0.65, 5878, 9813504, 299, false },
+		{ "sdr", "raidz1-0", 0.711, 4.68, 6090, 9013248, 428, false }, { "sds", "raidz1-0", 0.751, 6.19, 6021, 8832512, 440, false },
+	};
+	is_int(member_load_judge(parity3, 4, &f), 0, "members given 1.3x the read requests or more: no finding");
 	struct member_load withlog[3] = { { "sda", "mirror-0", 0.3, 2, 500, 50 * MIB, 0, false }, { "sdb", "mirror-0", 0.3, 2, 500, 50 * MIB, 0, false },
 					  { "nvme0n1", "logs", 0.99, 40, 500, 0, 0, false } };
 	is_int(member_load_judge(withlog, 3, &f), 0, "a busy log device is not a data member");
