@@ -7,12 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "basic/strbuf.h"
 #include "disk/enumerate.h"
 #include "pool/btrfs.h"
+#include "pool/ceph_osd.h"
 #include "pool/zpool_json.h"
 
 #define POOL_TOOL_TIMEOUT_MS 30000
@@ -111,6 +113,19 @@ static int find_btrfs(const char *id, struct pool_layout *layout, struct strbuf 
 	return r;
 }
 
+/* A Ceph pool (pool/ceph_osd.h): its OSDs, read here when on this host. */
+static int find_ceph(const char *id, struct pool_layout *layout)
+{
+	char host[256] = "", why[300] = "";
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		host[0] = '\0';
+	host[strcspn(host, ".")] = '\0'; /* Ceph names hosts by their short name */
+	int r = ceph_pool_layout(id, host, layout, why, sizeof(why));
+	if (r < 0 && r != -ENOENT)
+		log_msg(LOG_ERR, "Ceph pool '%s': %s", id, why);
+	return r;
+}
+
 int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype)
 {
 	struct strbuf known = STRBUF_INIT;
@@ -123,6 +138,8 @@ int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstyp
 		*ret_fstype = "btrfs";
 	}
 	int r = rz == -ENOENT ? rb : rz;
+	if (r == -ENOENT && (r = find_ceph(id, layout)) == 0)
+		*ret_fstype = "ceph";
 	if (r == -ENOENT)
 		log_msg(LOG_ERR, "no ZFS pool or btrfs file system named '%s'; %s%s", id,
 			known.len ? "pools here: " : "there are none here", known.buf);

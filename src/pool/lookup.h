@@ -10,9 +10,11 @@
 
 #include "pool/zfs.h"
 
-/* One pool by ZFS name or GUID, or btrfs label or UUID. Returns 0 with
- * LAYOUT and *RET_FSTYPE ("zfs" or "btrfs"), or -ENOENT after logging
- * which pools do exist, or another -errno after logging. */
+/* One pool by ZFS name or GUID, or btrfs label or UUID, or else a Ceph
+ * pool's OSDs (pool/ceph_osd.h: ceph_pool_layout, when a Ceph configuration
+ * is there). Returns 0 with LAYOUT and *RET_FSTYPE ("zfs", "btrfs" or
+ * "ceph"), or -ENOENT after logging which pools do exist, or another -errno
+ * after logging. */
 int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype);
 
 /* Which pool and device group each whole disk belongs to. */

@@ -55,7 +55,7 @@ void pool_layout_json(struct json *j, void *arg)
 	const struct pool_layout *l = arg;
 	json_begin_object(j, "pool");
 	json_string(j, "name", l->pool);
-	json_string(j, "fstype", l->members && strcmp(l->members[0].vdev, "btrfs") == 0 ? "btrfs" : "zfs");
+	json_string(j, "fstype", l->fstype[0] ? l->fstype : l->members && strcmp(l->members[0].vdev, "btrfs") == 0 ? "btrfs" : "zfs");
 	json_begin_array(j, "members");
 	for (size_t i = 0; i < l->count; i++) {
 		json_begin_object(j, NULL);
@@ -80,7 +80,9 @@ int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_la
 	int r = pool_find(id, layout, &fstype);
 	if (r == 0)
 		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout->pool, layout->count,
-			strcmp(fstype, "zfs") == 0 ? "zpool status" : "btrfs filesystem show");
+			strcmp(fstype, "zfs") == 0	? "zpool status"
+			: strcmp(fstype, "ceph") == 0 ? "ceph pg ls-by-pool and ceph osd metadata"
+							: "btrfs filesystem show");
 	b->count = layout->count;
 	b->reads = xcalloc(b->count ? b->count : 1, sizeof(*b->reads));
 	for (size_t i = 0; i < layout->count; i++) {
