@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "render/ceph.h"
+
 void doctor_print(const struct doctor *dr)
 {
 	printf("\n");
@@ -13,6 +15,8 @@ void doctor_print(const struct doctor *dr)
 		printf("Step %d, %s: %s%s\n", i + 1, doctor_step_titles[i],
 		       s->state == STEP_FAILED ? "could not be completed: " : "", s->summary);
 	}
+	if (dr->have_ceph)
+		ceph_step_print(&dr->ceph, stdout);
 	const struct doctor_verdict *v = &dr->verdict;
 	printf("\n");
 	if (v->layer)
