@@ -214,7 +214,7 @@ static void judge_pgmap(const struct ceph_findings_input *in, struct pool_findin
 	}
 	if (p->misplaced > 0 && !has_check(in->health, "OBJECT_MISPLACED")) {
 		struct pool_finding *f = pool_findings_add(out, "misplaced", "finding", "the Ceph cluster");
-		snprintf(f->text, sizeof(f->text), "%llu of %llu objects misplaced: backfill moves them meanwhile",
+		snprintf(f->text, sizeof(f->text), "%llu of %llu objects misplaced: backfill moves them to where they belong, beside the clients' I/O",
 			 (unsigned long long)p->misplaced, (unsigned long long)p->misplaced_total);
 		snprintf(f->fix, sizeof(f->fix), "let the backfill finish (ceph -s)");
 		snprintf(f->evidence, sizeof(f->evidence), "%s", p->states);

@@ -113,13 +113,15 @@ int ceph_parse_osd_tree(const char *json, struct ceph_osd *osds, size_t n)
 		jv_free(v);
 		return -EINVAL;
 	}
+	bool *seen = xcalloc(n ? n : 1, sizeof(*seen));
 	int found = 0;
 	for (size_t i = 0; i < nodes->count; i++) {
 		const struct jv *node = jv_at(nodes, i);
 		const char *type = jv_string(jv_get(node, "type"), "");
 		struct ceph_osd *o = strcmp(type, "osd") ? NULL : osd_by_id(osds, n, jv_int(jv_get(node, "id"), -1));
-		if (!o)
-			continue;
+		if (!o || seen[o - osds])
+			continue; /* an OSD listed twice counts once, as it is first listed */
+		seen[o - osds] = true;
 		found++;
 		o->up = strcmp(jv_string(jv_get(node, "status"), ""), "up") == 0;
 		o->in = jv_number(jv_get(node, "reweight"), 0) > 0;
@@ -127,6 +129,7 @@ int ceph_parse_osd_tree(const char *json, struct ceph_osd *osds, size_t n)
 		if (klass && klass[0])
 			snprintf(o->device_class, sizeof(o->device_class), "%s", klass);
 	}
+	free(seen);
 	jv_free(v);
 	return found;
 }

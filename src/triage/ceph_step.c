@@ -292,7 +292,12 @@ int ceph_step_run(const char *pool, const char *tag, struct ceph_step *s)
 	for (size_t i = 0; i < s->nosds; i++)
 		if (s->osds[i].verdict == CEPH_OSD_UNCONFIRMED)
 			confirm(s, &s->osds[i]);
-	perf_window(s, now_ns());
+	bool flagged = false;
+	for (size_t i = 0; i < s->nosds; i++)
+		flagged |= s->osds[i].verdict != CEPH_OSD_OK && s->osds[i].verdict != CEPH_OSD_NOT_JUDGED &&
+			   s->osds[i].verdict != CEPH_OSD_DOWN;
+	if (flagged) /* the evidence of an OSD out of line: what the mgr saw of its last bench */
+		perf_window(s, now_ns());
 	osd_findings(s);
 	s->ran = !interrupt_requested();
 	s->seconds = (double)(now_ns() - t0) / 1e9;

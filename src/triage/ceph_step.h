@@ -15,9 +15,10 @@
  *      only when every bench was out of line (ceph_step_params: a bench runs
  *      through the OSD's software and its host's scheduler, and is noisier
  *      than a raw read: the bounds are wider than a disk's)
- *   4. `ceph osd perf` sampled after each round and for CEPH_STEP_PERF_WAIT_S
- *      after the last bench (the mgr's view lags a stats period): each OSD's
- *      highest commit latency under its bench, the evidence beside the rate
+ *   4. `ceph osd perf` sampled after each round and, when an OSD was out of
+ *      line, for CEPH_STEP_PERF_WAIT_S after the last bench (the mgr's view
+ *      lags a stats period): each OSD's highest commit latency under its
+ *      bench, the evidence beside the rate
  *
  * A slow OSD is the finding "osd-slow", one whose bench never finished is
  * "osd-no-answer", each with its device and host; they join the cluster's

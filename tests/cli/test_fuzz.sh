@@ -31,6 +31,7 @@ declare -A seeds=(
 	[zfs_label]="*zdb_label*.txt"
 	[zpool_list]=""
 	[ceph]="ceph_*.json rbd_*.json"
+	[ceph_osd]="ceph_*.json"
 	[zfs_datasets]="zfs_get_datasets_*"
 	[btrfs_show]="btrfs_show_*"
 	[jsonread]="*.json"
