@@ -45,8 +45,10 @@
 
 /* Below 60% of the peers' median and 3.5 robust deviations under it, or at
  * 40% whatever the spread. Measured on the test cluster (three OSDs on loop
- * devices): one OSD's 32 MiB benches ranged 0.79-1.07 GB/s, the three OSDs'
- * 0.79-1.7 GB/s; an OSD held to 20 MB/s benched at 1-3% of its peers. */
+ * devices over files): one OSD's 64 MiB benches ranged 0.79-1.07 GB/s, the
+ * three OSDs' 0.79-1.7 GB/s; 32 MiB benches right after a fio run 0.29-0.77
+ * GB/s (one OSD at 38% of another); an OSD held to 20 MiB/s by a blkio
+ * cgroup benched at 20.7 MB/s, 2-3% of its peers' median. */
 extern const struct outlier_params ceph_step_params;
 
 enum ceph_osd_verdict {
