@@ -30,6 +30,11 @@ static struct jv *parse(const char *json)
 	return v;
 }
 
+struct jv *ceph_parse_json(const char *json)
+{
+	return parse(json);
+}
+
 int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max)
 {
 	struct jv *v = parse(json);

@@ -41,6 +41,11 @@ bool ceph_valid_name(const char *name);
 
 /* ---- parsers (pure) ---- */
 
+struct jv; /* basic/jsonread.h */
+/* JSON text parsed (basic/jsonread), or NULL for NULL, malformed or cut
+ * text; free with jv_free. The one entry of every Ceph parser. */
+struct jv *ceph_parse_json(const char *json);
+
 /* A JSON array of strings (`ceph osd pool ls`, `rbd ls`): up to MAX names
  * into NAMES. Returns the count, or -EINVAL when JSON is not such an array. */
 int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max);

@@ -12,15 +12,6 @@
 
 /* ---- parsers ---- */
 
-static struct jv *parse(const char *json)
-{
-	struct jv *v = NULL;
-	char err[80];
-	if (!json || jv_parse(json, strlen(json), &v, err, sizeof(err)) < 0)
-		return NULL;
-	return v;
-}
-
 static void check_detail(const struct jv *detail, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -38,7 +29,7 @@ static void check_detail(const struct jv *detail, char *buf, size_t len)
 
 int ceph_parse_health_detail(const char *json, struct ceph_health *ret)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	const char *status = jv_string(jv_get(v, "status"), NULL);
 	const struct jv *checks = jv_get(v, "checks");
 	*ret = (struct ceph_health){ .nchecks = 0 };
@@ -78,7 +69,7 @@ static void add_state(struct ceph_pgmap *p, const char *state, unsigned count)
 
 int ceph_parse_pgmap(const char *json, struct ceph_pgmap *ret)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	const struct jv *pgmap = jv_get(v, "pgmap");
 	*ret = (struct ceph_pgmap){ .pgs = 0 };
 	if (!pgmap || pgmap->type != JV_OBJECT) {

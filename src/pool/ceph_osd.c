@@ -12,15 +12,6 @@
 
 /* ---- parsers ---- */
 
-static struct jv *parse(const char *json)
-{
-	struct jv *v = NULL;
-	char err[80];
-	if (!json || jv_parse(json, strlen(json), &v, err, sizeof(err)) < 0)
-		return NULL;
-	return v;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -39,7 +30,7 @@ static void add_id(int *ids, size_t *n, size_t max, int id)
 
 int ceph_parse_pool_osds(const char *json, int *ids, size_t max)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	/* Pacific wraps the list ({"pg_ready":..., "pg_stats": [...]}); older releases print the array. */
 	const struct jv *pgs = v && v->type == JV_ARRAY ? v : jv_get(v, "pg_stats");
 	if (!pgs || pgs->type != JV_ARRAY) {
@@ -82,7 +73,7 @@ static void metadata_device(const struct jv *m, struct ceph_osd *o)
 
 int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	if (!v || v->type != JV_ARRAY) {
 		jv_free(v);
 		return -EINVAL;
@@ -107,7 +98,7 @@ int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 
 int ceph_parse_osd_tree(const char *json, struct ceph_osd *osds, size_t n)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	const struct jv *nodes = jv_get(v, "nodes");
 	if (!nodes || nodes->type != JV_ARRAY) {
 		jv_free(v);
@@ -136,7 +127,7 @@ int ceph_parse_osd_tree(const char *json, struct ceph_osd *osds, size_t n)
 
 int ceph_parse_osd_perf(const char *json, const int *ids, size_t n, double *commit_ms, double *apply_ms)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	/* Pacific: {"osdstats": {"osd_perf_infos": [...]}}; older: {"osd_perf_infos": [...]}. */
 	const struct jv *infos = jv_path(v, "osdstats.osd_perf_infos");
 	if (!infos)
@@ -169,7 +160,7 @@ int ceph_parse_osd_perf(const char *json, const int *ids, size_t n, double *comm
 
 int ceph_parse_osd_bench(const char *json, struct ceph_bench *ret)
 {
-	struct jv *v = parse(json);
+	struct jv *v = ceph_parse_json(json);
 	*ret = (struct ceph_bench){ .bytes = jv_u64(jv_get(v, "bytes_written"), 0),
 				    .block = jv_u64(jv_get(v, "blocksize"), 0),
 				    .seconds = jv_number(jv_get(v, "elapsed_sec"), 0),
