@@ -112,3 +112,25 @@ int write_small_file(const char *path, const char *s)
 		return -errno;
 	return write_all(fd, s, strlen(s));
 }
+
+int check_file_writable(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "'%s': is a directory", path);
+		return -EISDIR;
+	}
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "'%s': no directory '%s'", path, dir);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK) < 0) {
+		int e = errno;
+		snprintf(why, len, "'%s': cannot write in '%s': %s", path, dir, strerror(e));
+		return -e;
+	}
+	return 0;
+}

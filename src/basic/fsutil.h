@@ -17,5 +17,9 @@ int write_file_atomic(const char *path, const void *data, size_t len, mode_t mod
 int read_small_file(const char *path, char *buf, size_t len);
 /* Writes S to an existing file (sysfs/cgroup knob). Returns 0 or -errno. */
 int write_small_file(const char *path, const char *s);
+/* Whether PATH can be written as a whole file (write_file_atomic): not a
+ * directory, in a directory that exists and can be written. Returns 0, or
+ * -errno with WHY ("'PATH': ..."). Creates nothing. */
+int check_file_writable(const char *path, char *why, size_t len);
 
 #endif

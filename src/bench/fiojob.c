@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "basic/checksum.h"
 #include "basic/parse.h"
 
 #define LINE_MAX_LEN 1024
@@ -129,6 +130,18 @@ static int get_time(struct parse_state *ps, const char *key, const char *val, ui
 	return 0;
 }
 
+/* rw=read:N and rw=write:N skip N bytes after each I/O; on a random or
+ * mixed mode ':N' means something else (new offsets every N I/Os), fio's. */
+static int rw_modifier(struct parse_state *ps, const char *key, const char *val, const char *mod)
+{
+	if (strcmp(ps->cur->rw, "read") != 0 && strcmp(ps->cur->rw, "write") != 0)
+		return need_fio(ps, "%s=%s: an offset modifier (':N') on a random or mixed mode is not run natively", key,
+				val);
+	if (mod[0] == '-')
+		return need_fio(ps, "%s=%s: a backward or negative skip is not run natively", key, val);
+	return get_size(ps, key, mod, 0, &ps->cur->seq_hole);
+}
+
 static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 {
 	static const char *const modes[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
@@ -140,9 +153,10 @@ static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 	for (size_t i = 0; fio_modes[i]; i++)
 		if (strcmp(ps->cur->rw, fio_modes[i]) == 0)
 			return need_fio(ps, "%s=%s is not run natively", key, val);
+	ps->cur->seq_hole = 0;
 	for (size_t i = 0; modes[i]; i++)
 		if (strcmp(ps->cur->rw, modes[i]) == 0)
-			return val[n] ? need_fio(ps, "%s=%s: offset modifiers (':N') are not run natively", key, val) : 0;
+			return val[n] ? rw_modifier(ps, key, val, val + n + 1) : 0;
 	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim "
 		    "or trimwrite", key, val);
 }
@@ -156,7 +170,107 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 		return -EINVAL;
 	if (v > (64U << 20))
 		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+	if (ps->cur->nr_split) /* bssplit decides the sizes whatever bs says, in fio too */
+		return 0;
 	ps->cur->bs = (uint32_t)v;
+	ps->cur->bs_min = 0;
+	return 0;
+}
+
+/* wait_for=NAME: the job starts when job NAME has ended. */
+static int opt_wait_for(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strlen(val) >= sizeof(ps->cur->wait_for))
+		return fail(ps, "%s: the name is too long", key);
+	snprintf(ps->cur->wait_for, sizeof(ps->cur->wait_for), "%s", val);
+	return 0;
+}
+
+/* bsrange=MIN-MAX: sizes from MIN to MAX in steps of MIN. */
+static int opt_bsrange(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, ','))
+		return need_fio(ps, "%s=%s: separate read and write ranges are not run natively", key, val);
+	const char *dash = strchr(val, '-');
+	char lo[64];
+	uint64_t min = 0, max = 0;
+	if (!dash || (size_t)(dash - val) >= sizeof(lo))
+		return fail(ps, "%s=%s: expected MIN-MAX such as 4k-64k", key, val);
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dash - val), val);
+	if (get_size(ps, key, lo, 1, &min) < 0 || get_size(ps, key, dash + 1, 1, &max) < 0)
+		return -EINVAL;
+	if (min > max) { /* fio swaps them */
+		uint64_t t = min;
+		min = max;
+		max = t;
+	}
+	if (max > (64U << 20))
+		return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+	ps->cur->bs = (uint32_t)max;
+	ps->cur->bs_min = min == max ? 0 : (uint32_t)min;
+	ps->cur->nr_split = 0;
+	return 0;
+}
+
+/* One bssplit entry "SIZE/PCT" (PCT may be empty: a share of what is left). */
+static int split_entry(struct parse_state *ps, const char *key, const char *entry, uint64_t *bs, int *pct)
+{
+	char size[64];
+	const char *slash = strchr(entry, '/');
+	size_t n = slash ? (size_t)(slash - entry) : strlen(entry);
+	snprintf(size, sizeof(size), "%.*s", (int)n, entry);
+	if (get_size(ps, key, size, 1, bs) < 0)
+		return -EINVAL;
+	*pct = -1;
+	uint64_t v = 0;
+	if (slash && slash[1] && parse_uint(slash + 1, 0, 100, &v) < 0)
+		return fail(ps, "%s: '%s': expected SIZE/PERCENT such as 4k/30", key, entry);
+	if (slash && slash[1])
+		*pct = (int)v;
+	return 0;
+}
+
+/* bssplit=4k/30:64k/70: each I/O's size drawn by the percentages. */
+static int opt_bssplit(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, ','))
+		return need_fio(ps, "%s=%s: separate read and write splits are not run natively", key, val);
+	struct fiojob *j = ps->cur;
+	char list[LINE_MAX_LEN], *save = NULL;
+	snprintf(list, sizeof(list), "%s", val);
+	unsigned given = 0, blanks = 0, n = 0;
+	uint64_t min = UINT64_MAX, max = 0;
+	int pcts[64];
+	for (char *e = strtok_r(list, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		uint64_t bs = 0;
+		if (n == 64)
+			return need_fio(ps, "%s: more than 64 sizes are not run natively", key);
+		if (split_entry(ps, key, e, &bs, &pcts[n]) < 0)
+			return -EINVAL;
+		if (bs > (64U << 20))
+			return need_fio(ps, "%s=%s: blocks over 64m are not run natively", key, val);
+		j->split[n].bs = (uint32_t)bs;
+		given += pcts[n] < 0 ? 0 : (unsigned)pcts[n];
+		blanks += pcts[n] < 0;
+		min = bs < min ? bs : min;
+		max = bs > max ? bs : max;
+		n++;
+	}
+	if (!n || given > 100 || (!blanks && given != 100))
+		return need_fio(ps, "%s=%s: percentages that do not add up to 100 are not run natively", key, val);
+	for (unsigned i = 0, left = 100 - given; i < n; i++) {
+		unsigned share = blanks ? left / blanks : 0;
+		j->split[i].pct = pcts[i] >= 0 ? (unsigned)pcts[i] : share + (i == n - 1 && blanks ? left % blanks : 0);
+	}
+	j->nr_split = n;
+	j->bs = (uint32_t)max;
+	j->bs_min = min == max ? 0 : (uint32_t)min;
 	return 0;
 }
 
@@ -205,7 +319,8 @@ static int opt_size(struct parse_state *ps, const char *key, const char *val)
 	*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = 0;
 	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
 		return need_fio(ps, "%s=%s: a size in zones is not run natively", key, val);
-	return get_size(ps, key, val, 1, is_size ? &ps->cur->size : &ps->cur->io_size);
+	/* 0 is fio's default: the whole file (size), or size (io_size). */
+	return get_size(ps, key, val, 0, is_size ? &ps->cur->size : &ps->cur->io_size);
 }
 
 static int opt_time(struct parse_state *ps, const char *key, const char *val)
@@ -300,6 +415,115 @@ static int opt_cosmetic(struct parse_state *ps, const char *key, const char *val
 	return 0;
 }
 
+/* offset=, offset_increment= and number_ios=: bytes, bytes and a count. */
+static int opt_offset(struct parse_state *ps, const char *key, const char *val)
+{
+	if (val && val[0] && val[strlen(val) - 1] == '%')
+		return need_fio(ps, "%s=%s: an offset as a percentage is not run natively", key, val);
+	if (val && val[0] && tolower((unsigned char)val[strlen(val) - 1]) == 'z')
+		return need_fio(ps, "%s=%s: an offset in zones is not run natively", key, val);
+	if (strcmp(key, "number_ios") == 0)
+		return get_uint(ps, key, val, 0, UINT64_MAX, &ps->cur->number_ios);
+	return get_size(ps, key, val, 0, strcmp(key, "offset") == 0 ? &ps->cur->offset : &ps->cur->offset_increment);
+}
+
+static int opt_loops(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, 1, 1000000, &v);
+	ps->cur->loops = (unsigned)v;
+	return r;
+}
+
+/* startdelay= (seconds by default) and thinktime= (microseconds by
+ * default, as fio reads them); a range (startdelay=1-5) is fio's. */
+static int opt_delay(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strchr(val, '-') || strchr(val, ':'))
+		return need_fio(ps, "%s=%s: a range of times is not run natively", key, val);
+	if (strcmp(key, "startdelay") == 0)
+		return get_time(ps, key, val, &ps->cur->startdelay_ns);
+	if (strspn(val, "0123456789") == strlen(val)) {
+		uint64_t us = 0;
+		int r = get_uint(ps, key, val, 0, UINT32_MAX, &us);
+		ps->cur->thinktime_ns = us * 1000;
+		return r;
+	}
+	return get_time(ps, key, val, &ps->cur->thinktime_ns);
+}
+
+static int opt_thinkblocks(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, 1, UINT32_MAX, &v);
+	ps->cur->thinktime_blocks = (unsigned)v;
+	return r;
+}
+
+/* fsync=N, fdatasync=N (0: none) and end_fsync. */
+static int opt_sync(struct parse_state *ps, const char *key, const char *val)
+{
+	if (strcmp(key, "end_fsync") == 0)
+		return get_bool(ps, key, val, &ps->cur->end_fsync);
+	uint64_t v = 0;
+	int r = get_uint(ps, key, val, 0, UINT32_MAX, &v);
+	*(strcmp(key, "fsync") == 0 ? &ps->cur->fsync : &ps->cur->fdatasync) = (unsigned)v;
+	return r;
+}
+
+/* verify= with the checksums built in (basic/checksum.h); do_verify and
+ * verify_fatal. fio's other kinds (crc32, xxhash, meta, pattern, ...) are fio's. */
+static int opt_verify(struct parse_state *ps, const char *key, const char *val)
+{
+	if (strcmp(key, "do_verify") == 0)
+		return get_bool(ps, key, val, &ps->cur->do_verify);
+	if (strcmp(key, "verify_fatal") == 0)
+		return get_bool(ps, key, val, &ps->cur->verify_fatal);
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	ps->cur->verify[0] = '\0';
+	if (strcmp(val, "0") == 0 || strcmp(val, "null") == 0)
+		return 0;
+	int kind = checksum_find(val);
+	if (kind < 0)
+		return need_fio(ps, "%s=%s is not run natively (crc32c, md5 and sha256 are)", key, val);
+	snprintf(ps->cur->verify, sizeof(ps->cur->verify), "%s", checksum_name(kind));
+	return 0;
+}
+
+/* directory=, filename_format=, filesize=, nrfiles= and openfiles=. */
+static int opt_files(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (strcmp(key, "directory") == 0 || strcmp(key, "filename_format") == 0) {
+		char *dst = key[0] == 'd' ? ps->cur->directory : ps->cur->filename_format;
+		size_t room = key[0] == 'd' ? sizeof(ps->cur->directory) : sizeof(ps->cur->filename_format);
+		if (strlen(val) >= room)
+			return fail(ps, "%s: the name is too long", key);
+		if (key[0] == 'd' && strchr(val, ':'))
+			return need_fio(ps, "%s=%s: several directories are not run natively", key, val);
+		if (key[0] == 'f' && strchr(val, '$') && !strstr(val, "$jobname") && !strstr(val, "$jobnum") &&
+		    !strstr(val, "$filenum"))
+			return need_fio(ps, "%s=%s: a keyword other than $jobname, $jobnum and $filenum", key, val);
+		if (key[0] == 'f' && strstr(val, "$clientuid"))
+			return need_fio(ps, "%s=%s: $clientuid is not run natively", key, val);
+		snprintf(dst, room, "%s", val);
+		return 0;
+	}
+	if (strcmp(key, "filesize") == 0) {
+		if (strchr(val, '-') || strchr(val, ':'))
+			return need_fio(ps, "%s=%s: a range of file sizes is not run natively", key, val);
+		return get_size(ps, key, val, 1, &ps->cur->filesize);
+	}
+	uint64_t v = 1;
+	int r = get_uint(ps, key, val, strcmp(key, "openfiles") == 0 ? 0 : 1, UINT32_MAX, &v);
+	*(strcmp(key, "nrfiles") == 0 ? &ps->cur->nrfiles : &ps->cur->openfiles) = (unsigned)v;
+	return r;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -312,6 +536,13 @@ static const struct {
 	{ "name", opt_name }, { "description", opt_cosmetic }, { "thread", opt_cosmetic },
 	{ "new_group", opt_cosmetic }, { "gtod_reduce", opt_cosmetic }, { "percentile_list", opt_cosmetic },
 	{ "group_reporting", opt_cosmetic }, { "stonewall", opt_flag },
+	{ "offset", opt_offset }, { "offset_increment", opt_offset }, { "number_ios", opt_offset },
+	{ "loops", opt_loops }, { "startdelay", opt_delay }, { "thinktime", opt_delay },
+	{ "thinktime_blocks", opt_thinkblocks }, { "fsync", opt_sync }, { "fdatasync", opt_sync },
+	{ "end_fsync", opt_sync }, { "verify", opt_verify }, { "do_verify", opt_verify },
+	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
+	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
+	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -329,7 +560,11 @@ static const char *const aliases[][2] = {
 const char *const fiojob_supported[] = {
 	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "size", "io_size", "io_limit", "runtime",
 	"timeout", "ramp_time", "time_based", "direct", "buffered", "randrepeat", "allrandrepeat", "norandommap",
-	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous", NULL,
+	"rwmixread", "rwmixwrite", "ioengine", "filename", "rate", "rate_iops", "stonewall", "wait_for_previous",
+	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
+	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
+	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
+	"wait_for", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -339,7 +574,8 @@ const char *const fiojob_cosmetic[] = {
 
 static void job_defaults(struct fiojob *j, const char *name)
 {
-	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true };
+	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true,
+			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1 };
 	snprintf(j->rw, sizeof(j->rw), "read");
 	snprintf(j->ioengine, sizeof(j->ioengine), "psync");
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -489,17 +725,47 @@ static bool engine_changes_files(const char *engine)
 	return false;
 }
 
+/* Native options iotriage runs only in some combinations: the others are fio's. */
+static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
+{
+	bool reads = strcmp(j->rw, "read") == 0 || strcmp(j->rw, "randread") == 0;
+	bool writes = strcmp(j->rw, "write") == 0 || strcmp(j->rw, "randwrite") == 0;
+	const char *why = NULL;
+	if ((j->fsync || j->fdatasync) && !writes)
+		why = "fsync= or fdatasync= with reads in the mix (fio counts its syncs around reads its own way)";
+	else if (j->fsync && j->fdatasync)
+		why = "both fsync= and fdatasync=";
+	else if (j->verify[0] && !reads && !writes)
+		why = "verify= with a read/write mix";
+	else if (j->verify[0] && (j->norandommap || j->time_based) && writes)
+		why = "verify= on writes with norandommap or time_based (blocks written over again)";
+	else if (j->verify[0] && j->bs_min)
+		why = "verify= with block sizes that vary (bsrange= or bssplit=)";
+	else if (j->seq_hole && j->bs_min)
+		why = "an offset modifier (':N') with block sizes that vary";
+	else if (j->nrfiles > 1)
+		why = "nrfiles= over 1 (I/O spread over several files)";
+	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))
+		why = "numjobs= over 1 with a file per job (directory=, filename_format= or filesize= without filename=)";
+	if (why)
+		snprintf(out->fio_reason, sizeof(out->fio_reason), "job [%s]: %s is not run natively", j->name, why);
+}
+
 static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
 			       engine_changes_files(j->ioengine);
-		/* fio starts every job at once unless it waits for those before it. */
-		if (i && !j->stonewall && !out->fio_reason[0])
+		if (!out->fio_reason[0])
+			job_combinations(out, j);
+		/* fio starts every job at once unless it waits for those before it
+		 * (stonewall) or for the one just before it (wait_for). */
+		bool waits = j->stonewall || (i && strcmp(j->wait_for, out->jobs[i - 1].name) == 0);
+		if (i && !waits && !out->fio_reason[0])
 			snprintf(out->fio_reason, sizeof(out->fio_reason),
-				 "jobs [%s] and [%s] run at the same time (no stonewall before [%s]): iotriage runs "
-				 "jobs one after another only", out->jobs[i - 1].name, j->name, j->name);
+				 "jobs [%s] and [%s] run at the same time (no stonewall or wait_for=%s in [%s]): iotriage runs "
+				 "jobs one after another only", out->jobs[i - 1].name, j->name, out->jobs[i - 1].name, j->name);
 	}
 }
 
@@ -535,6 +801,43 @@ void fiojob_file_release(struct fiojob_file *f)
 {
 	free(f->fio_text);
 	f->fio_text = NULL;
+}
+
+/* fio's filename_format keywords for clone 0, file 0. */
+static void expand_format(const char *fmt, const char *jobname, struct strbuf *out)
+{
+	static const char *const keys[][2] = { { "$jobname", NULL }, { "$jobnum", "0" }, { "$filenum", "0" } };
+	while (*fmt) {
+		size_t i = 0;
+		for (; i < 3; i++)
+			if (strncmp(fmt, keys[i][0], strlen(keys[i][0])) == 0)
+				break;
+		if (i == 3) {
+			strbuf_addch(out, *fmt++);
+			continue;
+		}
+		strbuf_adds(out, keys[i][1] ? keys[i][1] : jobname);
+		fmt += strlen(keys[i][0]);
+	}
+}
+
+bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len)
+{
+	if (!job->filename[0] && !job->directory[0] && !job->filename_format[0] && !job->filesize)
+		return false;
+	struct strbuf sb = STRBUF_INIT;
+	const char *d = dir ? dir : job->directory;
+	bool absolute = job->filename[0] == '/';
+	if (d[0] && !absolute)
+		strbuf_addf(&sb, "%s%s", d, d[strlen(d) - 1] == '/' ? "" : "/");
+	if (job->filename[0])
+		strbuf_adds(&sb, job->filename);
+	else
+		expand_format(job->filename_format[0] ? job->filename_format : "$jobname.$jobnum.$filenum", job->name,
+			      &sb);
+	snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+	return true;
 }
 
 bool fiojob_next_file(const char **cursor, char *buf, size_t len)

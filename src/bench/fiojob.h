@@ -19,8 +19,10 @@
  * gtod_reduce, percentile_list, group_reporting) are accepted. Natively the
  * jobs run one after another, so a file of several jobs runs natively only
  * when each job after the first has stonewall (fio runs the others together).
- * Any other option, or a value of a native option iotriage does not run
- * (rw=randread:8, bs=4k,64k, an engine of fio's own, several files), makes
+ * Any other option, or a value or combination of native options iotriage
+ * does not run (rw=randread:8, bs=4k,64k, an engine of fio's own, several
+ * files, nrfiles=4, fsync with reads, verify with a mix: fiojob_supported
+ * lists the native ones, job_combinations the combinations left out), makes
  * the whole file fio's: FIO_REASON says which and where, and FIO_TEXT is the
  * file as fio is to read it (includes inlined, comments and ${VAR} resolved).
  * Defaults are fio's: rw=read, bs=4k, iodepth=1, numjobs=1, direct=0,
@@ -54,10 +56,35 @@ struct fiojob {
 	bool may_write;          /* rw writes or trims (or is one iotriage does not know), or the engine
 				  * changes its files whatever rw says (ftruncate, filedelete, ...) */
 	bool stonewall;          /* waits for the jobs before it (fio's stonewall, wait_for_previous) */
+	char wait_for[64];       /* wait_for=NAME: starts when that job has ended */
 	uint64_t rate_bps, rate_iops;
+	uint64_t offset, offset_increment;
+	uint64_t number_ios;
+	unsigned loops;
+	uint64_t startdelay_ns, thinktime_ns;
+	unsigned thinktime_blocks;
+	unsigned fsync, fdatasync; /* fsync=N, fdatasync=N: a sync after every N writes */
+	bool end_fsync;
+	uint64_t seq_hole;       /* rw=read:N or write:N: N bytes skipped after each I/O */
+	char verify[16];         /* crc32c md5 sha256, "" for none */
+	bool do_verify, verify_fatal;
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
 	char files[512];         /* filename= as written (several files, escapes kept) */
+	/* directory=, filename_format= and filesize=: natively one file per job
+	 * (nrfiles=1, numjobs=1), DIRECTORY/FILENAME or DIRECTORY/FORMAT with
+	 * fio's $jobname, $jobnum and $filenum; FILESIZE is the file's size,
+	 * size then only io_size's default (fiojob_file_path). */
+	uint32_t bs_min;         /* bsrange= or bssplit=: the smallest size (bs is the largest); 0: none */
+	unsigned nr_split;       /* bssplit= entries */
+	struct {
+		uint32_t bs;
+		unsigned pct;
+	} split[64];
+	char directory[256];
+	char filename_format[128];
+	uint64_t filesize;
+	unsigned nrfiles, openfiles;
 };
 
 struct fiojob_file {
@@ -85,6 +112,13 @@ void fiojob_fio_text(const struct fiojob_file *f, const char *target, struct str
 /* The next file of a filename= list at *CURSOR, fio's way (':' separates,
  * "\:" is a colon, empty names skipped) into BUF. False at the end. */
 bool fiojob_next_file(const char **cursor, char *buf, size_t len);
+
+/* The file a job reads or writes: DIR (the job's directory= when NULL;
+ * none: the current directory) joined with its filename= or, without one,
+ * its filename_format= (fio's default "$jobname.$jobnum.$filenum") for job
+ * clone 0, file 0. False when the job names no file in any of these ways
+ * (no filename=, directory=, filename_format= or filesize=). */
+bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len);
 
 /* The options run natively and those accepted with no effect on what is
  * measured, NULL-terminated (for --help and the docs). */

@@ -97,6 +97,7 @@ struct worker {
 	struct start_gate *gate;
 	atomic_uint *workers_finished;
 
+	uint64_t base;           /* where the worker's area starts (offset, offset_increment) */
 	uint64_t span;
 	uint64_t limit;          /* bytes this worker moves at most */
 	unsigned iodepth;
@@ -121,6 +122,18 @@ struct worker {
 	bool ramping;
 	uint64_t rate_next_ns;   /* the next I/O may start then (rate caps) */
 	uint64_t issued, seq_offset;
+	uint64_t ios_issued;     /* this pass (number_ios) */
+	unsigned loop;           /* passes done (loops) */
+	unsigned think_count;    /* I/Os since the last think time */
+	bool think_due;
+	uint64_t writes_issued, synced_at, sync_ios;
+	struct histogram lat_sync;
+	bool verifying;          /* the read-back pass after the writes */
+	struct verify_map vmap;  /* blocks written (verify) */
+	struct verify_map used;  /* sizes that vary, random map on: blocks done this pass */
+	uint64_t verify_next, verify_issued;
+	uint64_t verify_blocks, verify_errors, verify_offset;
+	char verify_why[160];
 	struct rusage usage_start, usage_end;
 	uint64_t usage_start_ns, usage_end_ns;
 	uint64_t bytes[2], ios[2];
@@ -202,6 +215,14 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 		snprintf(msg, len, "block size must be greater than 0");
 		return -EINVAL;
 	}
+	for (unsigned i = 0; spec->bs_min && i <= spec->nr_split; i++) {
+		uint32_t b = i < spec->nr_split ? spec->split[i].bs : spec->bs_min;
+		if (b % align) {
+			snprintf(msg, len, "block size %u is not a multiple of %u bytes, the direct I/O alignment of '%s'",
+				 b, align, t->path);
+			return -EINVAL;
+		}
+	}
 	if (spec->bs % align) {
 		snprintf(msg, len,
 			 "block size %u is not a multiple of %u bytes, the direct I/O alignment of '%s'",
@@ -233,20 +254,109 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 	int r = job_validate_timing(spec, msg, len);
 	if (r < 0)
 		return r;
-	uint64_t span = spec->size ? spec->size : t->size;
-	if (span < spec->bs) {
-		snprintf(msg, len, "'%s' holds %llu bytes, less than one block of %u", t->path,
-			 (unsigned long long)span, spec->bs);
+	if (spec->verify && spec->bs < VERIFY_MIN_BLOCK) {
+		snprintf(msg, len, "verify needs blocks of %d bytes or more (each carries a header)", VERIFY_MIN_BLOCK);
 		return -EINVAL;
 	}
+	for (unsigned i = 0; i < spec->numjobs; i++) {
+		uint64_t span = job_worker_span(spec, t, i), base = job_worker_base(spec, i);
+		if (span < spec->bs) {
+			snprintf(msg, len, "'%s' holds %llu bytes from byte %llu%s, less than one block of %u", t->path,
+				 (unsigned long long)span, (unsigned long long)base,
+				 spec->numjobs > 1 ? " (the last job's offset)" : "", spec->bs);
+			return -EINVAL;
+		}
+	}
 	return 0;
+}
+
+uint64_t job_worker_base(const struct job_spec *spec, unsigned index)
+{
+	return spec->offset + (uint64_t)index * spec->offset_increment;
+}
+
+/* fio's rule: without a size the area runs from the offset to the end; a
+ * size that runs past the end of a device is cut there (a file was laid
+ * out to it, or the null engine never touches it). */
+uint64_t job_worker_span(const struct job_spec *spec, const struct target *t, unsigned index)
+{
+	uint64_t base = job_worker_base(spec, index);
+	uint64_t span = spec->size ? spec->size : t->size;
+	if (!spec->size || (t->kind == TARGET_BLOCK_DEVICE && base + span > t->size))
+		span = t->size > base ? t->size - base : 0;
+	return span;
+}
+
+uint64_t job_file_bytes(const struct job_spec *spec)
+{
+	return job_worker_base(spec, spec->numjobs ? spec->numjobs - 1 : 0) + spec->size;
+}
+
+/* The read-back pass: the next written block, whole. */
+static void prepare_verify_unit(struct worker *w, struct io_unit *u)
+{
+	uint64_t b = verify_map_next(&w->vmap, w->verify_next);
+	w->verify_next = b + 1;
+	w->verify_issued++;
+	u->dir = IO_READ;
+	u->len = w->spec->bs;
+	u->offset = w->base + b * w->spec->bs;
+}
+
+/* The grain of offsets: the smallest block size. */
+static uint32_t job_grain(const struct job_spec *spec)
+{
+	return spec->bs_min ? spec->bs_min : spec->bs;
+}
+
+/* This I/O's size: BS, or drawn as bssplit or bsrange say. */
+static uint32_t pick_len(struct worker *w)
+{
+	const struct job_spec *spec = w->spec;
+	if (!spec->bs_min)
+		return spec->bs;
+	if (!spec->nr_split)
+		return spec->bs_min * (uint32_t)(1 + prng_below(&w->rng, spec->bs / spec->bs_min));
+	unsigned r = (unsigned)prng_below(&w->rng, 100), sum = 0;
+	for (unsigned i = 0; i < spec->nr_split; i++) {
+		sum += spec->split[i].pct;
+		if (r < sum)
+			return spec->split[i].bs;
+	}
+	return spec->split[spec->nr_split - 1].bs;
+}
+
+/* fio's random map with sizes that vary: a block drawn at random, or the
+ * first not done this pass after it when it is done (fio's axmap_next_free;
+ * a new pass when all are), the I/O cut where a done block begins, its
+ * blocks marked. Returns the block; *LEN is cut. */
+static uint64_t next_free_run(struct worker *w, uint32_t *len)
+{
+	uint32_t grain = job_grain(w->spec);
+	uint64_t n = w->used.nblocks;
+	if (w->used.set >= n)
+		verify_map_clear(&w->used);
+	uint64_t b = verify_map_next_free(&w->used, prng_below(&w->rng, n));
+	if (b >= n)
+		b = verify_map_next_free(&w->used, 0);
+	uint64_t run = 0, want = (*len + grain - 1) / grain;
+	while (run < want && b + run < n && !verify_map_has(&w->used, b + run))
+		verify_map_mark(&w->used, b + run++);
+	if (run * grain < *len)
+		*len = (uint32_t)(run * grain);
+	return b;
 }
 
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
+	if (w->verifying) {
+		prepare_verify_unit(w, u);
+		return;
+	}
 	uint64_t remaining = w->limit - w->issued;
-	u->len = remaining < spec->bs && !spec->time_based ? (uint32_t)remaining : spec->bs;
+	uint32_t len = pick_len(w), grain = job_grain(spec);
+	u->len = remaining < len && !spec->time_based ? (uint32_t)remaining : len;
 
 	if (spec->read_pct >= 100)
 		u->dir = IO_READ;
@@ -255,25 +365,59 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	else
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
-	if (spec->random && spec->random_map == JOB_MAP_ONCE) {
-		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * spec->bs;
+	if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
+		u->offset = next_free_run(w, &u->len) * grain;
+	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
+		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
 	} else if (spec->random) {
-		u->offset = prng_below(&w->rng, w->span / spec->bs) * spec->bs;
+		u->offset = prng_below(&w->rng, w->span / grain) * grain;
 	} else {
-		if (w->seq_offset + u->len > w->span)
+		if (w->seq_offset + (u->len < grain ? u->len : grain) > w->span)
 			w->seq_offset = 0;
 		u->offset = w->seq_offset;
-		w->seq_offset += u->len;
 	}
+	if (u->offset + u->len > w->span) /* a large block near the end is cut there, as fio's */
+		u->len = (uint32_t)(w->span - u->offset);
+	if (!spec->random)
+		w->seq_offset += u->len + spec->seq_hole;
+	u->offset += w->base;
+	w->ios_issued++;
 
 	/* Every written sector differs from every other, so neither compression
 	 * nor deduplication can shrink what reaches the media. */
 	if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
 		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);
+	if (u->dir == IO_WRITE && spec->verify && u->len >= VERIFY_MIN_BLOCK)
+		verify_stamp(u->buf, u->len, u->offset, spec->verify);
+	if (u->dir == IO_WRITE)
+		w->writes_issued++;
+}
+
+/* A block read by a verifying job checked; the first failure kept. */
+static void check_unit(struct worker *w, struct io_unit *u)
+{
+	char why[sizeof(w->verify_why)];
+	w->verify_blocks++;
+	if (verify_check(u->buf, u->len, u->offset, w->spec->verify, why, sizeof(why)) == 0)
+		return;
+	if (w->verify_errors++ == 0) {
+		w->verify_offset = u->offset;
+		snprintf(w->verify_why, sizeof(w->verify_why), "%s", why);
+	}
+	if (w->spec->verify_fatal && w->stop != JOB_STOP_ERROR) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = -EILSEQ;
+		w->error_offset = u->offset;
+	}
 }
 
 static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 {
+	bool whole = u->result == (int64_t)u->len;
+	if (w->spec->verify && whole && u->dir == IO_WRITE && u->len == w->spec->bs)
+		verify_map_mark(&w->vmap, (u->offset - w->base) / w->spec->bs);
+	if (w->spec->verify && whole && u->dir == IO_READ && u->len >= VERIFY_MIN_BLOCK)
+		check_unit(w, u);
 	if (w->ramping && now < w->ramp_end_ns && u->result == (int64_t)u->len) {
 		w->free_units[w->nr_free++] = u; /* warm-up: done, not counted */
 		return;
@@ -301,6 +445,17 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 	w->free_units[w->nr_free++] = u;
 }
 
+/* A pass ends at its byte cap, at number_ios, or where a sequential pass
+ * with holes (rw=write:N) reaches the end of the area: fio goes round again
+ * only when io_size is larger than the area. */
+static bool pass_over(const struct worker *w)
+{
+	const struct job_spec *spec = w->spec;
+	if (w->issued >= w->limit || (spec->number_ios && w->ios_issued >= spec->number_ios))
+		return true;
+	return !spec->random && spec->seq_hole && w->limit <= w->span && w->seq_offset + job_grain(spec) > w->span;
+}
+
 static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
 {
 	if (w->stop == JOB_STOP_ERROR)
@@ -319,7 +474,19 @@ static bool may_issue(struct worker *w, uint64_t now, uint64_t deadline)
 		w->usage_start_ns = now;
 		getrusage(RUSAGE_THREAD, &w->usage_start); /* so does the CPU time */
 	}
-	return w->spec->time_based || w->ramping || w->issued < w->limit;
+	if (w->verifying)
+		return w->verify_issued < w->vmap.set;
+	if (w->spec->time_based || w->ramping)
+		return true;
+	if (!pass_over(w))
+		return true;
+	if (++w->loop >= (w->spec->loops ? w->spec->loops : 1))
+		return false;
+	w->issued = w->ios_issued = w->seq_offset = 0; /* the next pass, as fio's loops */
+	w->perm_next = 0;
+	if (w->used.bits)
+		verify_map_clear(&w->used);
+	return true;
 }
 
 #define RATE_CATCH_UP_NS (100 * 1000 * 1000ULL)
@@ -369,18 +536,74 @@ static int commit_batch(struct worker *w, unsigned queued)
 	return r;
 }
 
-static void worker_loop(struct worker *w)
+/* fsync=N: a sync is due before the next write after every N writes. */
+static bool sync_due(const struct worker *w)
+{
+	unsigned every = w->spec->sync_every;
+	return every && !w->verifying && w->writes_issued && w->writes_issued % every == 0 &&
+	       w->synced_at != w->writes_issued;
+}
+
+/* The sync itself, synchronous, with nothing in flight (fio's sync waits
+ * for the writes before it too); timed, and counted after the ramp. */
+static void do_sync(struct worker *w)
+{
+	uint64_t t0 = now_ns();
+	int r = w->spec->datasync ? fdatasync(w->ctx.fd) : fsync(w->ctx.fd);
+	if (r < 0 && w->stop != JOB_STOP_ERROR) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = -errno;
+		w->error_offset = 0;
+	}
+	w->synced_at = w->writes_issued;
+	if (!w->ramping) {
+		hist_record(&w->lat_sync, now_ns() - t0);
+		w->sync_ios++;
+	}
+}
+
+/* thinktime: after every THINKTIME_BLOCKS I/Os, once none is in flight. */
+static void think(struct worker *w)
+{
+	uint64_t ns = w->spec->thinktime_ns;
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+	nanosleep(&ts, NULL);
+	w->think_due = false;
+}
+
+static void count_think(struct worker *w)
+{
+	unsigned blocks = w->spec->thinktime_blocks ? w->spec->thinktime_blocks : 1;
+	if (w->spec->thinktime_ns && !w->verifying && ++w->think_count >= blocks) {
+		w->think_count = 0;
+		w->think_due = true;
+	}
+}
+
+static void worker_loop(struct worker *w, uint64_t deadline)
 {
 	const struct engine_ops *ops = w->ops;
-	uint64_t deadline = w->spec->runtime_ns ? w->ramp_end_ns + w->spec->runtime_ns : UINT64_MAX;
-	uint64_t now = w->start_ns;
+	uint64_t now = now_ns();
 	unsigned inflight = 0;
 	w->stop = JOB_STOP_SIZE;
 
 	for (;;) {
 		bool issuing = may_issue(w, now, deadline);
+		if (issuing && w->think_due && !inflight) {
+			think(w);
+			now = now_ns();
+			issuing = may_issue(w, now, deadline);
+		}
 		unsigned queued = 0;
-		while (issuing && w->nr_free && rate_allows(w, &now, inflight)) {
+		while (issuing && !w->think_due && w->nr_free && rate_allows(w, &now, inflight)) {
+			if (sync_due(w)) {
+				if (inflight)
+					break;
+				do_sync(w);
+				now = now_ns();
+				if (w->stop == JOB_STOP_ERROR)
+					break;
+			}
 			struct io_unit *u = w->free_units[--w->nr_free];
 			prepare_unit(w, u);
 			u->start_ns = now_ns();
@@ -395,6 +618,7 @@ static void worker_loop(struct worker *w)
 				break;
 			}
 			w->issued += u->len;
+			count_think(w);
 			if (st == ENGINE_COMPLETED) {
 				now = now_ns();
 				complete_unit(w, u, now);
@@ -414,7 +638,7 @@ static void worker_loop(struct worker *w)
 			}
 		}
 		if (!inflight) {
-			if (!issuing && w->nr_free)
+			if ((!issuing && w->nr_free) || w->stop == JOB_STOP_ERROR)
 				break;
 			now = now_ns();
 			continue;
@@ -482,7 +706,12 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
 	if (spec->random_map == JOB_MAP_ONCE)
-		perm_init(&w->perm, w->span / spec->bs, &w->rng);
+		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
+	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
+		return -ENOMEM;
+	if (spec->bs_min && spec->random && spec->random_map == JOB_MAP_ONCE &&
+	    verify_map_init(&w->used, w->span / job_grain(spec)) < 0)
+		return -ENOMEM;
 	/* Not from the seed: a second run must not write what the first wrote. */
 	prng_seed(&w->scramble_rng, now_ns() ^ ((uint64_t)getpid() << 32) ^ mix64(index + 1));
 	w->scramble_serial = (uint64_t)index << 56;
@@ -500,6 +729,7 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	hist_init(&w->lat[IO_WRITE]);
 	hist_init(&w->slat[IO_READ]);
 	hist_init(&w->slat[IO_WRITE]);
+	hist_init(&w->lat_sync);
 	return 0;
 }
 
@@ -510,6 +740,8 @@ static void worker_teardown(struct worker *w)
 	free(w->units);
 	free(w->free_units);
 	free(w->batch);
+	verify_map_release(&w->vmap);
+	verify_map_release(&w->used);
 }
 
 /* Successive workers, across every job in the process (readdisks
@@ -565,6 +797,29 @@ static bool should_pin(const struct job_spec *spec, const struct target *t,
 	return !(engine->offloads_blocking && t->bio_based && iodepth > 1);
 }
 
+/* The workload, then its read-back (verify) and end_fsync. */
+static void worker_run(struct worker *w)
+{
+	const struct job_spec *spec = w->spec;
+	worker_loop(w, spec->runtime_ns ? w->ramp_end_ns + spec->runtime_ns : UINT64_MAX);
+	enum job_stop stop = w->stop;
+	if (spec->end_fsync && w->writes_issued && stop != JOB_STOP_ERROR && stop != JOB_STOP_INTERRUPTED) {
+		if (fsync(w->ctx.fd) < 0) {
+			w->stop = JOB_STOP_ERROR;
+			w->error = -errno;
+			return;
+		}
+		w->done_ns = now_ns();
+	}
+	if (spec->verify && spec->verify_read && w->vmap.set && stop != JOB_STOP_ERROR &&
+	    stop != JOB_STOP_INTERRUPTED) {
+		w->verifying = true;
+		worker_loop(w, UINT64_MAX);
+		if (w->stop == JOB_STOP_SIZE)
+			w->stop = stop;
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -589,7 +844,7 @@ static void *worker_main(void *arg)
 		w->error = r;
 		w->done_ns = w->start_ns;
 	} else {
-		worker_loop(w);
+		worker_run(w);
 		w->ops->cleanup(&w->ctx);
 	}
 	getrusage(RUSAGE_THREAD, &w->usage_end);
@@ -677,6 +932,24 @@ static void worker_usage(const struct worker *w, struct job_worker_result *out)
 	out->involuntary_switches = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
 }
 
+/* A verify mismatch fails the job even when verify_fatal did not stop it. */
+static void collect_verify(struct worker *w, struct job_result *res)
+{
+	res->verify_blocks += w->verify_blocks;
+	if (!w->verify_errors)
+		return;
+	if (!res->verify_errors || w->verify_offset < res->verify_offset) {
+		res->verify_offset = w->verify_offset;
+		snprintf(res->verify_why, sizeof(res->verify_why), "%s", w->verify_why);
+	}
+	res->verify_errors += w->verify_errors;
+	if (w->stop != JOB_STOP_ERROR) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = -EILSEQ;
+		w->error_offset = w->verify_offset;
+	}
+}
+
 static void collect_results(struct worker *workers, unsigned n, struct job_result *res)
 {
 	/* Statistics start when the ramp ends. */
@@ -689,6 +962,7 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 	hist_init(&res->lat_write);
 	hist_init(&res->slat_read);
 	hist_init(&res->slat_write);
+	hist_init(&res->lat_sync);
 	res->stop = JOB_STOP_SIZE;
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
@@ -700,6 +974,9 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 		hist_merge(&res->lat_write, &w->lat[IO_WRITE]);
 		hist_merge(&res->slat_read, &w->slat[IO_READ]);
 		hist_merge(&res->slat_write, &w->slat[IO_WRITE]);
+		hist_merge(&res->lat_sync, &w->lat_sync);
+		res->sync_ios += w->sync_ios;
+		collect_verify(w, res);
 		if (w->done_ns < start)
 			w->done_ns = start; /* stopped during the ramp */
 		if (w->done_ns < first)
@@ -729,6 +1006,17 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 	res->seconds = res->last_done_seconds;
 }
 
+/* startdelay: the workers exist, then wait; an interrupt ends the wait. */
+static void start_delay(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+	while (ns && !interrupt_requested() && now_ns() < end) {
+		uint64_t left = end - now_ns();
+		struct timespec ts = { 0, (long)(left < 50000000ULL ? left : 50000000ULL) };
+		nanosleep(&ts, NULL);
+	}
+}
+
 int job_run(const struct job_spec *spec, const struct target *t, const struct engine_ops *engine,
 	    struct job_result **ret)
 {
@@ -743,7 +1031,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 	res->engine = engine;
 	res->has_slat = engine->separates_submission;
 	res->iodepth = engine->synchronous ? 1 : spec->iodepth;
-	res->span = spec->size ? spec->size : t->size;
+	res->span = job_worker_span(spec, t, 0);
 	res->nr_workers = n;
 	res->ramp_seconds = (double)spec->ramp_ns / 1e9;
 	res->random_map = spec->random_map;
@@ -757,8 +1045,9 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->ops = engine;
 		w->gate = &gate;
 		w->workers_finished = &finished;
-		w->span = res->span;
-		w->limit = spec->io_limit ? spec->io_limit : res->span;
+		w->base = job_worker_base(spec, i);
+		w->span = job_worker_span(spec, t, i);
+		w->limit = spec->io_limit ? spec->io_limit : w->span;
 		w->iodepth = res->iodepth;
 		w->pin = should_pin(spec, t, engine, res->iodepth);
 		w->index = i;
@@ -777,6 +1066,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 	} else {
+		start_delay(spec->startdelay_ns);
 		gate_open(&gate, 1);
 		wait_for_workers(spec, workers, n, &finished, workers[0].limit * n, res);
 		res->sample_seconds = (double)spec->sample_ns / 1e9;

@@ -26,10 +26,12 @@
 #include "bench/histogram.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
+#include "bench/verify.h"
 #include "engine/engine.h"
 
 #define JOB_MAX_THREADS 256
 #define JOB_MAX_IODEPTH 4096
+#define JOB_MAX_SPLIT 64        /* bssplit entries */
 #define JOB_MAX_SAMPLES 1024     /* bandwidth samples kept; later intervals are not sampled */
 
 /* How random offsets are drawn: uniform with replacement (blocks may repeat
@@ -80,6 +82,41 @@ struct job_spec {
 	 * process's counter (a forked job cannot share the counter). */
 	bool fixed_cpu_slot;
 	unsigned cpu_slot;
+	/* fio's options of the same names (bench/fiojob.h reads them):
+	 * worker I's area starts at OFFSET + I * OFFSET_INCREMENT (and runs to
+	 * the target's end when SIZE is 0); each worker stops after NUMBER_IOS
+	 * I/Os a pass when set; the pass runs LOOPS times (0 or 1: once). */
+	uint64_t offset, offset_increment;
+	uint64_t number_ios;
+	unsigned loops;
+	uint64_t startdelay_ns;  /* the workers start this long after job_run (not counted) */
+	/* After every THINKTIME_BLOCKS I/Os (0: 1) a worker waits for those in
+	 * flight, then sleeps THINKTIME_NS (fio's thinktime). */
+	uint64_t thinktime_ns;
+	unsigned thinktime_blocks;
+	/* An fsync (fdatasync with DATASYNC) before the next write after every
+	 * SYNC_EVERY writes, once those in flight are done; END_FSYNC: one
+	 * fsync when the worker ends (not counted, as in fio). */
+	unsigned sync_every;
+	bool datasync, end_fsync;
+	uint64_t seq_hole;       /* rw=write:N: N bytes skipped after each sequential I/O */
+	/* verify=: writes carry a checked header (bench/verify.h); VERIFY_READ
+	 * (fio's do_verify) reads every written block back after the writes;
+	 * a job of reads checks each block it reads. VERIFY_FATAL stops at the
+	 * first mismatch; otherwise every block is checked and the run fails. */
+	enum checksum_kind verify;
+	bool verify_read, verify_fatal;
+	/* Block sizes that vary (fio's bsrange and bssplit): BS is then the
+	 * largest, BS_MIN the smallest and the grain of offsets (fio's
+	 * blockalign default). With NR_SPLIT entries each I/O's size is drawn
+	 * by their percentages; without, uniformly from BS_MIN to BS in steps
+	 * of BS_MIN. BS_MIN 0: every I/O is BS. */
+	uint32_t bs_min;
+	unsigned nr_split;
+	struct job_bs_share {
+		uint32_t bs;
+		unsigned pct;
+	} split[JOB_MAX_SPLIT];
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
@@ -112,6 +149,12 @@ struct job_result {
 	 * engine's separates_submission; empty otherwise. */
 	bool has_slat;
 	struct histogram slat_read, slat_write;
+	uint64_t sync_ios;       /* fsync/fdatasync issued (sync_every) */
+	struct histogram lat_sync;
+	/* verify=: blocks checked, how many failed, the first failure's byte
+	 * offset and what was wrong with it. */
+	uint64_t verify_blocks, verify_errors, verify_offset;
+	char verify_why[160];
 	enum job_stop stop;
 	int error;               /* -errno when stop == JOB_STOP_ERROR */
 	uint64_t error_offset;
@@ -130,6 +173,14 @@ struct job_result {
  * ramp no longer than the runtime), so a command can refuse them before
  * anything starts. Returns 0, or -EINVAL with MSG. */
 int job_validate_timing(const struct job_spec *spec, char *msg, size_t len);
+
+/* Where worker INDEX's area starts, and its length on T (0 when the
+ * offset is at or past the target's end): SIZE, or to the end without
+ * one; on a block device never past its end. */
+uint64_t job_worker_base(const struct job_spec *spec, unsigned index);
+uint64_t job_worker_span(const struct job_spec *spec, const struct target *t, unsigned index);
+/* The bytes a file must hold for SPEC (its last worker's area's end). */
+uint64_t job_file_bytes(const struct job_spec *spec);
 
 /* Checks a spec against a target (alignment, sizes); on failure writes a
  * message for the user to MSG and returns -EINVAL. */

@@ -12,10 +12,11 @@
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
+#include "pool/kind.h"
 #include "render/pool.h"
 #include "triage/benchpool.h"
 
-enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN };
+enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN, OPT_ZVOL, OPT_VOLBLOCKSIZE };
 
 /* The settings: the procedure's, and the operands. */
 struct benchpool_cmd {
@@ -33,6 +34,10 @@ static const struct opt_def benchpool_opts[] = {
 	  { .type = OPT_TYPE_UINT, .offset = offsetof(struct benchpool_cmd, set.runtime_s), .width = sizeof(unsigned),
 	    .min = 1, .max = 86400, .def = "60", .expect = "1 to 86400 seconds" } },
 	{ "pattern", 0, "PATTERN", "data written: random (incompressible, default) or zeros", OPT_PATTERN, { 0 } },
+	{ "zvol", 0, NULL, "test a temporary zvol of SIZE (ZFS), as a virtual machine's disk: fio and builtin on its device",
+	  OPT_ZVOL, { .type = OPT_TYPE_FLAG, .offset = offsetof(struct benchpool_cmd, set.zvol) } },
+	{ "volblocksize", 0, "SIZE", "the zvol's volblocksize, a power of two from 512 to 128K (default 16K)",
+	  OPT_VOLBLOCKSIZE, { 0 } },
 	OPT_END,
 };
 
@@ -46,11 +51,19 @@ static int handle_option(int id, const char *arg, void *state)
 			return opts_usage_error("benchpool", "invalid --tests '%s': %s", arg, err);
 		return 0;
 	case OPT_FSTYPE:
-		if (strcmp(arg, "zfs") && strcmp(arg, "btrfs") && strcmp(arg, "ceph") && strcmp(arg, "dir"))
-			return opts_usage_error("benchpool", "invalid --fstype '%s': expected zfs, btrfs, ceph or dir",
-						arg);
+		if (!pool_kind_fstype_known(arg))
+			return opts_usage_error("benchpool", "invalid --fstype '%s': expected %s", arg,
+						pool_kind_fstype_words());
 		s->fstype = arg;
 		return 0;
+	case OPT_VOLBLOCKSIZE: {
+		uint64_t v;
+		if (parse_size(arg, &v) < 0 || v < 512 || v > (128U << 10) || (v & (v - 1)))
+			return opts_usage_error("benchpool", "invalid --volblocksize '%s': a power of two from 512 to 128K",
+						arg);
+		s->volblocksize = arg;
+		return 0;
+	}
 	case OPT_PATTERN:
 		if (strcmp(arg, "random") && strcmp(arg, "zeros"))
 			return opts_usage_error("benchpool", "invalid --pattern '%s': expected random or zeros", arg);
@@ -90,6 +103,8 @@ static int benchpool_check(struct command_call *call)
 	if (!*id || id[0] == '-' || strlen(id) > 255 || strpbrk(id, "\n\t"))
 		return opts_usage_error("benchpool", "'%s' is not a valid pool name, GUID, label, UUID or directory", id);
 	c->id = id;
+	if (c->set.volblocksize && !c->set.zvol)
+		return opts_usage_error("benchpool", "--volblocksize needs --zvol");
 	if (!c->set.tests)
 		c->set.tests = (1u << PB_NTESTS) - 1;
 	return 0;

@@ -94,7 +94,7 @@ static void list_choices(struct choices *c)
 	if (c->npools == 0)
 		printf("  (none: no ZFS pool and no mounted btrfs file system)\n");
 	for (size_t i = 0; i < c->npools; i++)
-		printf("  %2zu) %-24s %-6s %s\n", i + 1, c->pools[i].pool, c->pools[i].fstype, c->pools[i].mountpoint);
+		printf("  %2zu) %-24s %-6s %s\n", i + 1, c->pools[i].pool, c->pools[i].kind->fstype, c->pools[i].mountpoint);
 	printf("\nDisks:\n");
 	c->usable = calloc(c->disks.count ? c->disks.count : 1, sizeof(*c->usable));
 	if (!c->usable)

@@ -35,6 +35,7 @@ enum {
 	OPT_IODEPTH,
 	OPT_DBENCH_CLIENTS,
 	OPT_IMAGES,
+	OPT_ZVOL,
 };
 
 /* The procedure's settings, and the engine chosen before the run. */
@@ -69,6 +70,9 @@ static const struct opt_def matrix_opts[] = {
 	{ "images", 0, "DIR", "also a raw and a qcow2 image file in DIR, measured through QEMU's block layer "
 			       "(qemu-img bench; sequential tests only)", OPT_IMAGES,
 	  { .type = OPT_TYPE_STRING, .offset = MX_FIELD(images_dir) } },
+	{ "zvol", 0, NULL, "with --pool, also a temporary zvol per --recordsize as its volblocksize, measured as a block "
+			    "device (OpenZFS; the raw/qcow2/zvol comparison's zvol rows)", OPT_ZVOL,
+	  { .type = OPT_TYPE_FLAG, .offset = MX_FIELD(zvols) } },
 	OPT_END,
 };
 
@@ -148,8 +152,8 @@ static int check_options(struct matrix *m, struct command_call *call)
 					call->operands[0]);
 	if (!m->nclients)
 		m->clients[0] = 1, m->clients[1] = 6, m->clients[2] = 12, m->nclients = 3;
-	if (!m->pool && (m->nrs || m->ncomp))
-		return opts_usage_error("matrix", "--recordsize and --compression need --pool");
+	if (!m->pool && (m->nrs || m->ncomp || m->zvols))
+		return opts_usage_error("matrix", "--recordsize, --compression and --zvol need --pool");
 	if (!m->pool)
 		m->nrs = m->ncomp = 0;
 	else {
@@ -158,10 +162,12 @@ static int check_options(struct matrix *m, struct command_call *call)
 		if (!m->ncomp)
 			snprintf(m->compressions[0], 16, "off"), snprintf(m->compressions[1], 16, "lz4"), m->ncomp = 2;
 	}
-	if (m->npaths + m->nrs * m->ncomp + (m->images_dir ? 2 : 0) == 0)
+	size_t ntargets = m->npaths + m->nrs * m->ncomp + (m->zvols ? m->nrs : 0) + (m->images_dir ? 2 : 0);
+	if (ntargets == 0)
 		return opts_usage_error("matrix", "expected targets: --target PATH (repeatable), --pool POOL or --images DIR");
-	if (m->npaths + m->nrs * m->ncomp + (m->images_dir ? 2 : 0) > MX_MAX_TARGETS)
-		return opts_usage_error("matrix", "at most %d targets (paths plus recordsize x compression)", MX_MAX_TARGETS);
+	if (ntargets > MX_MAX_TARGETS)
+		return opts_usage_error("matrix", "at most %d targets (paths plus recordsize x compression, zvols, images)",
+					MX_MAX_TARGETS);
 	char bad[32];
 	int r = mx_suite_build(m, m->tests_arg, bad, sizeof(bad));
 	if (r == -EINVAL)

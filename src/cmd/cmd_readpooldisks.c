@@ -1,28 +1,43 @@
 /* readpooldisks POOL: the read test on exactly the members of one ZFS pool
  * or btrfs file system (triage/read_pool.h), named the way the pool names
- * them and grouped by device group (vdev). */
+ * them and grouped by device group (vdev); --mode both reads each group on
+ * its own, then all of them together (triage/read_shared.h). */
 #include <string.h>
 
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
 #include "cmd/read_report.h"
 #include "triage/read_pool.h"
+#include "triage/read_shared.h"
+
+enum { OPT_POOL_MODE = OPT_COMMAND_BASE };
 
 struct readpooldisks_settings {
 	struct read_settings read;
 	struct pool_layout layout;
+	bool both;
+	struct shared_paths shared;
 };
 
 static const struct opt_def readpooldisks_opts[] = {
 	READTEST_OPT_DEFS(struct readpooldisks_settings),
 	BASELINE_OPT_DEFS(struct readpooldisks_settings),
 	GROUP_BY_OPT_DEF("vdev"),
+	{ "mode", 0, "MODE", "serial, or both: each member alone, then each group's members together, one group "
+			       "at a time, then all of them (finds a path a group or the pool shares)", OPT_POOL_MODE,
+	  { .def = "serial" } },
 	OPT_END,
 };
 
 static int handle_option(int id, const char *arg, void *state)
 {
 	struct readpooldisks_settings *s = state;
+	if (id == OPT_POOL_MODE) {
+		if (strcmp(arg, "serial") && strcmp(arg, "both"))
+			return opts_usage_error("readpooldisks", "invalid --mode '%s': expected serial or both", arg);
+		s->both = strcmp(arg, "both") == 0;
+		return 0;
+	}
 	int r = read_settings_option("readpooldisks", id, arg, &s->read);
 	return r == 1 ? 2 : r;
 }
@@ -46,15 +61,19 @@ static int readpooldisks_main(struct command_call *call)
 	int r = pool_read_batch_prepare(call->operands[0], b, &s->layout);
 	size_t errors = read_batch_execute(b);
 	size_t ok = read_batch_count(b, READTEST_OK);
+	if (s->both && ok > 1 && !run_ctx_interrupted_status())
+		read_batch_parallel_pass(b, &s->shared);
 	call->store_fn = read_batch_store_run;
 	call->store_arg = b;
-	int status = read_batch_report(call->rc, call->doc, b, errors, ok, NULL, pool_layout_json, &s->layout);
+	int status = read_batch_report(call->rc, call->doc, b, errors, ok, s->both ? &s->shared : NULL,
+				       pool_layout_json, &s->layout);
 	return r < 0 ? 1 : status;
 }
 
 static void readpooldisks_release(struct command_call *call)
 {
 	struct readpooldisks_settings *s = call->settings;
+	shared_paths_release(&s->shared);
 	read_batch_release(&s->read.batch);
 	pool_layout_release(&s->layout);
 }

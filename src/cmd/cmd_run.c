@@ -10,6 +10,8 @@
 #include "cmd/progress.h"
 #include "cmd/read_options.h"
 #include "cmd/runctx.h"
+#include "basic/fsutil.h"
+#include "render/fio_json.h"
 #include "render/run.h"
 #include "store/params.h"
 #include "triage/fiojob_run.h"
@@ -38,6 +40,7 @@ enum {
 	OPT_FIO_JOB,
 	OPT_NATIVE,
 	OPT_PARSE_ONLY,
+	OPT_FIO_JSON,
 };
 
 struct run_record {
@@ -64,6 +67,7 @@ struct run_cmd {
 	bool native;             /* --native: refuse a job file that needs fio */
 	bool parse_only;         /* --parse-only: say how the file would run, run nothing */
 	struct fiojob_outcome fio;
+	const char *fio_json;    /* --fio-json FILE */
 };
 
 #define R(FIELD) offsetof(struct run_cmd, FIELD)
@@ -123,6 +127,8 @@ static const struct opt_def run_opts[] = {
 	  OPT_NATIVE, OPT_V_FLAG(struct run_cmd, native) },
 	{ "parse-only", 0, NULL, "with --fio-job: read and check the file, say how each job would run, run nothing",
 	  OPT_PARSE_ONLY, OPT_V_FLAG(struct run_cmd, parse_only) },
+	{ "fio-json", 0, "FILE", "also write the results in fio's JSON schema (json+) to FILE, for fio's tools",
+	  OPT_FIO_JSON, OPT_V_STRING(struct run_cmd, fio_json) },
 	OPT_END,
 };
 
@@ -182,18 +188,16 @@ static const char *workload_option_given(const struct command_call *call)
 	return NULL;
 }
 
-/* --parse-only: how each job would run (a few lines of glue). */
-static void print_fio_job_plan(const struct fiojob_outcome *o)
+/* --fio-json FILE: the jobs in fio's schema, written whole or not at all. */
+static int write_fio_json(const char *file, const struct fio_json_job *jobs, size_t n, int status)
 {
-	if (o->through_fio) {
-		printf("%s: through %s: %s\n", o->file, o->fio_version, o->jobs.fio_reason);
-		return;
-	}
-	for (size_t i = 0; i < o->jobs.njobs; i++) {
-		const struct fiojob *j = &o->jobs.jobs[i];
-		printf("%s: job [%s]: natively: %s, bs %u, iodepth %u, numjobs %u, %s on %s\n", o->file, j->name, j->rw,
-		       j->bs, j->iodepth, j->numjobs, j->ioengine, o->target[i]);
-	}
+	struct strbuf sb = STRBUF_INIT;
+	fio_json_render(jobs, n, &sb);
+	int r = write_file_atomic(file, sb.buf, sb.len, 0644);
+	strbuf_release(&sb);
+	if (r < 0)
+		return cmd_error("run", "cannot write --fio-json '%s': %s", file, strerror(-r)), 1;
+	return status;
 }
 
 /* --fio-job: the file is read and every job checked before anything runs. */
@@ -211,7 +215,7 @@ static int check_fio_job(struct command_call *call)
 		return opts_usage_error("run", "%s", err);
 	if (c->parse_only) {
 		call->answered = true;
-		print_fio_job_plan(&c->fio);
+		run_fio_job_plan_print(&c->fio);
 	}
 	return 0;
 }
@@ -219,6 +223,10 @@ static int check_fio_job(struct command_call *call)
 /* One target: more than one is refused the same way as none. */
 static int check_one_target(struct command_call *call)
 {
+	const char *fj = ((const struct run_cmd *)call->settings)->fio_json;
+	char why[300];
+	if (fj && check_file_writable(fj, why, sizeof(why)) < 0)
+		return opts_usage_error("run", "--fio-json %s", why);
 	if (((const struct run_cmd *)call->settings)->fio_job)
 		return check_fio_job(call);
 	if (((const struct run_cmd *)call->settings)->native || ((const struct run_cmd *)call->settings)->parse_only)
@@ -258,7 +266,11 @@ static int fio_job_main(struct command_call *call)
 	json_string(call->doc, "reason", c->err[0] ? c->err : NULL);
 	call->store_fn = store_fio_jobs;
 	call->store_arg = &c->fio;
-	return status;
+	struct fio_json_job fj[FIOJOB_MAX_JOBS];
+	for (size_t i = 0; i < c->fio.ndone; i++)
+		fj[i] = (struct fio_json_job){ c->fio.jobs.jobs[i].name, c->fio.target[i], &c->fio.settings[i],
+					       c->fio.results[i], c->fio.error[i] };
+	return c->fio_json ? write_fio_json(c->fio_json, fj, c->fio.ndone, status) : status;
 }
 
 static int run_main(struct command_call *call)
@@ -288,7 +300,8 @@ static int run_main(struct command_call *call)
 				      store_params_text(&c->params) };
 	call->store_fn = store_run_result;
 	call->store_arg = &c->rec;
-	return status;
+	struct fio_json_job fj = { "run", path, s, c->res, c->err };
+	return c->fio_json ? write_fio_json(c->fio_json, &fj, 1, status) : status;
 }
 
 static void run_release(struct command_call *call)

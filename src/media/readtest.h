@@ -104,6 +104,10 @@ struct disk_read {
 	double parallel_bw;     /* 0 when not measured */
 	double parallel_pct_of_serial;
 	char parallel_failure[320]; /* why the read together failed, "" when it did not */
+	/* Its group's pass (--mode both): this disk read while its group's disks
+	 * read, and no others. */
+	double group_bw;        /* 0 when not measured */
+	double group_pct_of_serial;
 };
 
 /* Reads the block device at D->info.dev_path. Returns 0 when the read ran

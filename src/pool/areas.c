@@ -3,6 +3,7 @@
 #include "pool/areas.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,22 +11,69 @@
 #include "basic/spawn.h"
 #include "pool/rbd_images.h"
 
+static int scratch_stale(const struct pool_target *t, struct scratch *ret, size_t max)
+{
+	return scratch_find_stale(t->kind->area, t->parent, ret, max);
+}
+
+static int rbd_stale(const struct pool_target *t, struct scratch *ret, size_t max)
+{
+	return rbd_images_find_stale(t->parent, ret, max);
+}
+
+static void zfs_compression(const struct scratch *area, char *buf, size_t len)
+{
+	scratch_zfs_get(area->name, "compression", buf, len);
+}
+
+static void btrfs_compression(const struct scratch *area, char *buf, size_t len)
+{
+	const char *argv[] = { "btrfs", "property", "get", area->path, "compression", NULL };
+	struct spawn_result res;
+	if (spawn_run(argv, 30000, &res) == 0 && res.status == 0) {
+		const char *eq = strchr(res.out.buf, '=');
+		if (eq && eq[1] && eq[1] != '\n')
+			snprintf(buf, len, "%.*s", (int)strcspn(eq + 1, "\n"), eq + 1);
+	}
+	spawn_result_release(&res);
+}
+
+static const char *const reads_page_cache = "after dropping the page cache";
+
+/* The area kinds, by scratch_kind. */
+static const struct pool_area_kind area_kinds[] = {
+	[SCRATCH_ZFS] = { .word = "ZFS dataset", .records = true,
+			  .reads = "with the ARC keeping no file data (primarycache=metadata)",
+			  .destroy = scratch_destroy, .find_stale = scratch_stale, .compression = zfs_compression },
+	[SCRATCH_BTRFS] = { .word = "btrfs subvolume", .reads = reads_page_cache, .destroy = scratch_destroy,
+			    .find_stale = scratch_stale, .compression = btrfs_compression },
+	[SCRATCH_DIR] = { .word = "directory", .reads = reads_page_cache, .destroy = scratch_destroy,
+			  .find_stale = scratch_stale },
+	[SCRATCH_CEPHFS] = { .word = "CephFS directory", .reads = reads_page_cache, .destroy = scratch_destroy,
+			     .find_stale = scratch_stale },
+	[SCRATCH_RBD] = { .word = "RBD image", .block = true, .reads = "through librbd (no page cache)",
+			  .destroy = rbd_image_remove, .find_stale = rbd_stale },
+};
+
+const struct pool_area_kind *pool_area_kind(enum scratch_kind k)
+{
+	return &area_kinds[k];
+}
+
 static const char *kind_word(enum scratch_kind k)
 {
-	return k == SCRATCH_ZFS ? "ZFS dataset" : k == SCRATCH_BTRFS ? "btrfs subvolume" : k == SCRATCH_RBD ? "RBD image"
-	       : k == SCRATCH_CEPHFS ? "CephFS directory" : "directory";
+	return area_kinds[k].word;
 }
 
 static int area_destroy(const struct scratch *s, struct strbuf *err)
 {
-	return s->kind == SCRATCH_RBD ? rbd_image_remove(s, err) : scratch_destroy(s, err);
+	return area_kinds[s->kind].destroy(s, err);
 }
 
 int pool_areas_remove_stale(const struct pool_target *t, const char *tag)
 {
 	struct scratch stale[32];
-	int n = t->kind == SCRATCH_RBD ? rbd_images_find_stale(t->parent, stale, 32)
-				       : scratch_find_stale(t->kind, t->parent, stale, 32);
+	int n = area_kinds[t->kind->area].find_stale(t, stale, 32);
 	for (int i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
 		if (area_destroy(&stale[i], &err) == 0)
@@ -51,21 +99,40 @@ int pool_area_create(const struct pool_target *t, const char *run_id, const char
 		zprops[1] = rs;
 	}
 	struct strbuf err = STRBUF_INIT;
-	int r = scratch_create(t->kind, t->parent, run_id, suffix, t->kind == SCRATCH_ZFS ? zprops : NULL, ret, &err);
-	if (r < 0 && t->kind == SCRATCH_ZFS && recordsize && strstr(err.buf, "recordsize")) {
+	const struct pool_area_kind *ak = &area_kinds[t->kind->area];
+	int r = scratch_create(t->kind->area, t->parent, run_id, suffix, ak->records ? zprops : NULL, ret, &err);
+	if (r < 0 && ak->records && recordsize && strstr(err.buf, "recordsize")) {
 		/* An older ZFS (zfs-fuse: 128K at most) has no large records. */
 		log_msg(LOG_WARN, "%s (%s): this ZFS refuses recordsize=%s (%.*s); using 128K", tag, t->pool, recordsize,
 			(int)strcspn(err.buf, "\n"), err.buf);
 		strbuf_reset(&err);
 		snprintf(rs, sizeof(rs), "recordsize=128K");
-		r = scratch_create(t->kind, t->parent, run_id, suffix, zprops, ret, &err);
+		r = scratch_create(t->kind->area, t->parent, run_id, suffix, zprops, ret, &err);
 	}
 	if (r < 0)
-		log_msg(LOG_ERR, "%s (%s): cannot create a temporary %s: %.*s", tag, t->pool, kind_word(t->kind),
+		log_msg(LOG_ERR, "%s (%s): cannot create a temporary %s: %.*s", tag, t->pool, ak->word,
 			(int)strcspn(err.buf, "\n"), err.buf);
 	else
-		log_msg(LOG_INFO, "%s (%s): created temporary %s %s%s%s", tag, t->pool, kind_word(t->kind), ret->name,
-			t->kind == SCRATCH_ZFS ? " with " : "", t->kind == SCRATCH_ZFS ? rs : "");
+		log_msg(LOG_INFO, "%s (%s): created temporary %s %s%s%s", tag, t->pool, ak->word, ret->name,
+			ak->records ? " with " : "", ak->records ? rs : "");
+	strbuf_release(&err);
+	return r;
+}
+
+int pool_area_create_zvol(const struct pool_target *t, const char *run_id, const char *suffix, uint64_t bytes,
+			  const char *volblocksize, struct scratch *ret, const char *tag)
+{
+	char vbs[48];
+	snprintf(vbs, sizeof(vbs), "volblocksize=%s", volblocksize);
+	const char *props[] = { vbs, "primarycache=metadata", NULL };
+	struct strbuf err = STRBUF_INIT;
+	int r = scratch_create_zvol(t->parent, run_id, suffix, bytes, props, ret, &err);
+	if (r < 0)
+		log_msg(LOG_ERR, "%s (%s): cannot create a temporary zvol: %.*s", tag, t->pool,
+			(int)strcspn(err.buf, "\n"), err.buf);
+	else
+		log_msg(LOG_INFO, "%s (%s): created temporary zvol %s (%s) with %s, %" PRIu64 " bytes", tag, t->pool,
+			ret->name, ret->path, vbs, bytes);
 	strbuf_release(&err);
 	return r;
 }
@@ -102,18 +169,9 @@ void pool_areas_destroy(struct scratch *areas, size_t n, const char *pool, const
 void pool_area_compression(const struct pool_target *t, const struct scratch *area, char *buf, size_t len)
 {
 	snprintf(buf, len, "off");
-	if (t->kind == SCRATCH_ZFS) {
-		scratch_zfs_get(area->name, "compression", buf, len);
-	} else if (t->kind == SCRATCH_BTRFS) {
-		const char *argv[] = { "btrfs", "property", "get", area->path, "compression", NULL };
-		struct spawn_result res;
-		if (spawn_run(argv, 30000, &res) == 0 && res.status == 0) {
-			const char *eq = strchr(res.out.buf, '=');
-			if (eq && eq[1] && eq[1] != '\n')
-				snprintf(buf, len, "%.*s", (int)strcspn(eq + 1, "\n"), eq + 1);
-		}
-		spawn_result_release(&res);
-	}
+	const struct pool_area_kind *ak = &area_kinds[t->kind->area];
+	if (ak->compression)
+		ak->compression(area, buf, len);
 }
 
 bool pool_compression_is_on(const char *value)

@@ -15,6 +15,7 @@
 #include "disk/enumerate.h"
 #include "pool/btrfs.h"
 #include "pool/ceph_osd.h"
+#include "pool/kind.h"
 #include "pool/zpool_json.h"
 
 #define POOL_TOOL_TIMEOUT_MS 30000
@@ -84,10 +85,10 @@ static int find_zfs_pool(const char *id, struct pool_layout *layout, struct strb
 	char name[256];
 	int r = run_tool(list_argv, &list);
 	if (r == 0 && zfs_find_pool(list.out.buf, id, name, sizeof(name)) < 0) {
-		for (const char *line = list.out.buf; *line;) {
+		for (const char *line = list.out.buf ? list.out.buf : ""; *line;) {
 			strbuf_addf(known, "%s'%.*s' (zfs)", known->len ? ", " : "", (int)strcspn(line, "\t\n"), line);
-			line = strchr(line, '\n');
-			line = line ? line + 1 : "";
+			const char *next = strchr(line, '\n');
+			line = next ? next + 1 : line + strlen(line);
 		}
 		r = -ENOENT;
 	}
@@ -126,20 +127,20 @@ static int find_ceph(const char *id, struct pool_layout *layout)
 	return r;
 }
 
-int pool_find(const char *id, struct pool_layout *layout, const char **ret_fstype)
+int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind **ret_kind)
 {
 	struct strbuf known = STRBUF_INIT;
 	bool zfs_name = zfs_valid_pool_name(id) || strspn(id, "0123456789") == strlen(id);
 	int rz = zfs_name ? find_zfs_pool(id, layout, &known) : -ENOENT;
 	int rb = -ENOENT;
-	*ret_fstype = "zfs";
+	*ret_kind = &pool_kind_zfs;
 	if (rz == -ENOENT) {
 		rb = find_btrfs(id, layout, &known);
-		*ret_fstype = "btrfs";
+		*ret_kind = &pool_kind_btrfs;
 	}
 	int r = rz == -ENOENT ? rb : rz;
 	if (r == -ENOENT && (r = find_ceph(id, layout)) == 0)
-		*ret_fstype = "ceph";
+		*ret_kind = &pool_kind_rbd;
 	if (r == -ENOENT)
 		log_msg(LOG_ERR, "no ZFS pool or btrfs file system named '%s'; %s%s", id,
 			known.len ? "pools here: " : "there are none here", known.buf);

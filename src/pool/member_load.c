@@ -43,6 +43,7 @@ static void siblings(const struct member_load *m, size_t n, size_t i, double (*f
 static double f_busy(const struct member_load *m) { return m->busy; }
 static double f_wait(const struct member_load *m) { return m->wait_ms; }
 static double f_read(const struct member_load *m) { return m->read_bytes; }
+static double f_reads(const struct member_load *m) { return (double)m->reads; }
 
 static void add(struct pool_findings *out, const struct member_load *m, const char *code,
 		const char *what, const struct sibling_stats *s, double v, double scale, const char *unit)
@@ -58,13 +59,15 @@ static void add(struct pool_findings *out, const struct member_load *m, const ch
 
 static int judge_one(const struct member_load *m, size_t n, size_t i, double *buf, struct pool_findings *out)
 {
-	struct sibling_stats s, reads;
+	struct sibling_stats s, reads, count;
 	const struct member_load *x = &m[i];
 	int found = 0;
 	siblings(m, n, i, f_read, buf, &reads);
-	/* A member given more to read than its siblings is busier and waits longer for that alone (a raidz
-	 * whose same-sized records keep the parity on the same columns): not a slow member. */
-	bool more_work = reads.median > 0 && x->read_bytes >= MEMBER_LOAD_WORK_RATIO * reads.median;
+	siblings(m, n, i, f_reads, buf, &count);
+	/* A member given more to read than its siblings, in bytes or in requests, is busier and waits longer
+	 * for that alone (a raidz whose same-sized records keep the parity on the same columns): not slow. */
+	bool more_work = (reads.median > 0 && x->read_bytes >= MEMBER_LOAD_WORK_RATIO * reads.median) ||
+			 (count.median > 0 && (double)x->reads >= MEMBER_LOAD_WORK_RATIO * count.median);
 	siblings(m, n, i, f_busy, buf, &s);
 	if (!s.n || x->ios < MEMBER_LOAD_MIN_IOS)
 		return 0;

@@ -11,7 +11,7 @@
  *                 and at least 20 points above it
  *   member-slow   average wait >= 2x the siblings' median and >= 5 ms more
  *                 (neither for a member that read >= 1.5x its siblings'
- *                 median bytes: it was given more work, as a raidz's
+ *                 median bytes or requests: it was given more work, as a raidz's
  *                 same-sized records keep the parity on the same columns;
  *                 measured in the OpenZFS VM: two members of a raidz1 of
  *                 four with 4 KiB records read 12 MB, the other two 6-7 MB,
@@ -55,6 +55,7 @@ struct member_load {
 	double wait_ms;     /* diskstat_delta.wait_ms */
 	uint64_t ios;       /* reads + writes during the run */
 	double read_bytes;
+	uint64_t reads;      /* read requests completed */
 	bool locality_reads; /* its pool keeps a stream on one mirror side: no member-share */
 };
 

@@ -41,6 +41,25 @@ static int recordsize(const struct pool_findings_input *in, const char *ds, stru
 	return 0;
 }
 
+int pool_findings_volblocksize(const char *zvol, uint64_t volblocksize, uint64_t io_size, struct pool_findings *out)
+{
+	if (!volblocksize || !io_size)
+		return 0;
+	double vb = (double)volblocksize, io = (double)io_size, factor = vb > io ? vb / io : io / vb;
+	if (factor < POOL_RECORDSIZE_FACTOR)
+		return 0;
+	char a[32], b[32];
+	human(vb, a, sizeof(a));
+	human(io, b, sizeof(b));
+	struct pool_finding *f = pool_findings_add(out, "volblocksize", "finding", zvol);
+	snprintf(f->text, sizeof(f->text), "volblocksize %s is %.0fx %s the workload's %s i/o%s", a, factor,
+		 vb < io ? "below" : "above", b, vb > io ? ": every smaller write reads and rewrites a whole block" : "");
+	snprintf(f->fix, sizeof(f->fix), "a zvol's volblocksize is fixed when it is made: make a new zvol with "
+		 "-o volblocksize=%s and copy the data over (zfs send keeps the old block size)", vb > io ? b : "128K");
+	snprintf(f->evidence, sizeof(f->evidence), "volblocksize=%.0f, io size=%.0f", vb, io);
+	return 1;
+}
+
 static bool has_log(const struct pool_layout *l)
 {
 	for (size_t i = 0; l && i < l->count; i++)

@@ -55,6 +55,10 @@ struct pool_findings_input {
 
 /* Appends to OUT. Returns 0 or -EINVAL (OUT released). */
 int pool_findings_zfs(const struct pool_findings_input *in, struct pool_findings *out);
+/* A zvol's VOLBLOCKSIZE against the workload's IO_SIZE, as recordsize for a
+ * dataset: POOL_RECORDSIZE_FACTOR apart or more is the finding "volblocksize"
+ * on ZVOL (fixed at creation: the fix is a new zvol). Returns 1 when added. */
+int pool_findings_volblocksize(const char *zvol, uint64_t volblocksize, uint64_t io_size, struct pool_findings *out);
 int pool_findings_btrfs(const char *fs, const struct btrfs_usage *u, struct pool_findings *out);
 
 #endif

@@ -131,6 +131,51 @@ int scratch_create(enum scratch_kind kind, const char *parent, const char *run_i
 	return r;
 }
 
+int scratch_create_zvol(const char *parent, const char *run_id, const char *suffix, uint64_t bytes,
+			const char *const *zfs_props, struct scratch *ret, struct strbuf *err)
+{
+	struct scratch s = { .kind = SCRATCH_ZFS };
+	char owner[256], size[32];
+	scratch_owner_tag(run_id, s.owner, sizeof(s.owner));
+	snprintf(owner, sizeof(owner), "%s=%s", SCRATCH_OWNER_PROPERTY, s.owner);
+	snprintf(size, sizeof(size), "%" PRIu64, bytes);
+	snprintf(s.name, sizeof(s.name), "%s/" SCRATCH_PREFIX "%s-%s", parent, run_id, suffix);
+	const char *argv[32];
+	size_t n = 0;
+	argv[n++] = "zfs";
+	argv[n++] = "create";
+	argv[n++] = "-o";
+	argv[n++] = owner;
+	for (size_t i = 0; zfs_props && zfs_props[i] && n < 26; i++) {
+		argv[n++] = "-o";
+		argv[n++] = zfs_props[i];
+	}
+	argv[n++] = "-V";
+	argv[n++] = size;
+	argv[n++] = s.name;
+	argv[n] = NULL;
+	int r = run_tool(argv, err, NULL);
+	if (r < 0) {
+		if (err && strstr(err->buf, "Function not implemented"))
+			strbuf_adds(err, " (this ZFS has no zvols: zfs-fuse)");
+		return r;
+	}
+	/* udev makes /dev/zvol/NAME once the kernel has the volume's zdN. */
+	snprintf(s.path, sizeof(s.path), "/dev/zvol/%s", s.name);
+	struct stat st;
+	for (unsigned waited = 0; waited < SCRATCH_ZVOL_WAIT_MS; waited += 100) {
+		if (stat(s.path, &st) == 0 && S_ISBLK(st.st_mode)) {
+			*ret = s;
+			return 0;
+		}
+		usleep(100000);
+	}
+	strbuf_addf(err, "zfs made the volume '%s' but no device %s appeared in %u s (zfs-fuse has no zvols; "
+		    "with OpenZFS, is udev running?)", s.name, s.path, SCRATCH_ZVOL_WAIT_MS / 1000);
+	scratch_destroy(&s, NULL);
+	return -ENODEV;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;

@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "basic/strbuf.h"
 
@@ -35,7 +36,7 @@ enum scratch_kind { SCRATCH_ZFS, SCRATCH_BTRFS, SCRATCH_DIR, SCRATCH_CEPHFS, SCR
 struct scratch {
 	enum scratch_kind kind;
 	char name[512];       /* ZFS: the dataset ("tank/iotriage-…-1m"); RBD: "pool/image"; else the directory */
-	char path[PATH_MAX];  /* the directory files go in; "" for an RBD image */
+	char path[PATH_MAX];  /* the directory files go in; a zvol's block device; "" for an RBD image */
 	char owner[160];      /* the tag it carries */
 };
 
@@ -53,6 +54,16 @@ bool scratch_owner_gone(const char *tag);
  * Returns 0, or -errno with the tool's message in ERR. */
 int scratch_create(enum scratch_kind kind, const char *parent, const char *run_id, const char *suffix,
 		   const char *const *zfs_props, struct scratch *ret, struct strbuf *err);
+
+/* Creates the ZFS volume "<PARENT>/iotriage-<RUN_ID>-<SUFFIX>" of BYTES
+ * (ZFS_PROPS as above: volblocksize=...), tagged like a dataset (kind
+ * SCRATCH_ZFS: removed and swept as one), its block device in RET->path
+ * (/dev/zvol/NAME, waited for up to SCRATCH_ZVOL_WAIT_MS). Returns 0, or
+ * -ENODEV when no device appeared (zfs-fuse; OpenZFS without udev: the
+ * volume is removed again), or -errno with the tool's message in ERR. */
+#define SCRATCH_ZVOL_WAIT_MS 10000
+int scratch_create_zvol(const char *parent, const char *run_id, const char *suffix, uint64_t bytes,
+			const char *const *zfs_props, struct scratch *ret, struct strbuf *err);
 
 /* Removes S and everything in it. Returns 0 or -errno (message in ERR). */
 int scratch_destroy(const struct scratch *s, struct strbuf *err);

@@ -8,7 +8,12 @@
  * against the median of the data vdevs' (their writes at each transaction
  * group's sync, in the same reports). A log whose writes wait more than
  * SLOW_LOG_FACTOR times as long, and over SLOW_LOG_MIN_NS, is the finding
- * "slow-log". Vdevs are told apart by the pool's layout (pool/zfs.h). Pure.
+ * "slow-log". Vdevs are told apart by the pool's layout (pool/zfs.h).
+ *
+ * The same for a special vdev: it holds the pool's metadata (and small
+ * blocks where special_small_blocks says so), written at each transaction
+ * group's sync beside the data vdevs' writes; one that writes more than
+ * SLOW_LOG_FACTOR times slower than them is the finding "slow-special". Pure.
  */
 #ifndef IOTRIAGE_POOL_SLOW_LOG_H
 #define IOTRIAGE_POOL_SLOW_LOG_H
@@ -25,6 +30,10 @@
 /* Returns 1 with the finding added to OUT, 0 when the log keeps up, or
  * -ENODATA when the layout has no log vdev or the log or the data vdevs
  * wrote nothing in the reports (WHY says which: not judged). */
+/* The same for class KLASS (POOL_CLASS_LOG or POOL_CLASS_SPECIAL). */
+int pool_slow_class_judge(const struct pool_layout *l, const struct zpool_lat *lat, enum pool_class klass,
+			  struct pool_findings *out, char *why, size_t len);
+
 int pool_slow_log_judge(const struct pool_layout *l, const struct zpool_lat *lat, struct pool_findings *out,
 			char *why, size_t len);
 

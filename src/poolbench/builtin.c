@@ -1,6 +1,7 @@
 /* poolbench/builtin.c: the built-in engine (bench/job.h) as a benchpool
  * test: a sequential write and read of one file in the large-record area,
- * then 4 KiB random mixed I/O with eight jobs in the small-record area.
+ * then 4 KiB random mixed I/O with eight jobs in the small-record area; on a
+ * zvol both passes on its block device.
  * Needs nothing installed, so a benchpool always has at least this. */
 #include <errno.h>
 #include <fcntl.h>
@@ -93,10 +94,45 @@ static uint64_t pass_span(const struct pb_context *c)
 	return c->progress && c->progress->timed ? (uint64_t)c->runtime_s * 1000 : c->size;
 }
 
+/* A pass's target: FILE_NAME in DIR, or C's block device. */
+static void pass_path(const struct pb_context *c, const char *dir, const char *file_name, char *path, size_t len)
+{
+	if (c->block_device)
+		snprintf(path, len, "%s", c->block_device);
+	else
+		snprintf(path, len, "%s/%s", dir, file_name);
+}
+
+/* Removes a pass's file; a block device stays. */
+static void pass_done(const struct pb_context *c, const char *path)
+{
+	if (!c->block_device)
+		unlink(path);
+}
+
+int pb_fill_device(const struct pb_context *c, char *err, size_t len)
+{
+	struct job_spec spec = { .read_pct = 0, .bs = SEQ_BS, .iodepth = 1, .numjobs = 1, .size = c->size,
+				 .pattern = c->pattern, .seed = 3, .no_pin = true };
+	struct job_result *res = NULL;
+	int fd = -1;
+	int r = run_job(c->block_device, &spec, true, true, false, &res, &fd, err, len);
+	if (r == 0 && res->stop == JOB_STOP_INTERRUPTED)
+		r = -EINTR;
+	if (r == 0 && fsync(fd) < 0) {
+		r = -errno;
+		snprintf(err, len, "fsync: %s", strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(res);
+	return r;
+}
+
 int pb_write_then_read(const struct pb_context *c, const char *dir, const char *file_name, struct pb_outcome *o)
 {
 	char path[PATH_MAX], err[400] = "";
-	snprintf(path, sizeof(path), "%s/%s", dir, file_name);
+	pass_path(c, dir, file_name, path, sizeof(path));
 	struct job_spec spec = { .read_pct = 0, .bs = SEQ_BS, .iodepth = 1, .numjobs = 1, .size = c->size,
 				 .runtime_ns = (uint64_t)c->runtime_s * 1000000000ULL, .pattern = c->pattern,
 				 .seed = 1, .no_pin = true, .live = c->progress };
@@ -142,14 +178,14 @@ int pb_write_then_read(const struct pb_context *c, const char *dir, const char *
 		free(res);
 	}
 	progress_part_end(c->progress, pass_span(c));
-	unlink(path);
+	pass_done(c, path);
 	return r < 0 ? fail(o, r, err) : 0;
 }
 
 static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 {
 	char path[PATH_MAX], err[400] = "";
-	snprintf(path, sizeof(path), "%s/iotriage-builtin-random", c->random_dir);
+	pass_path(c, c->random_dir, "iotriage-builtin-random", path, sizeof(path));
 	struct job_spec spec = { .random = true, .read_pct = 50, .bs = RANDOM_BS, .iodepth = 1,
 				 .numjobs = RANDOM_JOBS, .size = c->size,
 				 .io_limit = c->size / RANDOM_JOBS, /* all jobs together move SIZE, as fio's 8 x size/8 */
@@ -174,17 +210,17 @@ static int random_pass(const struct pb_context *c, struct pb_outcome *o)
 			    RANDOM_JOBS, res->first_done_seconds, res->last_done_seconds, job_stop_name(res->stop));
 	}
 	free(res);
-	unlink(path);
+	pass_done(c, path);
 	return r < 0 ? fail(o, r, err) : 0;
 }
 
 void pb_run_builtin(const struct pb_context *c, struct pb_outcome *o)
 {
-	if (pb_skip_without_files(c, o))
+	if (c->rbd_image && pb_skip_without_files(c, o))
 		return;
 	if (pb_write_then_read(c, c->throughput_dir, "iotriage-builtin-seq", o) < 0)
 		return;
 	strbuf_addf(&o->raw, "sequential: 1 MiB blocks, queue depth 1, %s\n", c->direct_ok ? "O_DIRECT" : "buffered");
-	if (c->random_dir)
+	if (c->random_dir || c->block_device)
 		random_pass(c, o);
 }

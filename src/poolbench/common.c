@@ -80,11 +80,15 @@ bool pb_drop_caches(int fd)
 
 bool pb_skip_without_files(const struct pb_context *c, struct pb_outcome *o)
 {
-	if (!c->rbd_image)
+	if (!c->rbd_image && !c->block_device)
 		return false;
 	o->state = PB_SKIPPED;
-	snprintf(o->reason, sizeof(o->reason), "an RBD image has no file system: only fio (its rbd engine) runs "
-					       "there; a CephFS mount takes the other tests");
+	if (c->rbd_image)
+		snprintf(o->reason, sizeof(o->reason), "an RBD image has no file system: only fio (its rbd engine) runs "
+						       "there; a CephFS mount takes the other tests");
+	else
+		snprintf(o->reason, sizeof(o->reason), "a zvol is a block device: only fio and the built-in engine run "
+						       "there; a dataset (benchpool without --zvol) takes the other tests");
 	return true;
 }
 

@@ -72,6 +72,8 @@ struct pb_context {
 	struct progress *progress;   /* pb_write_then_read: told its bytes written and read; NULL for none */
 	const char *rbd_pool;        /* an RBD image instead of directories: fio's rbd engine only */
 	const char *rbd_image;       /* the image's name in RBD_POOL; NULL for directories */
+	const char *block_device;    /* a zvol's device: fio and the built-in engine write and read it
+				      * directly (both passes over the whole device); NULL for directories */
 	/* Told right before (BEGIN true) and after a random pass runs, so the
 	 * caller can take the pool members' counters around it; NULL for none. */
 	void (*random_mark)(void *arg, bool begin);
@@ -84,8 +86,8 @@ static inline void pb_random_mark(const struct pb_context *c, bool begin)
 		c->random_mark(c->random_mark_arg, begin);
 }
 
-/* An engine that needs a file system marks O skipped on an RBD image and
- * returns true. */
+/* An engine that needs a file system marks O skipped on an RBD image or a
+ * block device (a zvol) and returns true. */
 bool pb_skip_without_files(const struct pb_context *c, struct pb_outcome *o);
 
 void pb_outcome_init(struct pb_outcome *o, enum pb_test t);
@@ -106,6 +108,11 @@ void pb_run_builtin(const struct pb_context *c, struct pb_outcome *o);
  * cache. Used by the built-in engine and by rwpool. FILE_NAME is created
  * and removed here. Returns 0 with two figures added to O. */
 int pb_write_then_read(const struct pb_context *c, const char *dir, const char *file_name, struct pb_outcome *o);
+
+/* Writes C's block device whole, once, with C's pattern, so that the tests'
+ * reads hit written blocks (a fresh zvol's holes read as zeros without a
+ * disk I/O). Interruptible. Returns 0 or -errno with the reason in ERR. */
+int pb_fill_device(const struct pb_context *c, char *err, size_t len);
 
 /* A read's label: PB_CACHE_POOL when the page cache was BYPASSED (O_DIRECT
  * or dropped) and the ARC keeps no file data, else PB_CACHE_CACHE. */

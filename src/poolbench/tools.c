@@ -75,12 +75,25 @@ static void fio_figure_latency(const struct jv *doc, const char *direction, stru
 	fio_latency(dir, "slat_ns", &f->slat);
 }
 
-/* fio's target: a directory, or the RBD image through librbd (one job:
- * several would pass the image's exclusive lock back and forth). */
+/* fio's target: a directory, a zvol's block device, or the RBD image
+ * through librbd (one job: several would pass the image's exclusive lock
+ * back and forth). */
 static size_t fio_target_args(const struct pb_context *c, bool random, char *dir, size_t len, const char **argv,
 			      char *rbd, size_t rbd_len)
 {
 	size_t n = 0;
+	if (c->block_device) { /* eight jobs on their own eighths of the device, as eight files of SIZE/8 */
+		snprintf(dir, len, "--filename=%s", c->block_device);
+		snprintf(rbd, rbd_len, "--offset_increment=%" PRIu64, c->size / 8);
+		argv[n++] = dir;
+		argv[n++] = random ? "--numjobs=8" : "--numjobs=1";
+		if (random)
+			argv[n++] = rbd;
+		argv[n++] = "--ioengine=psync";
+		argv[n++] = "--direct=1";
+		argv[n++] = "--end_fsync=1";
+		return n;
+	}
 	if (!c->rbd_image) {
 		snprintf(dir, len, "--directory=%s", random ? c->random_dir : c->throughput_dir);
 		argv[n++] = dir;
@@ -164,7 +177,7 @@ static void fio_pass(const struct pb_context *c, struct pb_outcome *o, int pass)
 void pb_run_fio(const struct pb_context *c, struct pb_outcome *o)
 {
 	fio_pass(c, o, 0);
-	if (o->state == PB_RAN && (c->random_dir || c->rbd_image) && !interrupt_requested())
+	if (o->state == PB_RAN && (c->random_dir || c->rbd_image || c->block_device) && !interrupt_requested())
 		fio_pass(c, o, 1);
 	/* fio leaves its data files behind: they go with the area, but a
 	 * directory area is removed file by file anyway. */

@@ -5,6 +5,20 @@
 
 #include "render/ceph.h"
 
+/* Every disk and group the media step named, with its kinds of evidence,
+ * when there is more than the subject. */
+static void print_named(const struct media_findings *f)
+{
+	if (f->count < 2)
+		return;
+	printf("Named:\n");
+	for (size_t i = 0; i < f->count; i++) {
+		char words[80];
+		media_evidence_words(f->named[i].by, words, sizeof(words));
+		printf("  %s%s: %s\n", f->named[i].is_group ? "group " : "", f->named[i].subject, words);
+	}
+}
+
 void doctor_print(const struct doctor *dr)
 {
 	printf("\n");
@@ -19,7 +33,13 @@ void doctor_print(const struct doctor *dr)
 		ceph_step_print(&dr->ceph, stdout);
 	const struct doctor_verdict *v = &dr->verdict;
 	printf("\n");
-	if (v->layer)
+	if (v->layer && dr->steps[0].explains && dr->media_named.count) {
+		char words[80];
+		media_evidence_words(dr->media_named.named[0].by, words, sizeof(words));
+		printf("VERDICT: the %s layer: %s%s, named for its %s\n", v->layer, dr->media_named.named[0].is_group ? "group " : "",
+		       v->subject, words);
+		print_named(&dr->media_named);
+	} else if (v->layer)
 		printf("VERDICT: the %s layer: %s\n", v->layer, v->subject);
 	else if (v->undetermined)
 		printf("VERDICT: not determined: the media could not be measured\n");

@@ -62,6 +62,8 @@ void benchpool_print(const struct benchpool_result *b)
 		if (b->reading.judged[t])
 			printf("%s (%s): %s%s%s.\n", r->layout_limited ? "Layout" : "Random pass", pb_test_name(t),
 			       r->sentence, r->advice[0] ? "; " : "", r->advice);
+		if (b->reading.gap[t][0])
+			printf("Jobs (%s): %s.\n", pb_test_name(t), b->reading.gap[t]);
 	}
 	const struct ceph_state *c = &b->ceph;
 	if (c->read) {
@@ -89,7 +91,7 @@ void benchpool_findings_print(const struct benchpool_result *b)
 
 void rwpool_print(const struct rwpool_result *r)
 {
-	printf("%s (%s, %s):", r->target.pool, r->target.fstype, r->target.mountpoint);
+	printf("%s (%s, %s):", r->target.pool, r->target.kind->fstype, r->target.mountpoint);
 	if (r->status) {
 		printf(" failed: %s\n", r->reason);
 		return;

@@ -5,8 +5,12 @@
 #define IOTRIAGE_RENDER_RUN_H
 
 #include "bench/job.h"
+#include "triage/fiojob_run.h"
 
 /* RES's figures, to stdout. */
 void run_result_print(const struct job_result *res);
+
+/* --parse-only: how each job of a fio job file would run, a line each. */
+void run_fio_job_plan_print(const struct fiojob_outcome *o);
 
 #endif

@@ -103,6 +103,7 @@ static const char *const migrations[] = {
 
 enum store_stmt_id {
 	STMT_ADD_RUN,
+	STMT_ADD_HOST_RUN,
 	STMT_UPSERT_DEVICE,
 	STMT_DEVICE_ID,
 	STMT_ADD_RESULT,
@@ -122,6 +123,21 @@ static const char *const stmt_sql[STMT_COUNT] = {
 		"                 exit_status, results_file, document,"
 		"                 host, host_hostname, host_machine_id, fleet_run_id)"
 		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	/* A host's run that the host may have stored here itself (it shares
+	 * this database): the same run (same command, no host yet) gets the
+	 * host's identity and the fleet run; its own rows are kept. Any other
+	 * row under that id is left alone (no change: the caller refuses). */
+	[STMT_ADD_HOST_RUN] =
+		"INSERT INTO runs(id, command, argv, started_at, finished_at,"
+		"                 exit_status, results_file, document,"
+		"                 host, host_hostname, host_machine_id, fleet_run_id)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+		" ON CONFLICT(id) DO UPDATE SET"
+		"  host = excluded.host,"
+		"  host_hostname = excluded.host_hostname,"
+		"  host_machine_id = excluded.host_machine_id,"
+		"  fleet_run_id = excluded.fleet_run_id"
+		" WHERE runs.host IS NULL AND runs.fleet_run_id IS NULL AND runs.command IS excluded.command",
 	/* Empty strings are bound as NULL, so coalesce() keeps the stored
 	 * vendor/model/serial/wwn when the new value is empty. */
 	[STMT_UPSERT_DEVICE] =
@@ -481,7 +497,7 @@ int store_rollback(struct store *s)
 	return store_exec(s->db, "ROLLBACK");
 }
 
-int store_add_run(struct store *s, const struct store_run *run)
+static int add_run(struct store *s, enum store_stmt_id id, const struct store_run *run)
 {
 	_cleanup_stmt_reset_ sqlite3_stmt *st = NULL;
 	int rc, r;
@@ -489,7 +505,7 @@ int store_add_run(struct store *s, const struct store_run *run)
 	if (!s || !run || !run->id || run->id[0] == '\0')
 		return -EINVAL;
 
-	r = store_stmt(s, STMT_ADD_RUN, &st);
+	r = store_stmt(s, id, &st);
 	if (r < 0)
 		return r;
 
@@ -511,6 +527,19 @@ int store_add_run(struct store *s, const struct store_run *run)
 	if (rc != SQLITE_DONE)
 		return store_errno(s->db, rc);
 	return 0;
+}
+
+int store_add_run(struct store *s, const struct store_run *run)
+{
+	return add_run(s, STMT_ADD_RUN, run);
+}
+
+int store_add_host_run(struct store *s, const struct store_run *run)
+{
+	int r = add_run(s, STMT_ADD_HOST_RUN, run);
+	if (r == 0 && sqlite3_changes(s->db) == 0)
+		return -EEXIST;
+	return r;
 }
 
 /* Runs statement ID with KEY as its one parameter up to its first row: 0

@@ -84,6 +84,14 @@ int store_commit(struct store *s);
 int store_rollback(struct store *s);
 
 int store_add_run(struct store *s, const struct store_run *run);
+/* A run another host made, collected by fleet (RUN's host fields set). A
+ * host that shares this database (the local host, or a shared file system)
+ * has stored the run itself already: that row (same id and command, no host
+ * yet) is the run, recorded once: it gets the host and the fleet run, and
+ * keeps its own results. Returns 0, -EEXIST when the id is another run's
+ * (a different command, or a run already collected under a host), or
+ * -errno. */
+int store_add_host_run(struct store *s, const struct store_run *run);
 /* Insert or update (last_seen, kname, size) a device; *ret_id gets its row id. */
 int store_upsert_device(struct store *s, const struct store_device *dev, int64_t seen_at,
 			int64_t *ret_id);

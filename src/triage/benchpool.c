@@ -2,6 +2,7 @@
  * areas, the selected engines in order, the honesty notes (cache size,
  * perf, zeros against random), the pool's status, the areas removed. */
 #include "triage/benchpool.h"
+#include "triage/benchpool_zvol.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "output/latency.h"
 #include "pool/arc.h"
 #include "pool/areas.h"
+#include "pool/pool_findings.h"
 
 static void (*const runners[PB_NTESTS])(const struct pb_context *, struct pb_outcome *) = {
 	[PB_FIO] = pb_run_fio, [PB_ELBENCHO] = pb_run_elbencho, [PB_DD] = pb_run_dd,
@@ -37,7 +39,7 @@ static uint64_t ram_bytes(void)
 static void cache_note(const struct pool_target *t, uint64_t size, struct strbuf *note, uint64_t *ret_cache)
 {
 	struct arc_size arc = { 0 };
-	if (t->kind == SCRATCH_ZFS)
+	if (t->kind->arc)
 		arc_read(&arc);
 	uint64_t cache = arc.max_bytes ? arc.max_bytes : ram_bytes();
 	char what[64];
@@ -121,7 +123,7 @@ static void log_outcome(const struct benchpool_result *b, const struct pb_outcom
 	}
 }
 
-/* An RBD pool: one tagged image of SIZE, fio through librbd. */
+/* A block area (an RBD image): one tagged image of SIZE, fio through librbd. */
 static int prepare_image(struct benchpool_result *b, const char *run_id)
 {
 	if (pool_area_create_image(&b->target, run_id, "rbd", b->size, &b->areas[0], "BENCHPOOL") < 0)
@@ -140,12 +142,42 @@ static int prepare_image(struct benchpool_result *b, const char *run_id)
 	return 0;
 }
 
+/* A zvol (triage/benchpool_zvol.h): its area, compression, context and block size. */
+static int prepare_zvol(struct benchpool_result *b, const char *run_id)
+{
+	struct benchpool_zvol z;
+	int r = benchpool_zvol_prepare(&b->target, b->size, b->set.runtime_s, b->set.pattern, b->set.volblocksize,
+				       run_id, &z);
+	if (z.area.name[0]) {
+		b->areas[0] = z.area;
+		b->nareas = 1;
+	}
+	if (r < 0)
+		return r;
+	memcpy(b->compression, z.compression, sizeof(b->compression));
+	b->ctx = z.ctx;
+	b->ctx.block_device = b->areas[0].path; /* in B, which outlives Z */
+	if (z.volblocksize)
+		b->reading.record = z.volblocksize;
+	b->zvol_volblocksize = z.volblocksize;
+	b->zvol_filled_bytes = z.filled_bytes;
+	/* Its volblocksize against the random pass's I/O, as recordsize is judged for a dataset. */
+	struct pool_findings *f = &b->evidence.settings;
+	if (pool_findings_volblocksize(b->areas[0].name, z.volblocksize, BENCHPOOL_RANDOM_IO, f) > 0)
+		log_msg(LOG_WARN, "BENCHPOOL (%s): finding volblocksize '%s': %s; fix: %s (%s)", b->target.pool,
+			f->items[f->count - 1].subject, f->items[f->count - 1].text, f->items[f->count - 1].fix,
+			f->items[f->count - 1].evidence);
+	return 0;
+}
+
 /* Free space for the tests, then the areas and the engines' context. */
 static int prepare(struct benchpool_result *b, const char *run_id)
 {
 	struct pool_target *t = &b->target;
 	b->stale_removed = (size_t)pool_areas_remove_stale(t, "BENCHPOOL");
-	if (t->kind == SCRATCH_RBD)
+	if (b->set.zvol)
+		return prepare_zvol(b, run_id);
+	if (pool_area_kind(t->kind->area)->block)
 		return interrupt_requested() ? -EINTR : prepare_image(b, run_id);
 	bool random_pass = b->set.tests & ((1u << PB_FIO) | (1u << PB_BUILTIN));
 	struct statfs sf;
@@ -189,7 +221,7 @@ static int set_up(struct benchpool_result *b, const char *id, const char *run_id
 	if (r < 0)
 		return r;
 	log_msg(LOG_INFO, "BENCHPOOL (%s): %s file system type '%s' (%s %s %s)", b->target.pool,
-		b->set.fstype ? "using" : "detected", b->target.fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
+		b->set.fstype ? "using" : "detected", b->target.kind->fstype, b->target.fs_name[0] ? b->target.fs_name : "?",
 		b->target.mountpoint[0] ? "at" : "images in pool",
 		b->target.mountpoint[0] ? b->target.mountpoint : b->target.parent);
 	/* Before any area is made: a full pool is judged even when the tests cannot run. */
@@ -252,9 +284,7 @@ static void run_tests(struct benchpool_result *b)
 	log_msg(LOG_INFO, "BENCHPOOL (%s): compression %s; %s data; %s; reads %s", b->target.pool, b->compression,
 		b->set.pattern == PATTERN_ZEROS ? "zero" : "incompressible",
 		b->ctx.direct_ok ? "O_DIRECT" : "buffered (this file system refuses O_DIRECT)",
-		b->target.kind == SCRATCH_ZFS ? "with the ARC keeping no file data (primarycache=metadata)"
-		: b->ctx.rbd_image	      ? "through librbd (no page cache)"
-					      : "after dropping the page cache");
+		pool_area_kind(b->target.kind->area)->reads);
 	pool_evidence_start(&b->evidence, &b->target);
 	b->ctx.random_mark = benchpool_reading_mark;
 	b->ctx.random_mark_arg = &b->reading;
@@ -273,6 +303,7 @@ static void run_tests(struct benchpool_result *b)
 	}
 	progress_finish(b->set.progress);
 	pool_evidence_stop(&b->evidence);
+	benchpool_reading_gaps(&b->reading, b->outcomes, b->noutcomes);
 }
 
 int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t size, const char *run_id,
@@ -400,7 +431,7 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 {
 	json_string(j, "operation", "benchpool");
 	json_string(j, "pool", b->target.pool);
-	json_string(j, "fstype", b->target.fstype);
+	json_string(j, "fstype", b->target.kind->fstype);
 	json_string(j, "mountpoint", b->target.mountpoint);
 	json_uint(j, "size_bytes", b->size);
 	json_double(j, "size_gb", (double)b->size / (1 << 30));
@@ -418,6 +449,14 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 	json_bool(j, "perf_usable", b->perf_usable);
 	json_string(j, "perf_note", b->perf_note.buf);
 	json_uint(j, "stale_areas_removed", b->stale_removed);
+	if (b->set.zvol) {
+		json_begin_object(j, "zvol");
+		json_string(j, "name", b->nareas ? b->areas[0].name : NULL);
+		json_string(j, "device", b->nareas ? b->areas[0].path : NULL);
+		json_uint(j, "volblocksize", b->zvol_volblocksize);
+		json_uint(j, "filled_bytes", b->zvol_filled_bytes);
+		json_end_object(j);
+	}
 	json_begin_array(j, "areas");
 	for (size_t i = 0; i < b->nareas; i++)
 		json_string(j, NULL, b->areas[i].name);

@@ -42,6 +42,8 @@ struct benchpool_settings {
 	unsigned runtime_s;        /* a cap on each fio and built-in pass */
 	enum data_pattern pattern;
 	struct progress *progress; /* told each test as it starts (test N of M); NULL for none */
+	bool zvol;                 /* test a zvol of SIZE (triage/benchpool_zvol.h), not datasets */
+	const char *volblocksize;  /* its volblocksize ("16K"); NULL for the default */
 	bool skip_osds;            /* on Ceph: no OSD step after the tests (doctor runs its own) */
 };
 
@@ -63,6 +65,8 @@ struct benchpool_result {
 	bool none_ran;             /* set up, not interrupted, yet no test could run (logged) */
 	struct pool_evidence evidence; /* settings before the tests, member telemetry during them */
 	struct benchpool_reading reading; /* each random pass against the layout */
+	unsigned zvol_volblocksize;    /* --zvol: its volblocksize and the bytes written before the tests */
+	uint64_t zvol_filled_bytes;
 	struct ceph_state ceph;    /* on Ceph: the cluster's health and the pool's settings (ceph.read) */
 	struct ceph_step osds;     /* on Ceph: the OSDs benched after the tests (triage/ceph_step.h) */
 	bool have_osds;

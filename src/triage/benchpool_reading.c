@@ -8,12 +8,14 @@
 
 #include "basic/log.h"
 #include "basic/timeutil.h"
+#include "pool/job_gap.h"
 #include "pool/zfs_label.h"
 
 void benchpool_reading_init(struct benchpool_reading *r, const struct pool_evidence *e)
 {
 	memset(r, 0, sizeof(*r));
 	r->evidence = e;
+	r->record = BENCHPOOL_RANDOM_RECORD;
 }
 
 /* The members' kernel names, as diskstats_read takes them. */
@@ -140,8 +142,8 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 		m[i] = (struct random_member_load){ .vdev = e->members[i].vdev, .reads = (double)r->window[i].reads,
 						    .busy_seconds = r->window[i].busy_ms / 1000.0,
 						    .window_seconds = f->seconds };
-	if (!*why && (!m || random_reading_judge(&e->layout, BENCHPOOL_RANDOM_RECORD, sector, m, e->nmembers,
-						 (double)f->bytes / BENCHPOOL_RANDOM_RECORD, f->seconds,
+	if (!*why && (!m || random_reading_judge(&e->layout, r->record, sector, m, e->nmembers,
+						 (double)f->bytes / BENCHPOOL_RANDOM_IO, f->seconds,
 						 &r->readings[o->test]) < 0))
 		why = "no reading against the layout: no data vdev member was sampled";
 	free(m);
@@ -153,14 +155,34 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 	}
 	const struct random_reading *rr = &r->readings[o->test];
 	r->judged[o->test] = true;
+	r->sector_from[o->test] = sector_from;
 	log_msg(LOG_INFO, "BENCHPOOL (%s): %s: %u-byte sectors (from %s)", e->pool, pb_test_name(o->test), sector,
 		sector_from);
 	log_msg(rr->layout_limited ? LOG_WARN : LOG_INFO, "BENCHPOOL (%s): %s: %s%s%s", e->pool, pb_test_name(o->test),
 		rr->sentence, rr->advice[0] ? "; " : "", rr->advice);
 }
 
+void benchpool_reading_gaps(struct benchpool_reading *r, const struct pb_outcome *o, size_t n)
+{
+	const struct pool_evidence *e = r->evidence;
+	for (size_t i = 0; i < n; i++) {
+		r->gap[o[i].test][0] = '\0';
+		for (size_t k = 0; o[i].state == PB_RAN && k < o[i].nfigures; k++) {
+			const struct pb_figure *f = &o[i].figures[k];
+			if (f->last_done_seconds > 0 &&
+			    job_gap_judge(f->first_done_seconds, f->last_done_seconds, &e->load, e->telemetry_read,
+					  r->gap[o[i].test], sizeof(r->gap[o[i].test]))) {
+				log_msg(LOG_WARN, "BENCHPOOL (%s): %s %s: %s", e->pool, pb_test_name(o[i].test), f->label,
+					r->gap[o[i].test]);
+				break;
+			}
+		}
+	}
+}
+
 void benchpool_reading_json(struct json *j, const struct benchpool_reading *r, enum pb_test t)
 {
+	json_string(j, "job_gap", r->gap[t][0] ? r->gap[t] : NULL);
 	if (!r->judged[t]) {
 		if (r->note[t][0]) {
 			json_begin_object(j, "random_reading");
@@ -180,6 +202,7 @@ void benchpool_reading_json(struct json *j, const struct benchpool_reading *r, e
 	json_double(j, "median_member_busy", rr->median_busy);
 	json_uint(j, "record_bytes", rr->record);
 	json_uint(j, "sector_bytes", rr->sector);
+	json_string(j, "sector_source", r->sector_from[t]);
 	json_begin_array(j, "vdevs");
 	for (size_t i = 0; i < rr->nvdevs; i++) {
 		json_begin_object(j, NULL);

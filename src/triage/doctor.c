@@ -75,9 +75,9 @@ static int set_up(struct doctor *dr)
 	int r = pool_target_resolve(pool_id, NULL, &dr->target);
 	if (r < 0)
 		return r;
-	if (dr->target.kind == SCRATCH_DIR) {
-		log_msg(LOG_ERR, "DOCTOR: '%s' is a directory, not a pool: run doctor without it, or benchpool on it",
-			pool_id);
+	if (!dr->target.kind->pool) {
+		log_msg(LOG_ERR, "DOCTOR: '%s' is %s, not a pool: run doctor without it, or benchpool on it", pool_id,
+			dr->target.kind->what);
 		return -EINVAL;
 	}
 	dr->have_pool = true;
@@ -148,6 +148,7 @@ int doctor_run(struct doctor *dr, const struct doctor_settings *set, const char 
 void doctor_release(struct doctor *dr)
 {
 	read_batch_release(&dr->batch);
+	media_findings_release(&dr->media_named);
 	pool_layout_release(&dr->layout);
 	pool_evidence_release(&dr->evidence);
 	ceph_step_release(&dr->ceph);

@@ -69,7 +69,7 @@ static int expect(struct doctor *dr)
 	}
 	if (r < 0)
 		snprintf(dr->expect_why, sizeof(dr->expect_why), "a data member's raw read rate was not measured");
-	else if (dr->target.kind == SCRATCH_ZFS) {
+	else if (dr->target.kind->layout == POOL_LAYOUT_VDEVS) {
 		r = layout_expect_zfs(&dr->layout, rates, &dr->expect);
 		zfs_kind(dr);
 	} else if (!dr->evidence.data_profile[0] ||
@@ -117,7 +117,7 @@ bool doctor_pool_state_stands_out(const struct doctor *dr, struct strbuf *cause)
 	for (size_t i = 0; i < f->count; i++) {
 		const struct pool_finding *x = &f->items[i];
 		bool state = !strcmp(x->code, "scan") || !strcmp(x->code, "vdev-state");
-		if (!state && strcmp(x->code, "slow-log"))
+		if (!state && strcmp(x->code, "slow-log") && strcmp(x->code, "slow-special"))
 			continue;
 		strbuf_addf(cause, "%s%s%s (%s)", n++ ? "; " : "", state ? "the pool is not whole: " : "", x->text,
 			    x->evidence);

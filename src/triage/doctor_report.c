@@ -74,6 +74,7 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	json_double(j, "pool_read_bw_bytes_per_s", dr->pool_read_bw);
 	json_end_object(j);
 	json_string(j, "sync_probe", dr->sync_probe[0] ? dr->sync_probe : NULL);
+	json_string(j, "special_probe", dr->special_probe[0] ? dr->special_probe : NULL);
 	json_begin_object(j, "twin");
 	json_string(j, "data_vdevs", dr->twin.data_vdevs[0] ? dr->twin.data_vdevs : NULL);
 	json_string(j, "pool_data_vdevs", dr->twin.pool_data_vdevs[0] ? dr->twin.pool_data_vdevs : NULL);
@@ -98,6 +99,19 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 				: dr->verdict.undetermined ? "undetermined"
 							   : "none");
 	json_string(j, "subject", dr->verdict.subject[0] ? dr->verdict.subject : NULL);
+	/* Which kind of evidence named the subject, and every disk or group
+	 * step 1 named (empty unless the media layer is the verdict). */
+	bool media = dr->media_named.count && dr->steps[0].explains;
+	if (media) {
+		json_begin_array(j, "named_by");
+		for (unsigned k = 0; k < MEDIA_EVIDENCE_KINDS; k++)
+			if (dr->media_named.named[0].by & (1u << k))
+				json_string(j, NULL, media_evidence_word(1u << k));
+		json_end_array(j);
+	} else {
+		json_null(j, "named_by");
+	}
+	media_findings_json(j, "named", media ? &dr->media_named : &(struct media_findings){ 0 });
 	json_string(j, "evidence", dr->verdict.evidence);
 	json_string(j, "confidence", dr->verdict.confidence);
 	json_string(j, "next", dr->verdict.next);

@@ -14,6 +14,7 @@
 #include "pool/target.h"
 #include "pool/zfs.h"
 #include "triage/ceph_step.h"
+#include "triage/doctor_media.h"
 #include "triage/lab.h"
 #include "triage/pool_evidence.h"
 #include "triage/pool_twin.h"
@@ -81,6 +82,7 @@ struct doctor {
 	struct pool_target target;
 	struct pool_layout layout;
 	struct read_batch batch;
+	struct media_findings media_named; /* step 1's named disks and groups, with their kinds of evidence */
 	struct doctor_step steps[DOCTOR_STEPS];
 	struct doctor_verdict verdict;
 	double media_median_bw;
@@ -96,6 +98,7 @@ struct doctor {
 	char expect_why[160];           /* why there is no expectation */
 	char layout_sentence[512];      /* the figures as percentages of the expectation */
 	char sync_probe[400];           /* the sync-write probe of a pool with a log: figures or why not */
+	char special_probe[400];        /* the metadata probe of a pool with a special vdev: figures or why not */
 	bool wire_ran;                  /* the comparison across the wire measured both sides */
 	struct wire_side wire_local, wire_remote;
 	struct wire_judgement wire;

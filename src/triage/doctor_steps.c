@@ -18,9 +18,11 @@
 #include "pool/areas.h"
 #include "triage/doctor_ceph.h"
 #include "triage/doctor_judgement.h"
+#include "triage/doctor_media.h"
 #include "triage/doctor_pool.h"
 #include "triage/doctor_wire.h"
 #include "triage/netcheck.h"
+#include "triage/read_group.h"
 #include "triage/read_health.h"
 #include "triage/read_pool.h"
 #include "triage/read_verdict.h"
@@ -59,45 +61,91 @@ void doctor_media_not_read(struct doctor *dr)
 	}
 }
 
-/* One flagged disk's evidence, confidence and next step: slow, failed
- * part way with an I/O error, or reporting a health failure (SMART failed,
- * an NVMe critical warning, media errors...) whatever its read rate. */
-static void media_evidence(const struct disk_read *d, struct strbuf *ev, struct strbuf *conf, struct strbuf *next)
+/* One named disk's confidence (how its evidence was had, its health
+ * beside it) and next step. */
+static void media_disk_evidence(const struct disk_read *d, unsigned by, struct strbuf *conf, struct strbuf *next)
 {
 	const struct disk_verdict *v = &d->verdict;
-	enum verdict_kind read = read_verdict_kind_of_status(d);
-	bool failed = disk_verdict_read_failed(read);
-	char sentence[VERDICT_SENTENCE_LEN];
-	disk_verdict_sentence(v, sentence, sizeof(sentence));
-	strbuf_addf(ev, "%s%s", ev->len ? "; " : "", failed ? d->reason : sentence);
-	if (disk_verdict_is_slow(v->kind))
-		strbuf_addf(conf, "%s%s: %u of %u reads out of line%s", conf->len ? "; " : "", d->info.dev_path,
+	const char *sep = conf->len ? "; " : "";
+	if (by & MEDIA_BY_THROUGHPUT)
+		strbuf_addf(conf, "%s%s: %u of %u reads out of line%s", sep, d->info.dev_path,
 			    v->reads.out_of_line ? v->reads.out_of_line : v->reads.below_baseline, v->reads.total,
 			    v->peers.flag == OUTLIER_NO_PEERS ? " (against its baseline)" : "");
-	else if (v->kind == VERDICT_SLOW_TAIL)
-		strbuf_addf(conf, "%s%s: %u of %u reads with a p99 latency out of line", conf->len ? "; " : "",
-			    d->info.dev_path, v->reads.tail_out_of_line, v->reads.total);
-	else if (read == VERDICT_NO_RESPONSE)
-		strbuf_addf(conf, "%s%s: the disk did not answer within %u s", conf->len ? "; " : "", d->info.dev_path,
-			    d->timeout_s);
-	else if (failed)
-		strbuf_addf(conf, "%s%s: the read failed with an I/O error", conf->len ? "; " : "", d->info.dev_path);
+	else if (by & MEDIA_BY_TAIL)
+		strbuf_addf(conf, "%s%s: %u of %u reads with a p99 latency out of line", sep, d->info.dev_path,
+			    v->reads.tail_out_of_line, v->reads.total);
+	else if ((by & MEDIA_BY_READ_ERROR) && read_verdict_kind_of_status(d) == VERDICT_NO_RESPONSE)
+		strbuf_addf(conf, "%s%s: the disk did not answer within %u s", sep, d->info.dev_path, d->timeout_s);
+	else if (by & MEDIA_BY_READ_ERROR)
+		strbuf_addf(conf, "%s%s: the read failed with an I/O error", sep, d->info.dev_path);
+	else if (by & MEDIA_BY_LINK)
+		strbuf_addf(conf, "%s%s: the kernel's own state of its link (sysfs)", sep, d->info.dev_path);
 	else
-		strbuf_addf(conf, "%s%s: the drive's own health report", conf->len ? "; " : "", d->info.dev_path);
+		strbuf_addf(conf, "%s%s: the drive's own health report", sep, d->info.dev_path);
 	if (d->health_checked) {
 		char health[600];
 		read_health_describe(d, health, sizeof(health));
 		strbuf_addf(conf, " (health: %s)", health);
 	}
-	strbuf_addf(next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
-		    next->len ? "; " : "", d->info.dev_path, d->info.dev_path);
+	if (by == MEDIA_BY_LINK)
+		strbuf_addf(next, "%sfix %s's link as its finding says, then re-test it (iotriage readdisk %s)",
+			    next->len ? "; " : "", d->info.dev_path, d->info.dev_path);
+	else
+		strbuf_addf(next, "%sreplace or re-test %s (iotriage readdisk %s; check its cable, slot and SMART)",
+			    next->len ? "; " : "", d->info.dev_path, d->info.dev_path);
 }
 
-/* A read that failed part way counts from its status, judged or not: an
- * interrupt stops the batch before its verdicts. */
-static bool media_read_flagged(const struct disk_read *d)
+/* A slow group's confidence and next step. */
+static void media_group_evidence(const struct read_batch *b, const struct read_group *g, struct strbuf *conf,
+				 struct strbuf *next)
 {
-	return disk_verdict_suspect(d->verdict.kind) || disk_verdict_read_failed(read_verdict_kind_of_status(d));
+	strbuf_addf(conf, "%s%s %s: its median out of line with %zu other %ss' (robust z %.1f)", conf->len ? "; " : "",
+		    read_group_by_name(b->group_by), g->name, g->finding.set_size ? g->finding.set_size - 1 : 0,
+		    read_group_by_name(b->group_by), g->finding.robust_z);
+	strbuf_addf(next, "%sread %s's disks alone and together (iotriage readdisks --group-by %s --mode both) and "
+		    "check what they share: the controller, expander, cable or backplane", next->len ? "; " : "",
+		    g->name, read_group_by_name(b->group_by));
+}
+
+/* Every named disk and group in the verdict: the subject is the first. */
+static void media_verdict(struct doctor *dr, size_t ok, const struct read_groups *groups)
+{
+	const struct media_findings *f = &dr->media_named;
+	struct strbuf ev = STRBUF_INIT, conf = STRBUF_INIT, next = STRBUF_INIT;
+	for (size_t i = 0; i < f->count; i++) {
+		const struct media_named *n = &f->named[i];
+		char words[80];
+		media_evidence_words(n->by, words, sizeof(words));
+		strbuf_addf(&ev, "%s%s (%s): %s", ev.len ? "; " : "", n->subject, words, n->evidence);
+		if (n->is_group)
+			media_group_evidence(&dr->batch, &groups->groups[n->index], &conf, &next);
+		else
+			media_disk_evidence(&dr->batch.reads[n->index], n->by, &conf, &next);
+	}
+	dr->steps[0].explains = true;
+	dr->verdict.layer = "media";
+	snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", f->named[0].subject);
+	snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence), "%s", ev.buf);
+	snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence), "%s", conf.buf);
+	snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s, before tuning anything above it", next.buf);
+	snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "%zu disk(s) read; %s", ok, ev.buf);
+	strbuf_release(&ev);
+	strbuf_release(&conf);
+	strbuf_release(&next);
+}
+
+/* Nothing measured: say what stopped each read, not "no disk stands out". */
+static void media_nothing_read(struct doctor *dr)
+{
+	const struct read_batch *b = &dr->batch;
+	struct strbuf why = STRBUF_INIT;
+	dr->steps[0].state = STEP_FAILED;
+	for (size_t i = 0; i < b->count; i++)
+		if (b->reads[i].status == READTEST_ERROR)
+			strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", b->reads[i].info.dev_path, b->reads[i].reason);
+	snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "no disk could be read (%s)",
+		 why.len ? why.buf : "every disk was skipped: see the skipped list");
+	strbuf_release(&why);
 }
 
 void doctor_step_media(struct doctor *dr)
@@ -117,51 +165,21 @@ void doctor_step_media(struct doctor *dr)
 	dr->media_median_bw = b->median_bw;
 	s->state = STEP_RAN;
 	size_t ok = read_batch_count(b, READTEST_OK);
-	struct strbuf ev = STRBUF_INIT, conf = STRBUF_INIT, next = STRBUF_INIT;
-	/* The subject: the first disk the reads flagged, else the first with a
-	 * health failure; the evidence names every one of them. */
-	const struct disk_read *first = NULL, *unhealthy = NULL;
-	for (size_t i = 0; i < b->count; i++) {
-		const struct disk_read *d = &b->reads[i];
-		bool flagged = media_read_flagged(d);
-		if (!flagged && !read_health_failing(d))
-			continue;
-		if (flagged && !first)
-			first = d;
-		if (!flagged && !unhealthy)
-			unhealthy = d;
-		media_evidence(d, &ev, &conf, &next);
-	}
-	first = first ? first : unhealthy;
-	if (!first && ok == 0) {
-		/* Nothing measured: say what stopped each read, not "no disk stands out". */
-		s->state = STEP_FAILED;
-		struct strbuf why = STRBUF_INIT;
-		for (size_t i = 0; i < b->count; i++)
-			if (b->reads[i].status == READTEST_ERROR)
-				strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", b->reads[i].info.dev_path,
-					    b->reads[i].reason);
-		snprintf(s->summary, sizeof(s->summary), "no disk could be read (%s)",
-			 why.len ? why.buf : "every disk was skipped: see the skipped list");
-		strbuf_release(&why);
-	} else if (first) {
-		s->explains = true;
-		dr->verdict.layer = "media";
-		snprintf(dr->verdict.subject, sizeof(dr->verdict.subject), "%s", first->info.dev_path);
-		snprintf(dr->verdict.evidence, sizeof(dr->verdict.evidence), "%s", ev.buf);
-		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence), "%s", conf.buf);
-		snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s, before tuning anything above it", next.buf);
-		snprintf(s->summary, sizeof(s->summary), "%zu disk(s) read; %s", ok, ev.buf);
+	struct read_groups groups;
+	read_groups_build(b, &groups);
+	doctor_media_judge(b, &groups, &dr->media_named);
+	if (dr->media_named.count) {
+		media_verdict(dr, ok, &groups);
+	} else if (ok == 0) {
+		media_nothing_read(dr);
 	} else {
 		char med[32];
 		human_rate(b->median_bw, med, sizeof(med));
 		snprintf(s->summary, sizeof(s->summary), "%zu disk(s) read, median %s; no disk stands out from its peers "
 			 "or its baseline%s", ok, med, ok < OUTLIER_MIN_SET ? " (too few to compare)" : "");
 	}
-	strbuf_release(&ev);
-	strbuf_release(&conf);
-	strbuf_release(&next);
 	doctor_ceph_media(dr); /* a Ceph pool's OSDs benched (nothing elsewhere) */
+	read_groups_release(&groups);
 }
 
 /* ---- step 2: network ---- */
@@ -343,6 +361,10 @@ void doctor_step_pool(struct doctor *dr)
 	if (r == 0 && pool_has_log(&dr->layout))
 		pool_sync_probe(&dr->target, &dr->layout, dr->run_id, &dr->evidence.settings, dr->sync_probe,
 				sizeof(dr->sync_probe));
+	/* Nor much metadata: a special vdev gets its own probe. */
+	if (r == 0 && pool_has_special(&dr->layout))
+		pool_special_probe(&dr->target, &dr->layout, dr->run_id, &dr->evidence.settings, dr->special_probe,
+				   sizeof(dr->special_probe));
 	if (r < 0) {
 		s->state = STEP_FAILED;
 		snprintf(s->summary, sizeof(s->summary), "the workload on the pool failed");

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/checksum.h"
 #include "basic/log.h"
 #include "bench/target.h"
 #include "store/params.h"
@@ -43,6 +45,30 @@ static int read_job_file(const char *file, char **ret, size_t *ret_len, char *er
 	return 0;
 }
 
+/* The options of fio's that the engine runs natively (bench/job.h). */
+static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
+{
+	spec->offset = job->offset;
+	spec->offset_increment = job->offset_increment;
+	spec->number_ios = job->number_ios;
+	spec->loops = job->loops;
+	spec->startdelay_ns = job->startdelay_ns;
+	spec->thinktime_ns = job->thinktime_ns;
+	spec->thinktime_blocks = job->thinktime_blocks;
+	spec->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	spec->datasync = !job->fsync && job->fdatasync;
+	spec->end_fsync = job->end_fsync;
+	spec->seq_hole = job->seq_hole;
+	int kind = job->verify[0] ? checksum_find(job->verify) : CHECKSUM_NONE;
+	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
+	spec->verify_read = job->do_verify;
+	spec->verify_fatal = job->verify_fatal;
+	spec->bs_min = job->bs_min;
+	spec->nr_split = job->nr_split;
+	for (unsigned i = 0; i < job->nr_split && i < JOB_MAX_SPLIT; i++)
+		spec->split[i] = (struct job_bs_share){ job->split[i].bs, job->split[i].pct };
+}
+
 /* A job's settings in run's terms; the target's own size when none is given. */
 static void job_settings(const struct fiojob *job, const struct run_settings *base, struct run_settings *s)
 {
@@ -54,18 +80,23 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	if (!s->rw)
 		s->rw = job->rw; /* one of fio's own (trim): only fio runs it */
 	s->direct = job->direct;
-	s->size_given = job->size != 0;
+	s->size_given = job->size != 0 || job->filesize != 0;
 	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
 	s->spec.bs = job->bs;
 	s->spec.iodepth = job->iodepth;
 	s->spec.numjobs = job->numjobs;
 	s->spec.size = job->size;
 	s->spec.io_limit = job->io_size;
+	if (job->filesize) { /* the file's size; size is only io_size's default then, as in fio */
+		s->spec.size = job->filesize;
+		s->spec.io_limit = job->io_size ? job->io_size : job->size;
+	}
 	s->spec.runtime_ns = job->runtime_ns;
 	s->spec.ramp_ns = job->ramp_ns;
 	s->spec.time_based = job->time_based;
 	s->spec.rate_bps = job->rate_bps;
 	s->spec.rate_iops = job->rate_iops;
+	job_settings_fio(job, &s->spec);
 	/* randrepeat=1 (fio's default): the same offsets every run; 0: new ones. */
 	s->spec.seed = job->randrepeat ? 1 : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 	s->spec.progress_label = job->name;
@@ -105,12 +136,20 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 {
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
 		struct fiojob *job = &out->jobs.jobs[i];
-		const char *path = target ? target : job->filename;
-		if (!path[0]) {
+		struct stat st;
+		bool into_dir = target && stat(target, &st) == 0 && S_ISDIR(st.st_mode);
+		if (into_dir && !fiojob_file_path(job, target, out->target[i], sizeof(out->target[i]))) {
+			snprintf(err, errlen, "%s: job [%s]: TARGET '%s' is a directory and the job names no file in it "
+				 "(filename=, filename_format= or filesize=)", file, job->name, target);
+			return -EINVAL;
+		}
+		if (!into_dir && target)
+			snprintf(out->target[i], sizeof(out->target[i]), "%s", target);
+		else if (!into_dir && !fiojob_file_path(job, NULL, out->target[i], sizeof(out->target[i]))) {
 			snprintf(err, errlen, "%s: job [%s] names no filename= and no TARGET was given", file, job->name);
 			return -EINVAL;
 		}
-		snprintf(out->target[i], sizeof(out->target[i]), "%s", path);
+		const char *path = out->target[i];
 		int r = resolve_percentages(file, path, job, err, errlen);
 		if (r < 0)
 			return r;
@@ -278,10 +317,36 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_bool(j, "direct", job->direct);
 	json_string(j, "ioengine", job->ioengine);
 	json_string(j, "filename", job->filename[0] ? job->filename : NULL);
+	json_string(j, "directory", job->directory[0] ? job->directory : NULL);
+	json_string(j, "filename_format", job->filename_format[0] ? job->filename_format : NULL);
+	json_uint(j, "filesize", job->filesize);
+	json_uint(j, "bs_min", job->bs_min);
+	json_begin_array(j, "bssplit");
+	for (unsigned i = 0; i < job->nr_split; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "bs", job->split[i].bs);
+		json_uint(j, "percent", job->split[i].pct);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_uint(j, "rate", job->rate_bps);
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);
 	json_bool(j, "norandommap", job->norandommap);
+	json_uint(j, "offset", job->offset);
+	json_uint(j, "offset_increment", job->offset_increment);
+	json_uint(j, "number_ios", job->number_ios);
+	json_uint(j, "loops", job->loops);
+	json_double(j, "startdelay_seconds", (double)job->startdelay_ns / 1e9);
+	json_double(j, "thinktime_seconds", (double)job->thinktime_ns / 1e9);
+	json_uint(j, "thinktime_blocks", job->thinktime_blocks);
+	json_uint(j, "fsync", job->fsync);
+	json_uint(j, "fdatasync", job->fdatasync);
+	json_bool(j, "end_fsync", job->end_fsync);
+	json_uint(j, "rw_skip_bytes", job->seq_hole);
+	json_string(j, "verify", job->verify[0] ? job->verify : NULL);
+	json_bool(j, "do_verify", job->do_verify);
+	json_bool(j, "verify_fatal", job->verify_fatal);
 	json_end_object(j);
 }
 

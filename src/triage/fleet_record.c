@@ -93,8 +93,14 @@ int fleet_record(struct store *s, const char *fleet_run_id, struct fleet_host *h
 			.host_machine_id = h->identified ? h->id.machine_id : NULL,
 			.fleet_run_id = fleet_run_id,
 		};
-		int r = store_add_run(s, &run);
+		int r = store_add_host_run(s, &run);
 		strbuf_release(&head.argv);
+		if (r == -EEXIST) {
+			log_msg(LOG_ERR, "cannot record the run of host '%s': run '%s' is already in the database as "
+					 "another run",
+				h->name, head.run_id);
+			return r;
+		}
 		if (r < 0) {
 			log_msg(LOG_ERR, "cannot record the run of host '%s': %s", h->name, store_errmsg(s));
 			return r;

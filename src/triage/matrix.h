@@ -7,7 +7,7 @@
  *                          engine, dbench, qemu-img bench), and the whole
  *                          grid target by target;
  *   triage/matrix_doc.c    the results as JSON members and database rows;
- *   cmd/matrix_targets.c   directories, devices, temporary ZFS datasets and
+ *   cmd/matrix_targets.c   directories, devices, temporary ZFS datasets, zvols and
  *                          image files, and their removal (in cmd/ while the
  *                          pool area helpers it calls are; see there).
  * Nothing here prints: steps and figures are logged. */
@@ -39,7 +39,7 @@ struct mx_test {
 	unsigned clients;
 };
 
-enum mx_target_kind { MX_DIR, MX_DEVICE, MX_DATASET, MX_IMAGE };
+enum mx_target_kind { MX_DIR, MX_DEVICE, MX_DATASET, MX_IMAGE, MX_ZVOL /* a temporary zvol: a block device of ours */ };
 
 struct mx_target {
 	enum mx_target_kind kind;
@@ -89,6 +89,7 @@ struct matrix {
 	size_t npaths;
 	const char *pool;
 	const char *images_dir;
+	bool zvols;                 /* --zvol: a temporary zvol per --recordsize (its volblocksize) */
 	char recordsizes[MX_MAX_LIST][16], compressions[MX_MAX_LIST][16];
 	size_t nrs, ncomp;
 	struct mx_test tests[MX_MAX_TESTS];

@@ -15,7 +15,11 @@ static void json_targets(struct json *j, const struct matrix *m)
 		json_begin_object(j, NULL);
 		json_string(j, "label", t->label);
 		json_string(j, "kind", t->kind == MX_DIR ? "directory" : t->kind == MX_DEVICE ? "device"
-					: t->kind == MX_IMAGE ? "image" : "zfs dataset");
+					: t->kind == MX_IMAGE ? "image" : t->kind == MX_ZVOL ? "zvol" : "zfs dataset");
+		if (t->kind == MX_ZVOL) {
+			json_string(j, "zvol", t->area.name[0] ? t->area.name : NULL);
+			json_string(j, "volblocksize", t->recordsize);
+		}
 		if (t->kind == MX_IMAGE)
 			json_string(j, "format", t->format);
 		json_string(j, "path", t->path);

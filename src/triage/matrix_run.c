@@ -308,6 +308,10 @@ static void run_cell(const struct matrix *m, const struct mx_target *t, const st
 		mx_result_fail(r, "skipped", "%s", "matrix never writes to a block device");
 		return;
 	}
+	if (t->kind == MX_ZVOL && x->dbench) {
+		mx_result_fail(r, "skipped", "%s", "a zvol is a block device: dbench needs a file system on it");
+		return;
+	}
 	if (t->kind == MX_IMAGE)
 		run_image(m, t, x, r);
 	else if (x->dbench)
@@ -334,7 +338,7 @@ void mx_check_direct(struct matrix *m)
 {
 	for (size_t i = 0; i < m->ntargets; i++) {
 		struct mx_target *t = &m->targets[i];
-		t->direct = t->kind == MX_DEVICE || (!t->failed && pb_direct_supported(t->path));
+		t->direct = t->kind == MX_DEVICE || t->kind == MX_ZVOL || (!t->failed && pb_direct_supported(t->path));
 		if (t->kind == MX_IMAGE)
 			continue; /* qemu-img says per test whether cache=none (O_DIRECT) was taken */
 		if (!t->direct && !t->failed) {
@@ -369,7 +373,7 @@ static void keep_evidence(struct mx_target *t, const struct pool_evidence *e)
 /* A dataset target's tests with the pool's settings read before and its members sampled during them. */
 static void run_dataset(struct matrix *m, struct mx_target *t, bool use_fio, struct mx_result *res)
 {
-	struct pool_target pt = { .kind = SCRATCH_ZFS, .fstype = "zfs" };
+	struct pool_target pt = { .kind = &pool_kind_zfs };
 	snprintf(pt.pool, sizeof(pt.pool), "%.*s", (int)strcspn(m->pool_parent, "/"), m->pool_parent);
 	snprintf(pt.parent, sizeof(pt.parent), "%s", m->pool_parent);
 	struct pool_evidence e;

@@ -24,7 +24,7 @@
 static int make_dir_area(struct matrix *m, const char *dir, const char *run_id, const char *suffix,
 			 struct scratch *area, char *why, size_t len)
 {
-	struct pool_target bt = { .kind = SCRATCH_DIR };
+	struct pool_target bt = { .kind = &pool_kind_dir };
 	snprintf(bt.pool, sizeof(bt.pool), "%s", dir);
 	snprintf(bt.parent, sizeof(bt.parent), "%s", dir);
 	m->stale_removed += pool_areas_remove_stale(&bt, "MATRIX");
@@ -127,6 +127,37 @@ void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id
 	strbuf_release(&err);
 }
 
+void mx_create_zvol(struct matrix *m, struct mx_target *t, const char *run_id, const char *vbs)
+{
+	char suffix[64], pvbs[48];
+	snprintf(t->recordsize, sizeof(t->recordsize), "%s", vbs);
+	upper(t->recordsize);
+	snprintf(t->label, sizeof(t->label), "zvol, volblocksize %s", t->recordsize);
+	snprintf(suffix, sizeof(suffix), "mx-zvol-%s", vbs);
+	for (char *c = suffix; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	snprintf(pvbs, sizeof(pvbs), "volblocksize=%s", t->recordsize);
+	/* As the datasets: no data in the ARC, so reads come from the pool; and no
+	 * compression, so incompressible writes are what they are. */
+	const char *props[] = { pvbs, "primarycache=metadata", "compression=off", NULL };
+	struct strbuf err = STRBUF_INIT;
+	t->kind = MX_ZVOL;
+	int r = scratch_create_zvol(m->pool_parent, run_id, suffix, m->size, props, &t->area, &err);
+	if (r < 0) {
+		t->failed = true;
+		snprintf(t->reason, sizeof(t->reason), "cannot create the zvol: %.*s", (int)strcspn(err.buf, "\n"), err.buf);
+		log_msg(LOG_ERR, "MATRIX (%s): %s", m->pool, t->reason);
+	} else {
+		t->created = true;
+		snprintf(t->path, sizeof(t->path), "%s", t->area.path);
+		snprintf(t->file, sizeof(t->file), "%s", t->area.path);
+		snprintf(t->compression, sizeof(t->compression), "off");
+		log_msg(LOG_INFO, "MATRIX (%s): created temporary zvol %s (%s) with %s, %" PRIu64 " bytes", m->pool,
+			t->area.name, t->area.path, pvbs, m->size);
+	}
+	strbuf_release(&err);
+}
+
 void mx_destroy_targets(struct matrix *m)
 {
 	for (size_t i = 0; i < m->ntargets; i++) {
@@ -182,6 +213,8 @@ int mx_set_up_targets(struct matrix *m, const char *run_id, char *why, size_t le
 		for (size_t a = 0; r == 0 && a < m->nrs && !interrupt_requested(); a++)
 			for (size_t b = 0; b < m->ncomp && !interrupt_requested(); b++)
 				mx_create_dataset(m, &m->targets[m->ntargets++], run_id, m->recordsizes[a], m->compressions[b]);
+		for (size_t a = 0; r == 0 && m->zvols && a < m->nrs && !interrupt_requested(); a++)
+			mx_create_zvol(m, &m->targets[m->ntargets++], run_id, m->recordsizes[a]);
 	}
 	if (r == 0 && m->images_dir) {
 		struct stat st;

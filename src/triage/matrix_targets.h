@@ -1,6 +1,7 @@
 /* triage/matrix_targets.h: matrix's targets: the --target paths (a directory's
  * file in a tagged scratch subdirectory), temporary ZFS datasets for every
- * recordsize x compression, raw and qcow2 image files; and their removal.
+ * recordsize x compression, zvols per volblocksize, raw and qcow2 image
+ * files; and their removal.
  * Errors come back in WHY. */
 #ifndef IOTRIAGE_TRIAGE_MATRIX_TARGETS_H
 #define IOTRIAGE_TRIAGE_MATRIX_TARGETS_H
@@ -16,6 +17,9 @@ int mx_add_path_targets(struct matrix *m, const char *run_id, char *why, size_t 
  * and compression COMP, added as target T (marked failed, with the reason,
  * when it cannot be made). */
 void mx_create_dataset(struct matrix *m, struct mx_target *t, const char *run_id, const char *rs, const char *comp);
+/* A temporary zvol of m->pool with volblocksize VBS, added as target T (marked
+ * failed, with the reason, when it cannot be made: zfs-fuse has no zvols). */
+void mx_create_zvol(struct matrix *m, struct mx_target *t, const char *run_id, const char *vbs);
 /* The raw and qcow2 image targets in m->images_dir. Returns 0 or -errno
  * with WHY. */
 int mx_add_image_targets(struct matrix *m, const char *run_id, char *why, size_t len);

@@ -26,119 +26,10 @@ void pool_evidence_init(struct pool_evidence *e, const char *tag)
 	snprintf(e->tag, sizeof(e->tag), "%s", tag);
 }
 
-/* ARGV's stdout in OUT, or -errno with the reason in WHY. */
-static int capture(const char *const *argv, struct strbuf *out, char *why, size_t len)
-{
-	struct strbuf err = STRBUF_INIT;
-	int r = spawn_check(argv, TOOL_TIMEOUT_MS, out, &err);
-	if (r < 0)
-		snprintf(why, len, "%s", err.len ? err.buf : "cannot run it");
-	strbuf_release(&err);
-	return r;
-}
-
 static void log_finding(const struct pool_evidence *e, const struct pool_finding *f)
 {
 	log_msg(f->severity[0] == 'n' ? LOG_INFO : LOG_WARN, "%s (%s): %s %s '%s': %s (%s); fix: %s", e->tag,
 		e->pool, f->severity, f->code, f->subject, f->text, f->evidence, f->fix);
-}
-
-/* Each layout member's physical sector size from sysfs (0 when unknown: a
- * file vdev); a partition's is its disk's. The largest goes in E. */
-static unsigned *member_sectors(struct pool_evidence *e, const struct pool_layout *l)
-{
-	unsigned *sec = calloc(l->count ? l->count : 1, sizeof(*sec));
-	for (size_t i = 0; sec && i < l->count; i++) {
-		char real[PATH_MAX], path[PATH_MAX + 64], buf[32];
-		struct stat st;
-		if (!realpath(l->members[i].path, real) || stat(real, &st) < 0 || !S_ISBLK(st.st_mode))
-			continue;
-		const char *kname = strrchr(real, '/') + 1;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/queue/physical_block_size", kname);
-		if (read_small_file(path, buf, sizeof(buf)) < 0) {
-			snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/physical_block_size", kname);
-			if (read_small_file(path, buf, sizeof(buf)) < 0)
-				continue;
-		}
-		sec[i] = (unsigned)strtoul(buf, NULL, 10);
-		if (sec[i] > e->largest_sector)
-			e->largest_sector = sec[i];
-	}
-	return sec;
-}
-
-/* zpool get all, zfs get -H -p all DATASET, zpool status: parsed and judged. */
-static int zfs_settings(struct pool_evidence *e, const char *pool, const char *dataset)
-{
-	const char *get_argv[] = { "zpool", "get", "all", pool, NULL };
-	const char *zget_argv[] = { "zfs", "get", "-H", "-p", "all", dataset, NULL };
-	const char *status_argv[] = { "zpool", "status", pool, NULL };
-	struct strbuf pg = STRBUF_INIT, dg = STRBUF_INIT, st = STRBUF_INIT;
-	struct zfs_props pprops = { 0 }, dprops = { 0 };
-	struct zfs_health health = { 0 };
-	struct pool_layout layout = { 0 };
-	char why[240] = "";
-	const char *what = "zpool get all";
-	int r = capture(get_argv, &pg, why, sizeof(why));
-	if (r == 0 && (what = "zfs get all", r = capture(zget_argv, &dg, why, sizeof(why))) == 0 &&
-	    (what = "zpool status", r = capture(status_argv, &st, why, sizeof(why))) == 0) {
-		what = "their output";
-		snprintf(why, sizeof(why), "not understood");
-		r = zfs_props_parse(pg.buf, &pprops);
-		if (r == 0)
-			r = zfs_props_parse(dg.buf, &dprops);
-		if (r == 0)
-			r = zfs_parse_health(st.buf, &health);
-		if (r == 0 && zfs_parse_status(st.buf, &layout) < 0)
-			layout.count = 0;
-	}
-	unsigned *sectors = r == 0 ? member_sectors(e, &layout) : NULL;
-	if (r == 0) {
-		const char *ashift = zfs_props_get(&pprops, NULL, "ashift");
-		e->ashift = ashift ? (int)strtol(ashift, NULL, 10) : -1;
-		struct pool_findings_input in = { .pool = pool, .pool_props = &pprops, .dataset_props = &dprops,
-						  .dataset = dataset, .health = &health,
-						  .layout = layout.count ? &layout : NULL, .io_size = e->io_size,
-						  .phys_sector = sectors };
-		r = pool_findings_zfs(&in, &e->settings);
-		if (r < 0)
-			snprintf(why, sizeof(why), "a property was not understood");
-	}
-	if (r < 0)
-		snprintf(e->settings_error, sizeof(e->settings_error), "%s: %s", what, why);
-	free(sectors);
-	pool_layout_release(&layout);
-	zfs_props_release(&pprops);
-	zfs_props_release(&dprops);
-	strbuf_release(&pg);
-	strbuf_release(&dg);
-	strbuf_release(&st);
-	return r;
-}
-
-static int btrfs_settings(struct pool_evidence *e, const struct pool_target *t)
-{
-	const char *argv[] = { "btrfs", "filesystem", "usage", "-b", t->mountpoint, NULL };
-	struct strbuf out = STRBUF_INIT;
-	struct btrfs_usage *u = calloc(1, sizeof(*u));
-	char why[240] = "";
-	int r = u ? capture(argv, &out, why, sizeof(why)) : -ENOMEM;
-	if (r == 0 && btrfs_parse_usage(out.buf, u) < 0) {
-		r = -EINVAL;
-		snprintf(why, sizeof(why), "not understood");
-	}
-	if (r == 0)
-		snprintf(e->data_profile, sizeof(e->data_profile), "%s", u->data_profile);
-	if (r == 0 && pool_findings_btrfs(t->pool, u, &e->settings) < 0) {
-		r = -EINVAL;
-		snprintf(why, sizeof(why), "the device sizes were not understood");
-	}
-	if (r < 0)
-		snprintf(e->settings_error, sizeof(e->settings_error), "btrfs filesystem usage: %s",
-			 why[0] ? why : "out of memory");
-	free(u);
-	strbuf_release(&out);
-	return r;
 }
 
 int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t, const char *dataset,
@@ -146,19 +37,18 @@ int pool_evidence_settings(struct pool_evidence *e, const struct pool_target *t,
 {
 	snprintf(e->pool, sizeof(e->pool), "%s", t->pool);
 	e->io_size = io_size;
-	int r;
-	if (t->kind == SCRATCH_ZFS) {
-		snprintf(e->dataset, sizeof(e->dataset), "%s", dataset ? dataset : t->parent);
-		r = zfs_settings(e, t->pool, e->dataset);
-	} else if (t->kind == SCRATCH_BTRFS) {
-		r = btrfs_settings(e, t);
-	} else {
-		bool ceph = t->kind == SCRATCH_RBD || t->kind == SCRATCH_CEPHFS;
-		snprintf(e->settings_error, sizeof(e->settings_error), "%s",
-			 ceph ? "a Ceph pool: its settings are in the ceph member and pool_status, not yet judged"
-			      : "a directory: no pool settings to read");
+	if (!t->kind->settings) {
+		snprintf(e->settings_error, sizeof(e->settings_error), "%s", t->kind->no_settings);
 		return -EOPNOTSUPP;
 	}
+	struct pool_kind_settings ks = { .findings = &e->settings, .ashift = -1 };
+	int r = t->kind->settings(t, dataset, io_size, &ks);
+	snprintf(e->dataset, sizeof(e->dataset), "%s", ks.dataset);
+	snprintf(e->settings_error, sizeof(e->settings_error), "%s", ks.error);
+	snprintf(e->data_profile, sizeof(e->data_profile), "%s", ks.data_profile);
+	e->ashift = ks.ashift;
+	if (ks.largest_sector > e->largest_sector)
+		e->largest_sector = ks.largest_sector;
 	if (r < 0) {
 		log_msg(LOG_WARN, "%s (%s): cannot judge the pool's settings: %s", e->tag, e->pool, e->settings_error);
 		return r;
@@ -210,7 +100,7 @@ static int resolve_members(struct pool_evidence *e)
 /* zpool iostat -v beside the workload; its failure is only logged. */
 static void watch_start(struct pool_evidence *e, const struct pool_target *t)
 {
-	if (t->kind != SCRATCH_ZFS) {
+	if (!t->kind->iostat) {
 		snprintf(e->iostat_error, sizeof(e->iostat_error), "not a ZFS pool");
 		return;
 	}
@@ -218,24 +108,43 @@ static void watch_start(struct pool_evidence *e, const struct pool_target *t)
 		log_msg(LOG_WARN, "%s (%s): no zpool iostat: %s", e->tag, e->pool, e->iostat_error);
 	else
 		e->watching = true;
+	/* zfs-fuse has no latency histograms: said in the document, not warned about. */
+	e->hist_started = zpool_hist_read(t->pool, &e->hist_before, e->hist_error, sizeof(e->hist_error)) == 0;
+}
+
+/* The workload's latency histograms: the second snapshot less the first. */
+static void hist_stop(struct pool_evidence *e)
+{
+	struct zpool_hist after;
+	if (!e->hist_started || zpool_hist_read(e->pool, &after, e->hist_error, sizeof(e->hist_error)) < 0)
+		return;
+	e->hist_started = false;
+	if (zpool_hist_diff(&after, &e->hist_before, &e->hist) < 0) {
+		snprintf(e->hist_error, sizeof(e->hist_error), "the histograms went back (the pool was imported again)");
+		return;
+	}
+	e->hist_read = true;
+	log_msg(LOG_INFO, "%s (%s): zpool iostat -w: %llu reads, disk wait p50 %llu us p99 %llu us; %llu writes, disk "
+			  "wait p50 %llu us p99 %llu us", e->tag, e->pool,
+		(unsigned long long)zpool_hist_total(&e->hist, ZH_DISK_READ),
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_READ, 50) / 1000,
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_READ, 99) / 1000,
+		(unsigned long long)zpool_hist_total(&e->hist, ZH_DISK_WRITE),
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_WRITE, 50) / 1000,
+		(unsigned long long)zpool_hist_percentile(&e->hist, ZH_DISK_WRITE, 99) / 1000);
 }
 
 int pool_evidence_start(struct pool_evidence *e, const struct pool_target *t)
 {
 	snprintf(e->pool, sizeof(e->pool), "%s", t->pool);
-	if (t->kind == SCRATCH_DIR) {
-		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a directory: no pool members to sample");
-		snprintf(e->iostat_error, sizeof(e->iostat_error), "a directory");
-		return -EOPNOTSUPP;
-	}
-	if (t->kind == SCRATCH_RBD || t->kind == SCRATCH_CEPHFS) {
-		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "a Ceph pool: its OSDs are not sampled yet");
-		snprintf(e->iostat_error, sizeof(e->iostat_error), "a Ceph pool");
+	if (!t->kind->members_from) {
+		snprintf(e->telemetry_error, sizeof(e->telemetry_error), "%s", t->kind->no_members);
+		snprintf(e->iostat_error, sizeof(e->iostat_error), "%s", t->kind->what);
 		return -EOPNOTSUPP;
 	}
 	watch_start(e, t);
-	const char *fstype;
-	int r = pool_find(t->pool, &e->layout, &fstype);
+	const struct pool_kind *kind;
+	int r = pool_find(t->pool, &e->layout, &kind);
 	if (r == 0)
 		r = resolve_members(e);
 	const char **names = r == 0 ? calloc(e->nmembers, sizeof(*names)) : NULL;
@@ -297,7 +206,8 @@ static void watch_stop(struct pool_evidence *e)
 		const struct zpool_iostat_dev *d = &e->iostat.devs[i];
 		ml[i] = (struct member_load){ .name = d->name, .vdev = d->vdev,
 					      .ios = (uint64_t)((d->read_ops + d->write_ops) * seconds),
-					      .read_bytes = d->read_bps * seconds };
+					      .read_bytes = d->read_bps * seconds,
+					      .reads = (uint64_t)(d->read_ops * seconds) };
 	}
 	if (ml && member_load_judge(ml, e->iostat.count, &e->load) > 0)
 		for (size_t i = 0; i < e->load.count; i++)
@@ -309,6 +219,7 @@ int pool_evidence_stop(struct pool_evidence *e)
 {
 	int r = pool_evidence_stop_diskstats(e);
 	watch_stop(e);
+	hist_stop(e);
 	return r < 0 ? r : (int)e->load.count;
 }
 
@@ -337,7 +248,7 @@ static int pool_evidence_stop_diskstats(struct pool_evidence *e)
 			ml[i] = (struct member_load){ .name = m->name, .vdev = m->vdev, .busy = m->total.busy,
 						      .wait_ms = m->total.wait_ms,
 						      .ios = m->total.reads + m->total.writes,
-						      .read_bytes = (double)m->total.read_bytes,
+						      .read_bytes = (double)m->total.read_bytes, .reads = m->total.reads,
 						      .locality_reads = kernel_zfs && m->rotating };
 	}
 	diskstats_result_release(&res);
@@ -425,6 +336,27 @@ static void iostat_json(struct json *j, const struct pool_evidence *e)
 	json_end_object(j);
 }
 
+/* "zpool_latency": the workload's wait percentiles from zpool iostat -w, per kind of wait. */
+static void hist_json(struct json *j, const struct pool_evidence *e)
+{
+	static const struct { const char *key; enum zpool_hist_col col; } cols[] = {
+		{ "total_wait_read", ZH_TOTAL_READ }, { "total_wait_write", ZH_TOTAL_WRITE },
+		{ "disk_wait_read", ZH_DISK_READ },   { "disk_wait_write", ZH_DISK_WRITE },
+	};
+	json_begin_object(j, "zpool_latency");
+	json_bool(j, "read", e->hist_read);
+	json_string(j, "error", !e->hist_read && e->hist_error[0] ? e->hist_error : NULL);
+	for (size_t i = 0; e->hist_read && i < sizeof(cols) / sizeof(cols[0]); i++) {
+		json_begin_object(j, cols[i].key);
+		json_uint(j, "count", zpool_hist_total(&e->hist, cols[i].col));
+		json_uint(j, "p50_ns", zpool_hist_percentile(&e->hist, cols[i].col, 50));
+		json_uint(j, "p99_ns", zpool_hist_percentile(&e->hist, cols[i].col, 99));
+		json_uint(j, "max_ns", zpool_hist_percentile(&e->hist, cols[i].col, 100));
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
 void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 {
 	json_begin_object(j, "pool_settings");
@@ -450,6 +382,7 @@ void pool_evidence_json(struct json *j, const struct pool_evidence *e)
 	json_end_array(j);
 	findings_json(j, "findings", &e->load);
 	iostat_json(j, e);
+	hist_json(j, e);
 	json_end_object(j);
 }
 

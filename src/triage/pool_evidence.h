@@ -16,7 +16,9 @@
  *    worked harder or slower than their vdev siblings (pool/member_load.h).
  *    On ZFS also `zpool iostat -v POOL 1` beside it (pool/zpool_watch.h):
  *    the pool's own per-device operations and bandwidth, kept in the
- *    document beside the kernel's figures. When no member could be sampled
+ *    document beside the kernel's figures; and on OpenZFS its latency
+ *    histograms (`zpool iostat -w`, pool/zpool_hist.h) before and after,
+ *    whose difference gives the workload's wait percentiles. When no member could be sampled
  *    from /proc/diskstats (a pool of files), the members are judged on it
  *    alone (member-share: the mirror side that serves fewer reads).
  *
@@ -36,6 +38,7 @@
 #include "pool/finding.h"
 #include "pool/target.h"
 #include "pool/zfs.h"
+#include "pool/zpool_hist.h"
 #include "pool/zpool_iostat.h"
 #include "pool/zpool_watch.h"
 
@@ -71,6 +74,9 @@ struct pool_evidence {
 	struct pool_findings load;      /* member-busy, member-slow, member-share */
 	char telemetry_error[300];
 
+	bool hist_started, hist_read;   /* zpool iostat -w before and after (OpenZFS): the workload's latency */
+	struct zpool_hist hist_before, hist;
+	char hist_error[200];
 	bool watching, iostat_read;     /* zpool iostat -v (ZFS) */
 	struct zpool_watch watch;
 	struct zpool_iostat iostat;     /* the devices' mean over the interval reports */

@@ -90,8 +90,8 @@ static int zfs_twin(const struct pool_layout *layout, const char *run_id, struct
 	t->pool_made = true;
 	/* What the twin is, as ZFS reports it, not as it was asked for. */
 	struct pool_layout made = { .count = 0 };
-	const char *fstype;
-	if (pool_find(name, &made, &fstype) == 0)
+	const struct pool_kind *kind;
+	if (pool_find(name, &made, &kind) == 0)
 		pool_layout_data_vdevs(&made, t->data_vdevs, sizeof(t->data_vdevs));
 	pool_layout_release(&made);
 	pool_layout_data_vdevs(layout, t->pool_data_vdevs, sizeof(t->pool_data_vdevs));
@@ -162,11 +162,12 @@ static int btrfs_twin(const struct pool_target *real, const char *run_id, struct
 int pool_twin_build(const struct pool_target *real, const struct pool_layout *layout, const char *run_id,
 		    uint64_t member_size, struct pool_twin *t)
 {
-	*t = (struct pool_twin){ .nloops = 0 };
+	*t = (struct pool_twin){ .nloops = 0, .target = { .kind = real->kind } };
 	for (size_t i = 0; i < POOL_TWIN_MAX_MEMBERS; i++)
 		t->loops[i] = (struct loopdev)LOOPDEV_INIT;
 	/* btrfs: every device; ZFS: every child of a data vdev */
-	size_t want = real->kind == SCRATCH_BTRFS ? layout->count : zfs_twin_members(layout);
+	bool vdevs = real->kind->layout == POOL_LAYOUT_VDEVS;
+	size_t want = vdevs ? zfs_twin_members(layout) : layout->count;
 	if (want == 0 || want > POOL_TWIN_MAX_MEMBERS) {
 		log_msg(LOG_ERR, "DOCTOR: cannot build a RAM twin of a pool with %zu data members", want);
 		return -EINVAL;
@@ -177,7 +178,7 @@ int pool_twin_build(const struct pool_target *real, const struct pool_layout *la
 	if (r < 0)
 		log_msg(LOG_ERR, "DOCTOR: cannot make RAM-backed loop devices in %s: %s", RAM_DIR, strerror(-r));
 	else
-		r = real->kind == SCRATCH_ZFS ? zfs_twin(layout, run_id, t) : btrfs_twin(real, run_id, t);
+		r = vdevs ? zfs_twin(layout, run_id, t) : btrfs_twin(real, run_id, t);
 	if (r < 0)
 		pool_twin_destroy(t);
 	return r;
@@ -185,7 +186,7 @@ int pool_twin_build(const struct pool_target *real, const struct pool_layout *la
 
 void pool_twin_destroy(struct pool_twin *t)
 {
-	if (t->pool_made && t->target.kind == SCRATCH_ZFS) {
+	if (t->pool_made && t->target.kind->layout == POOL_LAYOUT_VDEVS) {
 		if (zpool_destroy_retrying(t->target.pool) < 0)
 			log_msg(LOG_ERR, "DOCTOR: cannot destroy the RAM twin pool %s", t->target.pool);
 	} else if (t->pool_made && t->mnt[0]) {

@@ -164,6 +164,12 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 		json_string(j, "path_group", d->info.path_group);
 		json_end_object(j);
 	}
+	if (d->group_bw > 0) {
+		json_begin_object(j, "group_pass");
+		json_double(j, "bw_bytes_per_s", d->group_bw);
+		json_double(j, "percent_of_serial", d->group_pct_of_serial);
+		json_end_object(j);
+	}
 	json_end_object(j);
 }
 

@@ -7,6 +7,7 @@
 
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "pool/kind.h"
 #include "pool/lookup.h"
 
 /* Why a member is not read (pool/zfs.h), or that its device node is
@@ -76,13 +77,11 @@ void pool_layout_json(struct json *j, void *arg)
 
 int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_layout *layout)
 {
-	const char *fstype;
-	int r = pool_find(id, layout, &fstype);
+	const struct pool_kind *kind;
+	int r = pool_find(id, layout, &kind);
 	if (r == 0)
 		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout->pool, layout->count,
-			strcmp(fstype, "zfs") == 0	? "zpool status"
-			: strcmp(fstype, "ceph") == 0 ? "ceph pg ls-by-pool and ceph osd metadata"
-							: "btrfs filesystem show");
+			layout->fstype[0] ? "ceph pg ls-by-pool and ceph osd metadata" : kind->members_from);
 	b->count = layout->count;
 	b->reads = xcalloc(b->count ? b->count : 1, sizeof(*b->reads));
 	for (size_t i = 0; i < layout->count; i++) {

@@ -3,7 +3,11 @@
  * rate is recorded as a percentage of its serial rate, and the disks are
  * grouped by the path they share (disk_info.path_group). Disks that are
  * fast alone but slow together share something that cannot carry them
- * all: a cable, an expander, a controller, or on a VM one backing disk. */
+ * all: a cable, an expander, a controller, or on a VM one backing disk.
+ * Before that pass, each group (the batch's --group-by, else each
+ * controller) with two or more ok disks is read on its own, its disks all
+ * at once: a path a group has to itself shows there, and a group that keeps
+ * its rate alone but not beside the others shares a path with them. */
 #ifndef IOTRIAGE_TRIAGE_READ_SHARED_H
 #define IOTRIAGE_TRIAGE_READ_SHARED_H
 
@@ -12,6 +16,7 @@
 
 #include "output/json.h"
 #include "triage/read_batch.h"
+#include "triage/read_group.h"
 
 /* Below this share of its solo rate, a disk read with its group is held back
  * by the path they share. Independent paths stay near 100%. */
@@ -33,24 +38,40 @@ enum shared_judgement {
 enum shared_judgement shared_path_judge(const double *pcts, size_t n, double *median, bool *held_back);
 
 struct shared_path {
-	char group[160];
+	char group[200];
 	size_t disks;
 	double median_pct_of_serial;
 	bool bottleneck;          /* fast alone, slow together: the whole group */
 	size_t held_back;         /* SHARED_SUBSET: how many of its disks are */
 	char held_back_names[256]; /* their kernel names, space-separated */
 	double held_back_median_pct;
+	/* A group pass only: its disks' median share in the pass of all disks,
+	 * and whether the group held alone but was held back beside the others. */
+	double all_median_pct;
+	bool held_by_others;
 };
 struct shared_paths {
-	struct shared_path *groups;
+	struct shared_path *groups;      /* the pass of all disks, by path group */
 	size_t count;
+	enum read_group_by by;           /* the groups read one at a time */
+	struct shared_path *group_passes; /* one per group read on its own */
+	size_t group_pass_count;
 };
 
-/* Reads B's ok disks together (logged as a parallel pass), sets each one's
- * parallel_bw and parallel_pct_of_serial, and fills RET with one entry per
- * path group, logging each group's finding. */
+/* A group that keeps its solo rate when read on its own (ALONE_PCT, its
+ * median share) but falls below the limit among all the disks (ALL_PCT)
+ * shares a path with the other groups. Pure. */
+bool shared_held_by_others(double alone_pct, double all_pct);
+
+/* Reads each group's ok disks together, one group at a time (group_bw,
+ * group_pct_of_serial; RET's group_passes), then all of B's ok disks
+ * together (logged as a parallel pass), sets each one's parallel_bw and
+ * parallel_pct_of_serial, and fills RET with one entry per path group,
+ * logging each group's finding. */
 void read_batch_parallel_pass(struct read_batch *b, struct shared_paths *ret);
-/* The document's "shared_paths" array. */
+/* The document's "shared_paths" array, and "group_passes" (each group read
+ * on its own, with "by", its median share of its solo rate alone and among
+ * all, and whether it was held back by the others) when there were any. */
 void shared_paths_json(const struct shared_paths *p, struct json *j);
 void shared_paths_release(struct shared_paths *p);
 

@@ -162,6 +162,19 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 		       r->seconds);
 	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write,
 		       r->has_slat ? &r->slat_write : NULL, r->seconds);
+	json_begin_object(j, "sync");
+	json_uint(j, "ios", r->sync_ios);
+	json_latency_or_null(j, "lat_ns", r->sync_ios ? &r->lat_sync : NULL);
+	json_end_object(j);
+	json_begin_object(j, "verify");
+	json_uint(j, "blocks_checked", r->verify_blocks);
+	json_uint(j, "errors", r->verify_errors);
+	if (r->verify_errors)
+		json_uint(j, "first_error_offset", r->verify_offset);
+	else
+		json_null(j, "first_error_offset");
+	json_string(j, "first_error", r->verify_errors ? r->verify_why : NULL);
+	json_end_object(j);
 	json_double(j, "ramp_seconds", r->ramp_seconds);
 	json_string(j, "random_map", job_random_map_name(r->random_map));
 	json_string(j, "random_map_text", job_random_map_text(r->random_map));
@@ -267,7 +280,7 @@ static int lay_out_target(const char *path, struct run_settings *s, struct targe
 	char label[64];
 	snprintf(label, sizeof(label), "%s: laying out", s->spec.progress_label ? s->spec.progress_label : "run");
 	struct layout_report rep;
-	int r = layout_file(t, s->spec.size, s->spec.pattern, s->spec.progress, label, &rep);
+	int r = layout_file(t, job_file_bytes(&s->spec), s->spec.pattern, s->spec.progress, label, &rep);
 	char need[32], avail[32], summary[160];
 	if (r == -ENOSPC && rep.written_bytes == 0 && rep.free_bytes < rep.to_bytes - rep.from_bytes) {
 		human_iec((double)(rep.to_bytes - rep.from_bytes), need, sizeof(need));
@@ -320,8 +333,8 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 		return r;
 	}
 	if (!s->size_given)
-		s->spec.size = t->size;
-	if (t->kind == TARGET_REGULAR_FILE && t->size < s->spec.size) {
+		s->spec.size = (s->spec.offset || s->spec.offset_increment) ? 0 : t->size;
+	if (t->kind == TARGET_REGULAR_FILE && s->size_given && t->size < job_file_bytes(&s->spec)) {
 		r = lay_out_target(path, s, t, err, errlen);
 		if (r < 0) {
 			if (t->created)
@@ -366,6 +379,13 @@ int run_workload(const char *path, struct run_settings *s, struct job_result **r
 	if (r < 0) {
 		log_msg(LOG_ERR, "RUN (%s): failed: %s", path, err);
 		return r;
+	}
+	if (res->stop == JOB_STOP_ERROR && res->verify_errors) {
+		snprintf(err, errlen, "verify failed: %" PRIu64 " of %" PRIu64 " blocks checked are wrong; the first at "
+			 "byte %" PRIu64 ": %s", res->verify_errors, res->verify_blocks, res->verify_offset,
+			 res->verify_why);
+		log_msg(LOG_ERR, "RUN (%s): failed: %s", path, err);
+		return -EIO;
 	}
 	if (res->stop == JOB_STOP_ERROR) {
 		snprintf(err, errlen, "I/O error at byte %" PRIu64 ": %s", res->error_offset, strerror(-res->error));

@@ -56,11 +56,11 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 	*res = (struct rwpool_result){ .target = *target, .requested = size };
 	pb_outcome_init(&res->outcome, PB_BUILTIN);
 	pool_evidence_init(&res->evidence, "RWPOOL");
-	if (target->kind != SCRATCH_DIR)
+	if (target->kind->pool)
 		pool_evidence_settings(&res->evidence, target, NULL, 1U << 20);
 	/* A plain directory in the mount point: rwpool creates no dataset. */
 	struct pool_target dir = *target;
-	dir.kind = SCRATCH_DIR;
+	dir.kind = &pool_kind_dir;
 	snprintf(dir.parent, sizeof(dir.parent), "%s", target->mountpoint);
 	pool_areas_remove_stale(&dir, "RWPOOL");
 	size = fit_to_free_space(target, size, res);
@@ -77,7 +77,7 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		snprintf(res->reason, sizeof(res->reason), "cannot create a directory in %s", target->mountpoint);
 		return;
 	}
-	if (target->kind == SCRATCH_ZFS) /* the file is in the pool's root dataset */
+	if (target->kind->root_dataset) /* the file is in the pool's root dataset */
 		scratch_zfs_get(target->parent, "compression", res->compression, sizeof(res->compression));
 	else
 		pool_area_compression(target, &area, res->compression, sizeof(res->compression));
@@ -88,10 +88,10 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		.pattern = PATTERN_RANDOM,
 		.direct_ok = pb_direct_supported(area.path),
 		/* No dataset of ours, so nothing stops the ARC from keeping what was written. */
-		.arc_data_cached = target->kind == SCRATCH_ZFS,
+		.arc_data_cached = target->kind->arc,
 		.progress = progress,
 	};
-	if (target->kind != SCRATCH_DIR)
+	if (target->kind->pool)
 		pool_evidence_start(&res->evidence, target);
 	int r = pb_write_then_read(&c, area.path, "iotriage-rwpool.dat", &res->outcome);
 	pool_evidence_stop(&res->evidence);
@@ -114,7 +114,7 @@ void rwpool_result_json(struct json *j, const struct rwpool_result *r)
 {
 	json_begin_object(j, NULL);
 	json_string(j, "pool", r->target.pool);
-	json_string(j, "fstype", r->target.fstype);
+	json_string(j, "fstype", r->target.kind->fstype);
 	json_string(j, "mountpoint", r->target.mountpoint);
 	json_string(j, "status", r->status ? (r->outcome.state == PB_INTERRUPTED ? "interrupted" : "error") : "ok");
 	json_string(j, "reason", r->reason[0] ? r->reason : NULL);

@@ -51,7 +51,7 @@ void rwpools_read_members(struct pools_run *p, const char *db_path)
 {
 	struct pool_reads *reads = p->reads;
 	for (size_t i = 0; i < p->done && reads->count < 64 && !interrupt_requested(); i++) {
-		if (p->targets[i].kind == SCRATCH_DIR)
+		if (!p->targets[i].kind->pool)
 			continue;
 		struct read_batch *b = &reads->batches[reads->count];
 		*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = READ_GROUP_VDEV };

@@ -17,7 +17,9 @@
 #   fleetlab_host NAME [KIND] [DISK_BPS]
 #       KIND: ok (default); nokey (authorized keys hold another key);
 #       noiotriage (no binary); nodisk (no loop device: commands on it fail);
-#       notools (fio and iperf3 cannot run there: an empty file bound over each)
+#       notools (fio and iperf3 cannot run there: an empty file bound over each);
+#       shared (as ok, but its runs keep their state, the database among it, in
+#       the client's $IOTRIAGE_STATE_DIR: a host sharing the fleet's file system)
 #       Its sshd, and so every run there, is in a blkio cgroup of its own:
 #       the pool's reads and writes at 2 MB/s (so a benchpool lasts), and
 #       with DISK_BPS its disk's reads at that rate.
@@ -91,8 +93,8 @@ fleetlab_ns() {
 	ip -n "$ns" link set e0 up
 }
 
-fleetlab_sshd_config() { # NAME ADDR PORT KEYS
-	local d=$FLEET_DIR/$1
+fleetlab_sshd_config() { # NAME ADDR PORT KEYS [STATE_DIR]
+	local d=$FLEET_DIR/$1 state=${5:-$FLEET_DIR/$1/state}
 	cat >"$d/sshd_config" <<-EOF
 	ListenAddress $2
 	Port $3
@@ -105,7 +107,7 @@ fleetlab_sshd_config() { # NAME ADDR PORT KEYS
 	KbdInteractiveAuthentication no
 	PermitRootLogin prohibit-password
 	UsePAM no
-	SetEnv IOTRIAGE_STATE_DIR=$d/state
+	SetEnv IOTRIAGE_STATE_DIR=$state
 	LogLevel ERROR
 	EOF
 }
@@ -156,7 +158,7 @@ fleetlab_cgroup() {
 }
 
 fleetlab_host() { # NAME [KIND] [DISK_BPS]
-	local name=$1 kind=${2:-ok} bps=${3:-} d=$FLEET_DIR/$1 i addr port keys loop="" pooldev cgroup
+	local name=$1 kind=${2:-ok} bps=${3:-} d=$FLEET_DIR/$1 i addr port keys loop="" pooldev cgroup state=""
 	i=$FLEET_NEXT
 	FLEET_NEXT=$((FLEET_NEXT + 1))
 	addr=10.77.0.$i port=$((2200 + i))
@@ -171,7 +173,8 @@ fleetlab_host() { # NAME [KIND] [DISK_BPS]
 	pooldev=$(fleetlab_pool "$name") || return 1
 	cgroup=$(fleetlab_cgroup "$name" "$pooldev" "$loop" "$bps") || return 1
 	fleetlab_ns "$FLEET-$name" "$addr" "$i" || return 1
-	fleetlab_sshd_config "$name" "$addr" "$port" "$keys"
+	[ "$kind" = shared ] && state=$IOTRIAGE_STATE_DIR
+	fleetlab_sshd_config "$name" "$addr" "$port" "$keys" "$state"
 	fleetlab_host_init "$name" "$kind" "$loop"
 	printf 'Host %s\n  HostName %s\n  Port %s\n  HostKeyAlias %s\n' "$name" "$addr" "$port" "$name" \
 		>>"$FLEET_SSH_CONFIG.hosts"

@@ -14,7 +14,7 @@ if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
 fi
 
 leftovers() { # leftovers POOL: our datasets still in the pool
-	zfs list -H -r -o name "$1" 2>/dev/null | grep "^$1/iotriage-" || true
+	zfs list -H -t all -r -o name "$1" 2>/dev/null | grep "^$1/iotriage-" || true
 }
 
 devs=()
@@ -175,7 +175,15 @@ ok $(($? != 2)) "an unknown --pattern is a usage error"
 "$IOTRIAGE" benchpool no-such-pool-$$ >/dev/null 2>"$TMP/nf.err"
 ok $(($? != 1)) "a pool that does not exist: exit 1"
 check "with a hint to pass --fstype" -- grep -q "pass --fstype zfs, btrfs, ceph or dir" "$TMP/nf.err"
-check "no temporary dataset is left after all of it" -- test -z "$(leftovers "$pool")"
+# --zvol: zfs-fuse has no zvols (real ones: test_openzfs_vm); a clear error, nothing left.
+"$IOTRIAGE" benchpool "$pool" 16M --zvol --tests builtin >/dev/null 2>"$TMP/zv.err"
+ok $(($? != 1)) "--zvol on zfs-fuse: exit 1"
+check "saying this ZFS has no zvols" -- grep -q "cannot create a temporary zvol: .*this ZFS has no zvols" "$TMP/zv.err"
+"$IOTRIAGE" benchpool "$pool" --volblocksize 8k >/dev/null 2>"$TMP/vb.err"
+check "--volblocksize without --zvol is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q -- '--volblocksize needs --zvol' '$TMP/vb.err'"
+"$IOTRIAGE" benchpool "$pool" --zvol --volblocksize 3k >/dev/null 2>"$TMP/vb.err"
+check "a volblocksize that is not a power of two is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q \"invalid --volblocksize '3k'\" '$TMP/vb.err'"
+check "no temporary dataset or volume is left after all of it" -- test -z "$(leftovers "$pool")"
 
 # btrfs raid1 on two loop devices, mounted: subvolumes, removed at the end.
 if command -v mkfs.btrfs >/dev/null; then
@@ -215,5 +223,9 @@ check "fstype dir on ext4" -- jtest "$TMP/e.json" '.fstype == "dir" and .compres
 check "fio, dd and builtin ran there; elbencho and iozone skipped" -- \
 	jtest "$TMP/e.json" '[.results[] | .test + ":" + .status] == ["fio:ok", "elbencho:skipped", "dd:ok", "iozone:skipped", "builtin:ok"]'
 check "only what was there before is left" -- test "$(ls -A "$emnt" | sort | tr '\n' ' ')" = "iotriage-not-ours lost+found "
+"$IOTRIAGE" benchpool "$emnt" 16M --zvol >/dev/null 2>"$TMP/ezv.err"
+ok $(($? == 0)) "--zvol on a directory fails"
+check "saying it needs a ZFS pool" -- grep -q -- "--zvol needs a ZFS pool; this is a directory" "$TMP/ezv.err"
+check "and leaves nothing" -- test "$(ls -A "$emnt" | sort | tr '\n' ' ')" = "iotriage-not-ours lost+found "
 
 finish

@@ -51,6 +51,9 @@ export IOTRIAGE_LAB_MEMBER_RATE=$((96 << 20))
 ok $? "doctor --lab exits 0"
 check "the verdict is the media layer" -- jtest "$TMP/lab.json" '.doctor.verdict.layer == "media"'
 check "naming the slowed member" -- jtest "$TMP/lab.json" '.doctor.verdict.subject == .lab.slowed_device and (.lab.slowed_device | startswith("/dev/loop"))'
+check "named for its throughput, and it is the only disk or group named" -- \
+	jtest "$TMP/lab.json" '.doctor.verdict | .named_by == ["throughput"] and (.named | length) == 1 and .named[0].subject == .subject and .named[0].kind == "disk" and .named[0].by == ["throughput"] and ((.subject + " (throughput): ") as $p | .evidence | startswith($p))' ||
+	diag "$(jq -c '.doctor.verdict | {subject, named_by, named}' "$TMP/lab.json")"
 check "and only it is slow" -- \
 	jtest "$TMP/lab.json" '[.devices[] | select(.verdict == "slow") | .path] == [.lab.slowed_device]' ||
 	diag "slowed $(jq -r .lab.slowed_device "$TMP/lab.json"); rates seen: $(rates_seen "$TMP/lab.json")"
@@ -70,6 +73,7 @@ check "and its loop devices are detached" -- gone "$TMP/lab.json"
 "$IOTRIAGE" doctor --lab --fault none --json >"$TMP/clean.json" 2>/dev/null
 ok $? "doctor --lab --fault none exits 0"
 check "no layer stands out" -- jtest "$TMP/clean.json" '.doctor.verdict.layer == "none" and .lab.slowed_device == null'
+check "and nothing is named by the media step" -- jtest "$TMP/clean.json" '.doctor.verdict.named == [] and .doctor.verdict.named_by == null'
 check "media ran, network skipped (local), RAM twin and pool ran" -- \
 	jtest "$TMP/clean.json" '[.doctor.steps[] | .state] == ["ran", "skipped", "ran", "ran"]'
 check "the pool was measured against its RAM twin" -- \

@@ -137,21 +137,21 @@ fi
 check "a percentage of a missing target: a usage error naming it" -- grep -q "size=50%: cannot read the size of '$TMP/nothere.bin'" "$TMP/pct.err"
 
 # A file with an option iotriage does not run natively: fio runs it.
-printf '[vfy]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ndo_verify=1\n' >"$TMP/verify.fio"
+printf '[vfy]\nrw=write\nbs=4k\nsize=256k\nverify=crc32\ndo_verify=1\n' >"$TMP/verify.fio"
 "$IOTRIAGE" run --fio-job "$TMP/verify.fio" --native "$TMP/v.bin" >/dev/null 2>"$TMP/native.err"
 check "--native refuses it (exit 2)" -- test $? -eq 2
-check "naming the option and its line" -- grep -q "option 'verify' is not run natively (line 5 \[vfy\]); --native refuses it" "$TMP/native.err"
+check "naming the option and its line" -- grep -q "verify=crc32 is not run natively (crc32c, md5 and sha256 are) (line 5 \[vfy\]); --native refuses it" "$TMP/native.err"
 check "and ran nothing" -- test ! -e "$TMP/v.bin"
 mkdir -p "$TMP/nofio"
 PATH=$TMP/nofio "$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" >/dev/null 2>"$TMP/nofio.err"
 check "without fio: a usage error" -- test $? -eq 2
 check "naming the option and how to install fio" -- \
-	grep -q "option 'verify' is not run natively .*fio, which would run it, is not installed (apt-get install fio)" "$TMP/nofio.err"
+	grep -q "verify=crc32 is not run natively .*fio, which would run it, is not installed (apt-get install fio)" "$TMP/nofio.err"
 if command -v fio >/dev/null; then
 	(cd "$TMP/elsewhere" && "$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" --json) >"$TMP/v.json" 2>"$TMP/v.err"
 	ok $? "without --native, fio runs it"
 	check "the log says fio ran it, and why" -- \
-		grep -q "FIO-JOB $TMP/verify.fio: handed to fio-.*: option 'verify' is not run natively" "$IOTRIAGE_STATE_DIR/iotriage.log"
+		grep -q "FIO-JOB $TMP/verify.fio: handed to fio-.*: verify=crc32 is not run natively" "$IOTRIAGE_STATE_DIR/iotriage.log"
 	check "labelled as fio's, with fio's figures: 64 writes of 4k and 64 verifying reads" -- jtest "$TMP/v.json" \
 		'.fio_job.run_by | startswith("fio-")' 
 	check "each job's result carries engine fio and its I/O counts" -- jtest "$TMP/v.json" \
@@ -163,7 +163,7 @@ if command -v fio >/dev/null; then
 	"$IOTRIAGE" show "$id" >"$TMP/vshow" 2>/dev/null
 	check "show lists its bandwidth and latency" -- bash -c "grep -q '^fio-job vfy: .* bandwidth ' '$TMP/vshow' && grep -q '^fio-job vfy: .* p99 latency ' '$TMP/vshow'"
 	"$IOTRIAGE" run --fio-job "$TMP/verify.fio" "$TMP/v.bin" >"$TMP/v.txt" 2>/dev/null
-	check "on the terminal: run by fio, and why" -- grep -q "^run by fio-.*: option 'verify' is not run natively" "$TMP/v.txt"
+	check "on the terminal: run by fio, and why" -- grep -q "^run by fio-.*: verify=crc32 is not run natively" "$TMP/v.txt"
 	check "and its figures as iotriage's own, engine fio" -- grep -q "fio" "$TMP/v.txt"
 	printf '[j]\nverify=md5\nno_such_option=3\n' >"$TMP/bogus.fio"
 	"$IOTRIAGE" run --fio-job "$TMP/bogus.fio" "$TMP/bogus.bin" >/dev/null 2>"$TMP/bogus.err"
@@ -206,7 +206,7 @@ if command -v fio >/dev/null; then
 	printf '[a]\nrw=read\nsize=64k\n[b]\nrw=read\nsize=64k\n' >"$TMP/together.fio"
 	"$IOTRIAGE" run --fio-job "$TMP/together.fio" --parse-only "$TMP/t.bin" >"$TMP/together.out"
 	check "two jobs without stonewall run together in fio: fio runs them" -- \
-		grep -q "through fio-.*: jobs \[a\] and \[b\] run at the same time (no stonewall before \[b\])" "$TMP/together.out"
+		grep -q "through fio-.*: jobs \[a\] and \[b\] run at the same time (no stonewall or wait_for=a in \[b\])" "$TMP/together.out"
 	check "fio's plain examples (fio-seq-read, fio-rand-RW, ...) run natively: at least 6" -- test "$native" -ge 6
 else
 	skip "fio runs a file iotriage does not run natively" "fio is not installed"

@@ -114,6 +114,11 @@ sg=$(jq -r '[.devices[] | select(.serial == "IOTSCSI03" or .serial == "IOTSCSI04
 check "--mode both: on the controller of six, the two disks of a throttle group are found held back while the others hold, none blamed ($sg)" -- \
 	jtest "$j" ". as \$root | [.shared_paths[] | select(.held_back | length > 0)] | length == 1 and .[0].disks == 6 and (.[0].bottleneck | not) and (.[0].held_back | sort | join(\" \")) == \"$sg\" and .[0].held_back_median_percent_of_serial < 70 and .[0].median_percent_of_serial >= 70 and all(\$root.devices[] | select(.serial == \"IOTSCSI03\" or .serial == \"IOTSCSI04\"); .verdict == \"ok\")"
 diag "--mode both: $(sect both-log | grep -o 'on [^,]*, 2 of its .*keeps [0-9]*%')"
+check "--mode both: each controller read on its own first; the throttle group's controller is a bottleneck in its own pass" -- \
+	jtest "$j" ".group_passes.by == \"controller\" and ([.group_passes.groups[] | select(.bottleneck)] | length == 1 and .[0].group == \"$tg\" and .[0].disks == 3)"
+check "--mode both: on the controller of six read on its own, the same two disks are held back, the group keeps its rate ($sg)" -- \
+	jtest "$j" "[.group_passes.groups[] | select(.disks == 6)] | length == 1 and (.[0].bottleneck | not) and (.[0].held_back | sort | join(\" \")) == \"$sg\" and .[0].median_percent_of_serial >= 70"
+diag "--mode both, group passes: $(jq -r '[.group_passes.groups[] | "\(.group): \(.median_percent_of_serial | floor)% alone, \(.all_median_percent_of_serial | floor)% among all"] | join("; ")' "$j")"
 diag "--mode both, each disk (serial status solo-MB/s together-%):" $(jq -r '[.devices[] | "\(.serial):\(.status):\((.bw_bytes_per_s // 0) / 1e6 | floor):\(.parallel.percent_of_serial // .parallel.failure // "none" | tostring | .[0:60])"] | join(" ")' "$j")
 
 # --- /dev/disk/by-id, made by the real udev (systemd-udevd and Debian's

@@ -11,6 +11,15 @@
 # its ends support (that finding is tested on composed trees:
 # test_disk_link, test_read_link); here the drive behind the limited port is
 # named for its link as its ceiling in 3 of 3 runs, and the others are not.
+# Then the slow tail, on real drivers in the same boot: four null_blk
+# devices that complete each command 4 ms after it is queued, and a
+# device-mapper device over the fourth whose table sends five 1 MiB stretches
+# of 256 through dm-delay (30 ms more), as a disk's remapped sectors would:
+# its rate stays in line, its p99 does not. readdisks names it for its tail
+# latency in 3 of 3 runs and none of the null_blk devices (its own backing
+# device among them); doctor names it with "tail latency" as the kind of
+# evidence (and the SATA drive, slow against every disk read, for its
+# throughput).
 # LINKLAB_CONSOLE=FILE re-checks an earlier boot's console (KEEP_CONSOLE=FILE
 # keeps one) without booting.
 # run-once: asan
@@ -63,4 +72,23 @@ check "the table's LINK column shows each disk's link" -- \
 	bash -c "grep -q '^DEVICE .* LINK ' '$TMP/table' && [ \$(grep -c '^/dev/nvme.* 2.5 GT/s x1 ' '$TMP/table') -eq 3 ] && grep -q '^/dev/sda .* 1.5 Gb/s ' '$TMP/table'"
 check "the table lists the link reason under Links:" -- \
 	bash -c "grep -q '^Links:' '$TMP/table' && [ \$(grep -c '^  nvme[0-9]*n1: its PCIe link .* the link is its ceiling\$' '$TMP/table') -eq 1 ]"
+
+kdev() { printf '[.devices[] | select(.kname == "%s")][0]' "$1"; }
+check "the slow-tail devices were made (null_blk, dm-delay)" -- \
+	bash -c "grep -q '^=== END tail-setup rc=0' '$c'"
+for n in 1 2 3; do
+	j=$(jsect tail-$n)
+	check "tail run $n: readdisks exits 0" -- test "$(rc tail-$n)" = 0
+	check "tail run $n: dm-0 is named for its tail (verdict slow tail), its rate in line with its peers" -- \
+		jtest "$j" "$(kdev dm-0) | .verdict == \"slow tail\" and .tail.reads_out_of_line == 3 and .tail.ratio >= 2 and .percent_of_median >= 75 and (.sentence | test(\"its p99 completion latency, [0-9.]+ ms, is [0-9.]+ times the median of 5 same-model disks\"))"
+	check "tail run $n: no null_blk device is named (its own backing device among them)" -- \
+		jtest "$j" '[.devices[] | select(.kname | startswith("nullb"))] | length == 4 and all(.verdict == "ok" and ((.sentence // "") | test("latency") | not))'
+	diag "tail run $n:" $(jq -r '.devices[] | "\(.kname) \(.bw_bytes_per_s / 1e6 | floor) MB/s p99 \((.tail.p99_ns // 0) / 1e6 | floor) ms \(.verdict);"' "$j")
+done
+j=$(jsect tail-doctor)
+check "doctor exits 0" -- test "$(rc tail-doctor)" = 0
+check "doctor: the media layer, dm-0 the subject, named for its tail latency" -- \
+	jtest "$j" '.doctor.verdict | .layer == "media" and .subject == "/dev/dm-0" and .named_by == ["tail latency"] and .named[0].kind == "disk" and .named[0].by == ["tail latency"]'
+check "doctor: no null_blk device named; each named disk says its kind of evidence" -- \
+	jtest "$j" '.doctor.verdict | ([.named[] | select(.subject | test("nullb"))] | length == 0) and all(.named[]; (.by | length) > 0) and (.evidence | test("/dev/dm-0 \\(tail latency\\): "))'
 finish

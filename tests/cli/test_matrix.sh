@@ -13,7 +13,7 @@ if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
 	skip "matrix" "zfs-fuse is not running (scripts/start-services.sh starts it)"
 	exit 0
 fi
-leftovers() { zfs list -H -r -o name "$1" 2>/dev/null | grep "^$1/iotriage-" || true; }
+leftovers() { zfs list -H -t all -r -o name "$1" 2>/dev/null | grep "^$1/iotriage-" || true; }
 
 pool=iotriage-mx-$$
 zpool create -f "$pool" "$(make_loop 400M)" >/dev/null 2>&1
@@ -191,6 +191,14 @@ ok $(($? != 2)) "a recordsize that is not a power of two is a usage error"
 "$IOTRIAGE" matrix --pool no-such-pool-$$ --tests seqread-8k >/dev/null 2>&1
 ok $(($? != 1)) "a pool that does not exist fails"
 check "nothing was created by the failures" -- test -z "$(leftovers "$pool")"
+"$IOTRIAGE" matrix --zvol --target "$TMP" >/dev/null 2>"$TMP/zvol.err"
+check "--zvol without --pool is a usage error" -- bash -c "[ $? -eq 2 ] && grep -q -- '--zvol need --pool' '$TMP/zvol.err'"
+# zfs-fuse has no zvols: the zvol row says why and the rest of the matrix runs (real zvols: test_openzfs_vm).
+"$IOTRIAGE" matrix --pool "$pool" --zvol --recordsize 8k --compression off --tests seqread-64k --size 8M --runtime 1s \
+	--engine builtin --json >"$TMP/zvol.json" 2>/dev/null
+check "--zvol on zfs-fuse: the dataset row runs, the zvol row is skipped saying this ZFS has no zvols" -- jtest "$TMP/zvol.json" \
+	'[.results[] | [.target, .status]] == [["recordsize 8K, compression off","ok"],["zvol, volblocksize 8K","skipped"]] and (.results[1].reason | test("has no zvols"))'
+check "and no volume is left" -- test -z "$(leftovers "$pool")"
 "$IOTRIAGE" matrix --images /nonexistent-$$ >/dev/null 2>"$TMP/img.err"
 check "--images on a missing directory fails, saying so" -- bash -c "[ $? -ne 0 ] && grep -q 'is not a directory' '$TMP/img.err'"
 finish

@@ -6,11 +6,12 @@
 # OpenZFS prints about them, readpooldisks and doctor on each. Checked here:
 # every member with its class, vdev and state, no spare or distributed spare
 # read as a disk, offline and missing members listed with why and not read,
-# a member known by GUID named by the path it was; doctor's RAM twin has the
+# a member known by GUID named by the path it was; a special mirror with slow
+# writes is named by doctor's metadata probe; doctor's RAM twin has the
 # pool's data vdevs (as the twin's own zpool status gives them); a member
 # read-throttled to 40% is named, an unthrottled pool names none; ashift 9
 # on 4096-byte disks and sync=always without a log are findings, a default
-# pool has none. benchpool's 4 KiB random pass on disks limited to 150
+# pool has none. benchpool's 4 KiB random pass on disks limited to 80
 # reads/s is limited by the layout on a raidz1 of four made with ashift 9,
 # and not on two mirrors of the same disks. OZFS_CONSOLE=FILE re-checks an earlier boot's console
 # (KEEP_CONSOLE=FILE keeps one; tests/data/capture_openzfs.sh takes the
@@ -81,8 +82,18 @@ check "rz2: an unthrottled pool names no member" -- jtest "$d" '.doctor.verdict.
 check "rz2: a default pool has no finding" -- jtest "$d" '[.doctor.pool_settings.findings[] | select(.severity == "finding")] == []'
 check "rz2: its log, as fast as the data disks, was probed with sync writes and keeps up" -- jtest "$d" \
 	'.doctor.sync_probe | test("sync writes of 16 KiB .*the log keeps up with the data vdevs")'
+check "rz2: its special mirror, as fast as the data disks, was probed with metadata writes and keeps up" -- jtest "$d" \
+	'(.doctor.special_probe | test("files of 2048 bytes created .*the special vdev keeps up")) and ([.doctor.pool_settings.findings[] | select(.code == "slow-special")] == [])'
 no_twin_left() { sect rz2-after | grep -q . && ! sect rz2-after | grep -q iotriage-twin; }
 check "nothing of the twin is left (only rz2 after doctor)" -- no_twin_left
+
+# --- sp: a special mirror whose writes are throttled to 2 MB/s
+d=$(jsect sp-doctor)
+diag "sp: $(jq -c '.doctor.special_probe' "$d")"
+check "sp: doctor's metadata probe names the slow special mirror, with zpool iostat -l's figures" -- jtest "$d" \
+	'[.doctor.pool_settings.findings[] | select(.code == "slow-special")] | length == 1 and (.[0].subject == "mirror-1") and (.[0].evidence | test("write disk_wait [0-9]+ us, data vdevs. median [0-9]+ us"))'
+check "sp: and the verdict is the pool layer, for its special vdev" -- jtest "$d" \
+	'.doctor.verdict.layer == "pool" and (.doctor.verdict.evidence | test("the special vdev mirror-1 is slower than the data vdevs"))'
 
 # --- slow: raidz2 of six with IOTZFS11 read at 40%
 s=$(jsect slow-doctor)
@@ -139,8 +150,10 @@ check "rprz: every read labelled pool (primarycache=metadata: the ARC keeps no f
 	'[.results[0].figures[] | select(.direction == "read") | .cache] | length == 2 and all(. == "pool")'
 check "rprz: no member named busy or slow for the parity placement of same-sized records" -- jtest "$b" \
 	'[.pool_telemetry.findings[] | select(.code == "member-busy" or .code == "member-slow")] == []'
-label_used() { sect rprz-bench-log | grep -q "512-byte sectors (from the member's label)"; }
-check "rprz: the sector size came from the member's label (zdb -l)" -- label_used
+check "rprz: zpool iostat -w's histograms around the tests give the workload's disk waits" -- jtest "$b" \
+	'.pool_telemetry.zpool_latency | .read and .disk_wait_read.count > 0 and .disk_wait_write.count > 0 and .disk_wait_read.p99_ns >= .disk_wait_read.p50_ns and .disk_wait_read.p50_ns > 0'
+check "rprz: the sector size came from the member's label (zdb -l)" -- jtest "$b" \
+	'.results[0].random_reading.sector_source == "the member'"'"'s label"'
 check "rprz: the advice names mirrors with their figure" -- jtest "$b" '.results[0].random_reading.advice | test("mirrors \\(about [0-9]+ IOPS")'
 m=$(jsect rpmir-bench)
 diag "rpmir: $(jq -r '.results[0].random_reading.reading' "$m")"
@@ -149,5 +162,24 @@ check "rpmir: on two mirrors of the same disks it is not limited by the layout" 
 check "rpmir: and reads more than the raidz1 did" -- bash -c "[ \$(jq '.results[0].random_reading.measured_read_iops | floor' '$m') -gt \$(jq '.results[0].random_reading.measured_read_iops * 2 | floor' '$b') ]"
 check "rpmir: a healthy mirror of rotating disks has no member-share finding (OpenZFS keeps one stream on one side)" -- \
 	jtest "$m" '[.pool_telemetry.findings[] | select(.code == "member-share")] == []'
+
+# --- benchpool on a zvol
+z=$(jsect rpmir-zvol)
+check "zvol: benchpool --zvol ran" -- test "$(rc rpmir-zvol)" = 0
+check "zvol: one tagged zvol, the built-in engine's four figures on it, the file-system engines skipped saying why" -- jtest "$z" \
+	'(.areas | length == 1 and (.[0] | test("^rpmir/iotriage-.*-zvol$"))) and ([.results[] | select(.test == "builtin") | .figures[].pass] == ["write","read","random read","random write"]) and ([.results[] | select(.test == "dd") | .reason] | .[0] | test("a zvol is a block device"))'
+check "zvol: its random pass read against the layout with the 16K volblocksize" -- jtest "$z" \
+	'[.results[] | select(.test == "builtin") | .random_reading.record_bytes] == [16384]'
+check "zvol: filled whole before the tests, so no read lands in a hole" -- jtest "$z" \
+	'.zvol | .volblocksize == 16384 and .filled_bytes == 33554432 and (.device | startswith("/dev/zvol/rpmir/iotriage-"))'
+
+# --- matrix with zvols on real OpenZFS
+x=$(jsect mx-zvol)
+check "matrix: ran with two datasets and two zvols" -- jtest "$x" \
+	'[.targets[] | [.kind, .volblocksize]] == [["zfs dataset",null],["zfs dataset",null],["zvol","8K"],["zvol","64K"]]'
+check "matrix: every zvol cell has a figure (read and write on the block device)" -- jtest "$x" \
+	'[.results[] | select(.target | startswith("zvol"))] | length == 4 and all(.status == "ok" and .bw_bytes_per_s > 0)'
+zvols_gone() { ! sect mx-after | grep -q iotriage; }
+check "matrix: no zvol or dataset of its own left in the pool" -- zvols_gone
 check "nothing left in the VM: no pool, no loop device" -- none leftovers
 finish

@@ -73,6 +73,17 @@ check "zram transport detected" -- jtest "$TMP/rd.json" ".devices[] | select(.pa
 ok $? "readdisks --parallel exits 0" || diag_file "$TMP/par.err"
 check "parallel mode recorded and all four read" -- jtest "$TMP/par.json" '.parameters.mode == "parallel" and .summary.ok == 4'
 
+# --mode both: each group (here each controller: the loop devices share
+# their backing file system's device, the zram device is alone) read on its
+# own, one at a time, then every disk together.
+"$IOTRIAGE" readdisks "${match[@]}" --size 16M --mode both --json >"$TMP/both.json" 2>"$TMP/both.err"
+ok $? "readdisks --mode both exits 0" || diag_file "$TMP/both.err"
+lg=$(jq -r ".devices[] | select(.path == \"$a\") | .groups.controller" "$TMP/both.json")
+check "--mode both: one group pass, the loop devices' controller ($lg) with its 3 disks; the zram device alone has none" -- \
+	jtest "$TMP/both.json" ".group_passes.by == \"controller\" and (.group_passes.groups | length) == 1 and .group_passes.groups[0].group == \"$lg\" and .group_passes.groups[0].disks == 3 and (.group_passes.groups[0].all_median_percent_of_serial > 0)"
+check "--mode both: each loop device read with its group and with all, the zram device only with all" -- \
+	jtest "$TMP/both.json" "[.devices[] | select(.transport == \"loop\") | (.group_pass.percent_of_serial > 0) and (.parallel.percent_of_serial > 0)] == [true, true, true] and (.devices[] | select(.path == \"$zi\") | (.group_pass == null) and .parallel.percent_of_serial > 0)"
+
 # A detached loop device, found by readdisks itself.
 free_loop=$(losetup -f)
 if [ -e "$free_loop" ]; then

@@ -29,6 +29,20 @@ check "raidz members are grouped as raidz1-1" -- \
 check "every member read and judged" -- jtest "$TMP/p.json" '[.devices[] | .status == "ok" and (.verdict | length > 0)] | all'
 check "the pool layout is in the document" -- jtest "$TMP/p.json" ".pool.name == \"$pool\" and (.pool.members | length == 5)"
 check "log lines name members the way the pool does" -- grep -q "READ-POOL-DISKS ($pool): 5 member(s)" "$IOTRIAGE_STATE_DIR/iotriage.log"
+check "grouped by vdev without --group-by, each group judged among the pool's" -- \
+	jtest "$TMP/p.json" '.grouping.by == "vdev" and ([.grouping.groups[] | .name] == ["mirror-0", "raidz1-1"]) and ([.grouping.groups[] | .disks] == [2, 3])'
+
+# --mode both: each vdev's members read together, one vdev at a time, then
+# all five together.
+"$IOTRIAGE" readpooldisks "$pool" --size 8M --mode both --json >"$TMP/b.json" 2>"$TMP/b.err"
+ok $? "readpooldisks --mode both exits 0" || diag_file "$TMP/b.err"
+check "--mode both: one pass per vdev, with its own members, then the pass of all" -- \
+	jtest "$TMP/b.json" '.group_passes.by == "vdev" and ([.group_passes.groups[] | "\(.group)=\(.disks)"] == ["mirror-0=2", "raidz1-1=3"]) and all(.group_passes.groups[]; .median_percent_of_serial > 0 and .all_median_percent_of_serial > 0) and (.shared_paths | length) >= 1'
+check "--mode both: every member has its vdev's pass and the pass of all" -- \
+	jtest "$TMP/b.json" '[.devices[] | (.group_pass.percent_of_serial > 0) and (.parallel.percent_of_serial > 0)] == [true, true, true, true, true]'
+"$IOTRIAGE" readpooldisks "$pool" --mode sometimes >/dev/null 2>"$TMP/bad.err"
+ok $(($? == 0)) "--mode with a bad value: non-zero exit"
+check "and a usage error that names it" -- grep -q "invalid --mode 'sometimes': expected serial or both" "$TMP/bad.err"
 
 guid=$(zpool list -H -o guid "$pool")
 "$IOTRIAGE" readpooldisks "$guid" --size 8M --json >"$TMP/g.json" 2>/dev/null

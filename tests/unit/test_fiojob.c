@@ -134,22 +134,63 @@ static void test_fio_reasons(void)
 	fios("[j]\nbs=128m\n", "blocks over 64m");
 	fios("[j]\niodepth=8192\n", "a queue over 4096");
 	fios("[j]\nsize=8z\n", "a size in zones");
-	fios("[j]\nverify=md5\n", "option 'verify' is not run natively (line 2 [j])");
+	fios("[j]\nverify=crc32\n", "verify=crc32 is not run natively (crc32c, md5 and sha256 are) (line 2 [j])");
+	fios("[j]\nrw=randrw\nverify=md5\n", "job [j]: verify= with a read/write mix is not run natively");
+	fios("[j]\nrw=read\nfsync=4\n", "fsync= or fdatasync= with reads in the mix");
+	fios("[j]\nrw=write\nfsync=4\nfdatasync=2\n", "both fsync= and fdatasync=");
+	fios("[j]\nrw=read:-8k\n", "a backward or negative skip");
+	fios("[j]\noffset=5z\n", "an offset in zones");
+	fios("[j]\noffset=10%\n", "an offset as a percentage");
+	fios("[j]\nstartdelay=1-5\n", "a range of times");
 	fios("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
 	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
 	fios("[j]\nrw=trim\n", "rw=trim");
-	fios("[j]\nrw=randread:8\n", "offset modifiers");
+	fios("[j]\nrw=randread:8\n", "an offset modifier (':N') on a random or mixed mode");
 	fios("[j]\nbs=4k,8k\n", "separate read and write block sizes");
 	fios("[j]\nfilename=/a:/b\n", "several files");
 	fios("[j]\nrate=1m,2m\n", "separate read and write rates");
-	fios("[j]\nnr_files=4\n", "'nr_files' (fio's alias of 'nrfiles')");
-	fios("[j]\ndirectory=/tmp\nverify=md5\n", "option 'directory'");
-	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall before [b])");
+	fios("[j]\nnr_files=4\n", "nrfiles= over 1");
+	fios("[j]\ndirectory=/tmp\nnumjobs=2\n", "numjobs= over 1 with a file per job");
+	fios("[j]\nfilesize=1m-4m\n", "a range of file sizes");
+	fios("[j]\nfilename_format=f.$clientuid\n", "$clientuid");
+	fios("[j]\ndirectory=/a:/b\n", "several directories");
+	fios("[j]\nbssplit=4k/50:8k/20\n", "percentages that do not add up to 100");
+	fios("[j]\nbssplit=4k/50:8k/50,16k\n", "separate read and write splits");
+	fios("[j]\nrw=write\nbsrange=4k-8k\nverify=md5\n", "verify= with block sizes that vary");
+	fios("[a]\n[b]\nrw=write\n", "jobs [a] and [b] run at the same time (no stonewall or wait_for=a in [b])");
 	fios("[a]\n[b]\nstonewall\n[c]\n", "jobs [b] and [c]");
 	is_int(parse("[global]\nstonewall\n[a]\n[b]\n"), 0, "stonewall in [global]");
+	is_int(parse("[j]\nrw=write:8k\noffset=1m\noffset_increment=2m\nnumber_ios=7\nloops=3\nstartdelay=2\n"
+		     "thinktime=250\nthinktime_blocks=4\nfsync=16\nend_fsync=1\nverify=crc32c-intel\ndo_verify=0\n"
+		     "verify_fatal=1\n"), 0, "fio's common options");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].seq_hole == 8192 && f.jobs[0].offset == 1 << 20 && f.jobs[0].offset_increment == 2 << 20 &&
+	   f.jobs[0].number_ios == 7 && f.jobs[0].loops == 3, "rw=write:8k, offset, offset_increment, number_ios, loops read");
+	ok(f.jobs[0].startdelay_ns == 2000000000ULL && f.jobs[0].thinktime_ns == 250000 && f.jobs[0].thinktime_blocks == 4,
+	   "startdelay in seconds and thinktime in microseconds by default, as fio reads them");
+	ok(f.jobs[0].fsync == 16 && f.jobs[0].end_fsync && strcmp(f.jobs[0].verify, "crc32c") == 0 &&
+	   !f.jobs[0].do_verify && f.jobs[0].verify_fatal, "fsync, end_fsync, verify (crc32c-intel is crc32c), do_verify, verify_fatal");
+	char path[256];
+	is_int(parse("[j]\ndirectory=/d\nfilesize=8m\n[k]\nstonewall\ndirectory=/d/\nfilename_format=x.$jobname.$filenum\n"
+		     "[l]\nstonewall\nfilename=f\ndirectory=/e\n[m]\nstonewall\nsize=1m\n"), 0, "directory=, filesize=, filename_format=");
+	is_str(f.fio_reason, "", "one file per job: run natively");
+	ok(fiojob_file_path(&f.jobs[0], NULL, path, sizeof(path)) && strcmp(path, "/d/j.0.0") == 0 && f.jobs[0].filesize == 8 << 20,
+	   "fio's default name in the directory: $jobname.$jobnum.$filenum");
+	ok(fiojob_file_path(&f.jobs[1], NULL, path, sizeof(path)) && strcmp(path, "/d/x.k.0") == 0, "filename_format's keywords");
+	ok(fiojob_file_path(&f.jobs[2], "/t", path, sizeof(path)) && strcmp(path, "/t/f") == 0,
+	   "a TARGET directory in place of directory=, filename= in it");
+	ok(!fiojob_file_path(&f.jobs[3], NULL, path, sizeof(path)), "a job that names no file has no path");
+	is_int(parse("[j]\nbssplit=4k/50:64k/:16k/\nbs=8k\n[k]\nstonewall\nbsrange=64k-4k\n"), 0, "bssplit= and bsrange=");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].nr_split == 3 && f.jobs[0].split[1].pct == 25 && f.jobs[0].split[2].pct == 25 && f.jobs[0].bs == 65536 &&
+	   f.jobs[0].bs_min == 4096, "blank percentages share what is left; bs= after bssplit changes nothing, as in fio");
+	ok(f.jobs[1].bs == 65536 && f.jobs[1].bs_min == 4096 && f.jobs[1].nr_split == 0, "bsrange's ends swapped as fio does");
 	is_str(f.fio_reason, "", "every job waits for the one before: native");
 	is_int(parse("[a]\n[b]\nwait_for_previous\n"), 0, "wait_for_previous is stonewall");
 	is_str(f.fio_reason, "", "native too");
+	is_int(parse("[a]\n[b]\nwait_for=a\n[c]\nwait_for=b\n"), 0, "wait_for= the job just before");
+	is_str(f.fio_reason, "", "each job waiting for the one before it: one after another, native");
+	fios("[a]\n[b]\nwait_for=a\n[c]\nwait_for=a\n", "jobs [b] and [c] run at the same time (no stonewall or wait_for=b in [c])");
 	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
 	is_str(f.fio_reason, "", "has no reason for fio");
 	fiojob_file_release(&f);

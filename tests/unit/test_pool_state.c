@@ -91,6 +91,13 @@ static void openzfs_props(void)
 	ok(pool_findings_find(&f, "compression") == NULL,
 	   "compression=lz4 is not noted: it gives up early on incompressible data");
 	ok(pool_findings_find(&f, "recordsize") != NULL, "128K records under 4K i/o: 32x");
+	struct pool_findings z = { 0 };
+	is_int(pool_findings_volblocksize("tank/vm", 16384, 4096, &z), 0, "a 16K zvol under 4K i/o: 4x, no finding");
+	is_int(pool_findings_volblocksize("tank/vm", 131072, 4096, &z), 1, "a 128K zvol under 4K i/o: 32x, a finding");
+	ok(z.count == 1 && !strcmp(z.items[0].code, "volblocksize") && !strcmp(z.items[0].subject, "tank/vm") &&
+		   strstr(z.items[0].text, "reads and rewrites a whole block") && strstr(z.items[0].fix, "volblocksize=4K"),
+	   "naming the zvol, the read-modify-write, and a new zvol of 4K as the fix");
+	pool_findings_release(&z);
 	const struct pool_finding *a = pool_findings_find(&f, "ashift");
 	ok(a && !strcmp(a->subject, "sdb"), "ashift 9 below sdb's 4096-byte sector, naming sdb");
 	ok(a && strstr(a->fix, "ashift=12"), "the fix says ashift=12");

@@ -47,6 +47,12 @@ int main(void)
 	const double limit[] = { 70, 70, 100, 100 };
 	ok(shared_path_judge(limit, 4, &median, held) == SHARED_FINE, "at exactly 70% a disk is not held back");
 
+	/* A group read on its own against its share among all the disks. */
+	ok(shared_held_by_others(98, 40), "a group at 98% on its own and 40% among all: held back by the others");
+	ok(!shared_held_by_others(45, 40), "slow on its own already: its own path, not the others'");
+	ok(!shared_held_by_others(98, 90), "keeping its rate among all: nothing shared");
+	ok(!shared_held_by_others(98, 0), "not read among all: not judged");
+
 	/* The input is left as it was (the median sorts a copy). */
 	ok(subset[2] == 48 && subset[5] == 98, "the rates are not reordered");
 	return tap_done();

@@ -601,6 +601,68 @@ static void test_params(void)
 	store_params_release(&p);
 }
 
+/* A host's run collected by fleet: new, or already stored here by the host
+ * itself (a shared database): recorded once, with the host. */
+static void test_host_run(void)
+{
+	struct store *s = NULL;
+	sqlite3 *db = NULL;
+	char path[PATH_MAX];
+	tmp_path(path, sizeof(path), "host-runs.db");
+	if (store_open(path, &s) < 0) {
+		ok(0, "store_open for host runs");
+		return;
+	}
+	struct store_run local = { .id = "aaaaaaaaaaaaaaaa", .command = "readdisk", .argv = "iotriage readdisk x",
+				   .started_at = 10, .finished_at = 11, .document = "{\"run\":2}" };
+	struct store_run host = local;
+	host.host = "s1";
+	host.host_hostname = "fleet-s1";
+	host.host_machine_id = "m1";
+	host.fleet_run_id = "ffffffffffffffff";
+	host.results_file = "/elsewhere/copy.json";
+	is_int(store_add_run(s, &local), 0, "the host stores its run itself");
+	ok(store_add_run(s, &host) < 0, "store_add_run refuses the same id again");
+	is_int(store_add_host_run(s, &host), 0, "store_add_host_run records the host's run that is already here");
+	is_int(store_add_host_run(s, &host), -EEXIST, "but not a second time (the row has its host now)");
+	struct store_run other = host;
+	other.id = "bbbbbbbbbbbbbbbb";
+	is_int(store_add_host_run(s, &other), 0, "a host's run not yet here is added");
+	struct store_run clash = local;
+	clash.id = "cccccccccccccccc";
+	is_int(store_add_run(s, &clash), 0, "a local run of another command...");
+	clash.command = "benchpool";
+	clash.host = "s2";
+	is_int(store_add_host_run(s, &clash), -EEXIST, "...is never taken for a host's run under the same id");
+	store_close(s);
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		ok(0, "sqlite3_open");
+		return;
+	}
+	sqlite3_stmt *st = NULL;
+	sqlite3_prepare_v2(db,
+			   "SELECT count(*), max(host), max(fleet_run_id), max(results_file), max(document) FROM runs "
+			   "WHERE id = 'aaaaaaaaaaaaaaaa'",
+			   -1, &st, NULL);
+	if (st && sqlite3_step(st) == SQLITE_ROW) {
+		is_int(sqlite3_column_int(st, 0), 1, "the run is stored once");
+		is_str((const char *)sqlite3_column_text(st, 1), "s1", "under its host");
+		is_str((const char *)sqlite3_column_text(st, 2), "ffffffffffffffff", "and the fleet run");
+		ok(sqlite3_column_type(st, 3) == SQLITE_NULL, "its own results file (none) is kept");
+		is_str((const char *)sqlite3_column_text(st, 4), "{\"run\":2}", "and its own document");
+	} else {
+		ok(0, "the run is stored");
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	sqlite3_prepare_v2(db, "SELECT command, host FROM runs WHERE id = 'cccccccccccccccc'", -1, &st, NULL);
+	ok(st && sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "readdisk") == 0 &&
+		   sqlite3_column_type(st, 1) == SQLITE_NULL,
+	   "the other command's run is unchanged");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -626,6 +688,7 @@ int main(void)
 	test_basic(db_path);
 	test_rollback(db_path);
 	test_busy(db_path);
+	test_host_run();
 	test_refuse_newer();
 	test_refuse_garbage("garbage-short.db", 47);
 	test_refuse_garbage("garbage-long.db", 8192);

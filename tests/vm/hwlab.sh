@@ -16,7 +16,10 @@
 #     IOTSCSI05 read-throttled to 40% of the others; IOTSCSI03 and 04 in one
 #     throttle group (tg1): a subset held back among disks that are not
 #     controller scsi1: serial IOTSCSIG0..2, wwn 0x5000c5000000a100+i, in one
-#     throttle group: each reads at the normal rate alone, a third together
+#     throttle group (tg0): each reads at the normal rate alone, a third
+#     together; HWLAB_NO_THROTTLE_GROUP=1 lifts that group (each disk then
+#     throttled on its own like the others; tg1 stays), for
+#     bench/hwlab_groups.sh's boot with no group slowed
 #   SATA (ahci + libata), model "IOTRIAGE LAB SATA SSD", non-rotating:
 #     serial IOTSATA0..3, wwn 0x5001b4400000b000+i; IOTSATA3 carries an MBR
 #     partition table with one partition (2048 sectors to the end)
@@ -85,7 +88,9 @@ for i in 0 1 2 3 4 5; do
 	args+=(-device "scsi-hd,bus=scsi0.0,scsi-id=$i,lun=0,drive=hwsd$i,vendor=IOTRIAGE,product=LAB-SAS-HDD,serial=IOTSCSI0$i,wwn=$((0x5000c5000000a000 + i)),rotation_rate=7200")
 done
 for i in 0 1 2; do
-	drive hwsg$i "throttling.bps-read=$bps,throttling.group=tg0"
+	t="throttling.bps-read=$bps"
+	[ "${HWLAB_NO_THROTTLE_GROUP:-0}" = 1 ] || t="$t,throttling.group=tg0"
+	drive hwsg$i "$t"
 	args+=(-device "scsi-hd,bus=scsi1.0,scsi-id=$i,lun=0,drive=hwsg$i,vendor=IOTRIAGE,product=LAB-SAS-HDD,serial=IOTSCSIG$i,wwn=$((0x5000c5000000a100 + i)),rotation_rate=7200")
 done
 

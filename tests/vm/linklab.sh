@@ -14,6 +14,8 @@
 # throttled to LINKLAB_SLOW_BPS (default 240 MB/s), what a real 2.5 GT/s x1
 # link carries (250 MB/s), and the other NVMe drives to LINKLAB_BPS (default
 # 100 MB/s), the SATA drive to 60 MB/s (its link: 1.5 Gb/s, 150 MB/s).
+# The slow-tail part of the scenario needs no qemu drive: null_blk, dm-mod
+# and dm-delay are loaded in the VM and dmsetup is copied into it.
 # Every drive a sparse raw file of 64 MiB. The files and qemu are removed
 # on success, failure, timeout and signals. Exit as run_vm.sh.
 set -u
@@ -40,8 +42,8 @@ drive lk2 "$bps"
 args+=(-device nvme,serial=IOTLINK2,drive=lk2,bus=rp3)
 drive la0 60000000
 args+=(-device "ide-hd,bus=ide.0,drive=la0,model=IOTRIAGE LINK SATA,serial=IOTLSATA0")
-export VM_MODULES="nvme ahci sd_mod"
+export VM_MODULES="nvme ahci sd_mod null_blk configfs dm_mod dm_delay"
 export VM_FILES="$here/../data/capture_sysfs.sh $here/../data/capture_links.sh"
-export VM_PROGRAMS="smartctl" VM_UDEV=0
+export VM_PROGRAMS="smartctl dmsetup" VM_UDEV=0
 export VM_QEMU_ARGS="" VM_MEM=${VM_MEM:-512}
 bash "$here/run_vm.sh" "$iotriage" "$scenario" "$console" "$limit" "${args[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/vm/openzfs_build.sh [--prepare] [KERNEL_VERSION]: real OpenZFS for the
 # qemu VM, built once and cached. Prints the cache directory on stdout:
-#   DIR/modules/spl.ko DIR/modules/zfs.ko   built for KERNEL_VERSION (default:
+#   DIR/modules/*.ko (spl.ko, zfs.ko, and 2.1's other parts) built for KERNEL_VERSION (default:
 #                                            the newest /boot/vmlinuz-*, the VM's kernel)
 #   DIR/root/                                zfsutils-linux and its libraries,
 #                                            unpacked (zpool, zfs, libzfs...)
@@ -20,7 +20,9 @@
 # versions: a second run finds the modules and builds nothing (the build
 # takes 15 to 25 minutes on 2 cores). A second caller waits for a build in
 # progress (flock) rather than starting another. IOTRIAGE_OPENZFS_CACHE moves
-# the cache (default /var/cache/iotriage/openzfs).
+# the cache (default /var/cache/iotriage/openzfs). IOTRIAGE_OPENZFS_SUITE=bookworm
+# takes OpenZFS 2.1 instead (bookworm/contrib), for captures of its output
+# (tests/data/capture_openzfs.sh); the suite runs 2.3 only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib-apt.sh
@@ -28,7 +30,7 @@ cd "$(dirname "$0")/../.."
 prepare=false
 [ "${1:-}" = --prepare ] && { prepare=true; shift; }
 kver=${1:-$(basename "$(ls -v /boot/vmlinuz-* | tail -n 1)" | sed 's/^vmlinuz-//')}
-suite=bookworm-backports
+suite=${IOTRIAGE_OPENZFS_SUITE:-bookworm-backports}
 cache_root=${IOTRIAGE_OPENZFS_CACHE:-/var/cache/iotriage/openzfs}
 sources=/etc/apt/sources.list.d/iotriage-contrib.sources
 mkdir -p "$cache_root/downloads"
@@ -47,7 +49,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	apt-get update -qq >&2
 fi
-madison() { apt-cache madison zfs-dkms 2>/dev/null | awk -v s="$suite/contrib" '$0 ~ s {print $3; exit}'; }
+madison() { apt-cache madison zfs-dkms 2>/dev/null | awk -v s=" $suite/contrib" '$0 ~ s {print $3; exit}'; }
 zver=$(madison)
 [ -n "$zver" ] || { apt-get update -qq >&2; zver=$(madison); }
 [ -n "$zver" ] || { echo "openzfs_build: zfs-dkms is not in $suite/contrib" >&2; exit 1; }
@@ -65,8 +67,9 @@ if [ ! -f "$debs/.complete" ]; then
 	apt_install "linux-headers-$kver" build-essential >&2
 	mkdir -p "$debs"
 	chown _apt "$debs" 2>/dev/null || true
-	(cd "$debs" && apt-get download -qq "zfs-dkms=$zver" "zfsutils-linux=$zver" "libzfs6linux=$zver" \
-		"libnvpair3linux=$zver" "libuutil3linux=$zver" "libzpool6linux=$zver" >&2)
+	# zfsutils-linux's own libraries, whose names carry their ABI (libzfs6linux in 2.3, libzfs4linux in 2.1).
+	libs=$(apt-cache depends "zfsutils-linux=$zver" | awk '/Depends: lib(zfs|nvpair|uutil|zpool)[0-9]+linux/ { print $2 "=" v }' v="$zver" | sort -u)
+	(cd "$debs" && apt-get download -qq "zfs-dkms=$zver" "zfsutils-linux=$zver" $libs >&2)
 	touch "$debs/.complete"
 fi
 $prepare && exit 0
@@ -92,7 +95,9 @@ start=$SECONDS
 )
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/modules"
-find "$srcdir/module" \( -name spl.ko -o -name zfs.ko \) -exec cp {} "$dir.tmp/modules/" \;
+# 2.3 builds spl.ko and zfs.ko; 2.1 splits zfs into icp, zavl, zcommon, zlua,
+# znvpair, zunicode and zzstd besides: every module goes.
+find "$srcdir/module" -name '*.ko' -exec cp {} "$dir.tmp/modules/" \;
 [ -f "$dir.tmp/modules/zfs.ko" ] && [ -f "$dir.tmp/modules/spl.ko" ] ||
 	{ echo "openzfs_build: the build made no spl.ko/zfs.ko" >&2; exit 1; }
 strip --strip-debug "$dir.tmp/modules/"*.ko

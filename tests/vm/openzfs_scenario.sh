@@ -8,6 +8,8 @@
 #   rz2    raidz2 of six + special mirror + a log mirror as fast as the data
 #          disks: readpooldisks, doctor (RAM twin, the sync-write probe, no
 #          member or log named)
+#   sp     mirror + a special mirror whose writes are slow: doctor's
+#          metadata probe names it
 #   slow   raidz2 of six, one member read-throttled to 40%: doctor names it
 #   dr     dRAID1 (2 data, 6 children, 1 distributed spare), the spare
 #          swapped in for a member
@@ -64,7 +66,13 @@ wipe() { # wipe N...: labels of an earlier pool off these disks
 echo "=== TIME udevd $(uptime_s)"
 
 systemd-udevd --daemon --resolve-names=never || echo "=== UDEVD FAILED"
-for m in virtio_pci virtio_scsi sd_mod loop spl zfs; do
+for m in virtio_pci virtio_scsi sd_mod loop; do
+	modprobe $m || echo "=== MODPROBE FAILED $m"
+done
+# OpenZFS's own modules in the order they need each other (2.1 splits zfs in
+# eight parts; 2.3 has spl and zfs): those the cache has.
+for m in spl znvpair zcommon icp zavl zlua zunicode zzstd zfs; do
+	[ -f "/lib/modules/$(uname -r)/extra/$m.ko" ] || continue
 	modprobe $m || echo "=== MODPROBE FAILED $m"
 done
 # virtio-scsi probes its disks after modprobe returns: wait for all nineteen.
@@ -91,6 +99,8 @@ wait
 (sleep 1; dd if=/tmp/sync.src of=/tank/sync2 bs=16k 2>/dev/null) &
 run tank-iostat-l zpool iostat -v -l tank 1 4
 wait
+run tank-iostat-w zpool iostat -w tank
+run tank-iostat-wHp zpool iostat -w -H -p tank
 zfs set sync=standard tank
 runj tank-doctor $I doctor tank --quick --no-network --json
 run tank-destroy zpool destroy tank
@@ -104,6 +114,13 @@ runj rz2-read $I readpooldisks rz2 --size 8M --json
 runj rz2-doctor $I doctor rz2 --quick --no-network --json
 run rz2-after zpool list -H -o name
 run rz2-destroy zpool destroy rz2
+
+# --- sp: a mirror with a special mirror on IOTZFS09 and 10, whose writes are
+# throttled to 2 MB/s: doctor's metadata probe names the slow special vdev
+wipe 0 1 9 10
+run sp-create zpool create -f -o ashift=12 sp mirror $(d 0) $(d 1) special mirror $(d 9) $(d 10)
+runj sp-doctor $I doctor sp --quick --no-network --json
+run sp-destroy zpool destroy sp
 
 # --- slow: raidz2 of six, IOTZFS11 read at 40% of the others
 wipe 0 1 2 3 4 5 6 7 12 13
@@ -154,7 +171,7 @@ runj ash-doctor $I doctor ash --quick --no-network --json
 run ash-destroy zpool destroy ash
 
 # --- rp: benchpool's 4 KiB random pass on IOPS-bound disks (IOTZFS15..18,
-# 512-byte sectors, 150 reads/s each): a raidz1 of four made with ashift=9
+# 512-byte sectors, 80 reads/s each): a raidz1 of four made with ashift=9
 # (a 4 KiB record spans its three data columns) against two mirrors of the
 # same disks
 run rprz-create zpool create -f -o ashift=9 rprz raidz1 $(d 15) $(d 16) $(d 17) $(d 18)
@@ -165,5 +182,11 @@ run rprz-destroy zpool destroy rprz
 wipe 15 16 17 18
 run rpmir-create zpool create -f -o ashift=9 rpmir mirror $(d 15) $(d 16) mirror $(d 17) $(d 18)
 runj rpmir-bench $I benchpool rpmir 32M --tests builtin --runtime 5 --json
+# benchpool on a zvol of the same pool, as a VM's disk
+runj rpmir-zvol $I benchpool rpmir 32M --zvol --volblocksize 16K --tests all --runtime 5 --json
+# matrix with zvols beside the datasets: the raw/qcow2/zvol comparison's zvol rows
+runj mx-zvol $I matrix --pool rpmir --zvol --recordsize 8k,64k --compression off --tests seqread-64k,seqwrite-64k \
+	--size 16M --runtime 2s --engine builtin --json
+run mx-after zfs list -H -t all -o name -r rpmir
 run rpmir-destroy zpool destroy rpmir
 run leftovers sh -c 'zpool list -H; losetup -a'
