@@ -50,7 +50,23 @@ static const struct docgen_details details[] = {
 		" before it starts (--quick: 64 MiB reads, 10 to 20 s caps). --lab builds a zfs-fuse raidz "
 		"(btrfs raid1 without ZFS) on five loop devices, with one member slowed for this process by"
 		" a cgroup blkio rule (or none), diagnoses it, and removes it; pools left by a killed run "
-		"carry an owner tag and are removed by the next run." },
+		"carry an owner tag and are removed by the next run. On a Ceph pool (or a CephFS mount, by "
+		"its data pool): step 1 reads each OSD's device raw where the OSD runs on this host (as "
+		"readpooldisks), then benches every OSD of the pool that is up with ceph tell osd.N bench "
+		"(32 MiB in 4 MiB writes, twice each, round by round) and judges each against the others "
+		"(median and MAD, its device class as the peers when three share one; below 60% of the "
+		"median and 3.5 robust deviations under it, or at 40%); an OSD out of line is benched twice "
+		"more and slow only when every bench was out of line, with ceph osd perf's commit latency "
+		"under its bench as evidence. A slow OSD is the verdict, named with its device and host "
+		"(ceph osd metadata), and its device's raw read beside it says whether the disk or the OSD's "
+		"process and host hold it back. Step 3 has no RAM twin of a Ceph pool and says so. Step 4 "
+		"runs benchpool's fio test on the pool (no OSD benches) and judges the cluster's state read "
+		"before the benches: health checks (OSDs down, full or near full, degraded or inactive PGs, "
+		"slow ops, flags such as norecover), recovery or backfill running, degraded or misplaced "
+		"objects, too few PGs for the OSDs in; any of these names the pool layer (the cluster's "
+		"state) with its fixes. A pool with size 1 or min_size 1 is a data-safety finding. The "
+		"document's doctor.ceph_osds holds each OSD's benches, rate, share of the median, latency and"
+		" verdict, the health checks, the PG states and the findings." },
 	{ { "readdisks" },
 		"Step 1 of the method: reads every whole disk with O_DIRECT (1000 MiB in 1 MiB blocks by "
 		"default), lists what it skipped and why, and shows each disk as a percentage of the "
@@ -109,7 +125,13 @@ static const struct docgen_details details[] = {
 		"why they were not: a hot spare not in use, a dRAID distributed spare (spare space spread "
 		"over the dRAID's disks, never a disk), OFFLINE, FAULTED, UNAVAIL, REMOVED, or no such device"
 		" here. A member zpool shows only by its GUID is named by the path it was. A pool that does "
-		"not exist gets an error listing the pools that do." },
+		"not exist gets an error listing the pools that do. A Ceph pool (when no ZFS pool or btrfs "
+		"file system has the name and a Ceph configuration is there: CEPH_CONF, else "
+		"/etc/ceph/ceph.conf) has its OSDs as members: those holding its PGs (ceph pg ls-by-pool), "
+		"each named osd.N, its device from ceph osd metadata (bluestore_bdev_dev_node), grouped by "
+		"its host; the device of each OSD on this host that is up is read raw; an OSD on another "
+		"host is listed with where to read it (iotriage readdisk DEVICE there), as is one that is "
+		"down or has no device in its metadata." },
 	{ { "readdisk" },
 		"The same test on one device, to re-test a suspect disk. Says why when it cannot read (not "
 		"a block device, no such path, permission refused, device smaller than asked)." },
@@ -216,7 +238,12 @@ static const struct docgen_details details[] = {
 		"do, and missing tools say to install ceph-common, each before anything is made. The "
 		"results file holds ceph status, ceph health detail, ceph osd tree, ceph osd df and the "
 		"pool's settings (ceph osd pool get POOL all), and the member ceph with the health, the "
-		"OSDs up and in, and the pool's size, min_size, pg_num and crush rule. SIZE is in GB (default "
+		"OSDs up and in, and the pool's size, min_size, pg_num and crush rule. After the tests on a "
+		"Ceph pool, every OSD of the pool is benched and judged as doctor does (ceph_osds in the "
+		"document, an OSD table and the findings under the figures): a slow OSD with its device "
+		"and host, and the cluster's state and the pool's settings as findings with their fixes "
+		"(size 1 or min_size 1: data safety; too few PGs; recovery, degraded or misplaced objects, "
+		"health checks). SIZE is in GB (default "
 		"1) or takes a unit (256M). It creates temporary, tagged areas (ZFS datasets with "
 		"recordsize 1M, and 4K when a random test runs, both primarycache=metadata; btrfs "
 		"subvolumes; subdirectories) and runs --tests (default all): fio (mixed sequential 1 MiB, "

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basic/jsonread.h"
 #include "basic/spawn.h"
@@ -26,6 +28,11 @@ static struct jv *parse(const char *json)
 	if (!json || jv_parse(json, strlen(json), &v, err, sizeof(err)) < 0)
 		return NULL;
 	return v;
+}
+
+struct jv *ceph_parse_json(const char *json)
+{
+	return parse(json);
 }
 
 int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max)
@@ -100,7 +107,8 @@ static int run_limited(const char *const *argv, unsigned seconds, struct strbuf 
 	return spawn_check(argv, (int)(seconds + 5) * 1000, out, err);
 }
 
-static int ceph_call(const char *const *args, bool json, struct strbuf *out, struct strbuf *err)
+static int ceph_call_within(const char *const *args, bool json, unsigned seconds, struct strbuf *out,
+			    struct strbuf *err)
 {
 	char limit[16];
 	snprintf(limit, sizeof(limit), "%d", CEPH_TIMEOUT_S);
@@ -113,12 +121,28 @@ static int ceph_call(const char *const *args, bool json, struct strbuf *out, str
 		argv[n++] = "json";
 	}
 	argv[n] = NULL;
-	return run_limited(argv, CEPH_TIMEOUT_S, out, err);
+	return run_limited(argv, seconds, out, err);
+}
+
+static int ceph_call(const char *const *args, bool json, struct strbuf *out, struct strbuf *err)
+{
+	return ceph_call_within(args, json, CEPH_TIMEOUT_S, out, err);
 }
 
 int ceph_json(const char *const *args, struct strbuf *out, struct strbuf *err)
 {
 	return ceph_call(args, true, out, err);
+}
+
+int ceph_json_within(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err)
+{
+	return ceph_call_within(args, true, seconds > CEPH_TIMEOUT_S ? seconds : CEPH_TIMEOUT_S, out, err);
+}
+
+bool ceph_conf_present(void)
+{
+	const char *conf = getenv("CEPH_CONF");
+	return (conf && conf[0]) || access("/etc/ceph/ceph.conf", F_OK) == 0;
 }
 
 int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err)

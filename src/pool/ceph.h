@@ -41,6 +41,11 @@ bool ceph_valid_name(const char *name);
 
 /* ---- parsers (pure) ---- */
 
+struct jv; /* basic/jsonread.h */
+/* JSON text parsed (basic/jsonread), or NULL for NULL, malformed or cut
+ * text; free with jv_free. The one entry of every Ceph parser. */
+struct jv *ceph_parse_json(const char *json);
+
 /* A JSON array of strings (`ceph osd pool ls`, `rbd ls`): up to MAX names
  * into NAMES. Returns the count, or -EINVAL when JSON is not such an array. */
 int ceph_parse_names(const char *json, char (*names)[CEPH_NAME_MAX], size_t max);
@@ -57,6 +62,13 @@ int ceph_parse_fs_data_pool(const char *json, char *buf, size_t len);
  * -ENOENT (not installed), -ETIMEDOUT (no answer) or -EIO, with a one-line
  * reason in ERR. */
 int ceph_json(const char *const *args, struct strbuf *out, struct strbuf *err);
+/* The same for a call that takes longer (an OSD's bench): SECONDS for the
+ * answer (never under CEPH_TIMEOUT_S); the monitor still has CEPH_TIMEOUT_S
+ * to be reached. */
+int ceph_json_within(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err);
+/* Whether a Ceph configuration is there to find a cluster by: CEPH_CONF,
+ * else /etc/ceph/ceph.conf. */
+bool ceph_conf_present(void);
 /* `rbd ARGS...` with the time limit (SECONDS; 0 for CEPH_TIMEOUT_S). */
 int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err);
 /* A sentence for R from ceph_json or ceph_rbd: not installed (what to

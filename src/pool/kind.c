@@ -465,7 +465,7 @@ const struct pool_kind pool_kind_rbd = {
 	.what = "a Ceph pool",
 	.area = SCRATCH_RBD,
 	.no_members = "a Ceph pool: its OSDs are not sampled yet",
-	.no_settings = "a Ceph pool: its settings are in the ceph member and pool_status, not yet judged",
+	.no_settings = "a Ceph pool: its settings and the cluster's state are judged in ceph_osds (the Ceph step)",
 	.resolve = rbd_resolve,
 	.status = ceph_status,
 };
@@ -476,7 +476,7 @@ const struct pool_kind pool_kind_cephfs = {
 	.what = "a Ceph pool",
 	.area = SCRATCH_CEPHFS,
 	.no_members = "a Ceph pool: its OSDs are not sampled yet",
-	.no_settings = "a Ceph pool: its settings are in the ceph member and pool_status, not yet judged",
+	.no_settings = "a Ceph pool: its settings and the cluster's state are judged in ceph_osds (the Ceph step)",
 	.resolve = resolve_cephfs,
 	.status = ceph_status,
 };

@@ -7,12 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "basic/log.h"
 #include "basic/spawn.h"
 #include "basic/strbuf.h"
 #include "disk/enumerate.h"
 #include "pool/btrfs.h"
+#include "pool/ceph_osd.h"
 #include "pool/kind.h"
 #include "pool/zpool_json.h"
 
@@ -112,6 +114,19 @@ static int find_btrfs(const char *id, struct pool_layout *layout, struct strbuf 
 	return r;
 }
 
+/* A Ceph pool (pool/ceph_osd.h): its OSDs, read here when on this host. */
+static int find_ceph(const char *id, struct pool_layout *layout)
+{
+	char host[256] = "", why[300] = "";
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		host[0] = '\0';
+	host[strcspn(host, ".")] = '\0'; /* Ceph names hosts by their short name */
+	int r = ceph_pool_layout(id, host, layout, why, sizeof(why));
+	if (r < 0 && r != -ENOENT)
+		log_msg(LOG_ERR, "Ceph pool '%s': %s", id, why);
+	return r;
+}
+
 int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind **ret_kind)
 {
 	struct strbuf known = STRBUF_INIT;
@@ -124,6 +139,8 @@ int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind
 		*ret_kind = &pool_kind_btrfs;
 	}
 	int r = rz == -ENOENT ? rb : rz;
+	if (r == -ENOENT && (r = find_ceph(id, layout)) == 0)
+		*ret_kind = &pool_kind_rbd;
 	if (r == -ENOENT)
 		log_msg(LOG_ERR, "no ZFS pool or btrfs file system named '%s'; %s%s", id,
 			known.len ? "pools here: " : "there are none here", known.buf);

@@ -12,10 +12,12 @@
 
 struct pool_kind; /* pool/kind.h */
 
-/* One pool by ZFS name or GUID, or btrfs label or UUID. Returns 0 with
- * LAYOUT and *RET_KIND (pool/kind.h's row: its members_from says where the
- * members came from), or -ENOENT after logging which pools do exist, or
- * another -errno after logging. */
+/* One pool by ZFS name or GUID, or btrfs label or UUID, or else a Ceph
+ * pool's OSDs (pool/ceph_osd.h: ceph_pool_layout, when a Ceph configuration
+ * is there). Returns 0 with LAYOUT and *RET_KIND (pool/kind.h's row: its
+ * members_from says where the members came from; pool_kind_rbd for a Ceph
+ * pool, whose layout's fstype is "ceph"), or -ENOENT after logging which
+ * pools do exist, or another -errno after logging. */
 int pool_find(const char *id, struct pool_layout *layout, const struct pool_kind **ret_kind);
 
 /* Which pool and device group each whole disk belongs to. */

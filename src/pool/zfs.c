@@ -34,11 +34,13 @@ const char *pool_class_name(enum pool_class c)
 
 const char *pool_member_unread_reason(const struct pool_member *m)
 {
+	if (m->not_read[0])
+		return m->not_read;
 	if (m->virtual_spare)
 		return "a dRAID distributed spare: spare space spread over the dRAID's disks, not a disk";
 	if (m->klass == POOL_CLASS_SPARE)
 		return "a hot spare not in use";
-	if (!m->state[0] || !strcmp(m->state, "ONLINE") || !strcmp(m->state, "DEGRADED"))
+	if (!m->state[0] || !strcmp(m->state, "ONLINE") || !strcmp(m->state, "DEGRADED") || !strcmp(m->state, "up"))
 		return NULL;
 	if (!strcmp(m->state, "OFFLINE"))
 		return "OFFLINE in zpool status (taken offline)";

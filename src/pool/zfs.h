@@ -43,6 +43,8 @@ struct pool_member {
 	char was[512];         /* a member shown by GUID: the path zpool says it had */
 	bool virtual_spare;    /* a dRAID distributed spare ("draid1-0-0"): space spread over the
 				* dRAID's disks, never a disk to read */
+	char not_read[256];    /* why its kind does not read it here (a Ceph OSD on another host,
+				* down, no device); "" */
 };
 
 /* The kind of a top-level vdev, with dRAID's geometry. */
@@ -63,6 +65,7 @@ struct pool_layout {
 	struct pool_member *members;
 	size_t count;
 	struct pool_vdev *vdevs;   /* ZFS only; btrfs leaves them empty */
+	char fstype[8];            /* "ceph" for a Ceph pool's OSDs (pool/ceph_osd.h); "" for ZFS and btrfs */
 	size_t nvdevs;
 };
 
@@ -71,7 +74,7 @@ const char *pool_class_name(enum pool_class c);
 
 /* Why a member is not read, or NULL when it is a device to read: a
  * distributed spare, a hot spare not in use, a state that is not ONLINE or
- * DEGRADED (OFFLINE, FAULTED, UNAVAIL, REMOVED). Pure: whether the device
+ * DEGRADED (OFFLINE, FAULTED, UNAVAIL, REMOVED), its kind's not_read. Pure: whether the device
  * node exists is the caller's to check. */
 const char *pool_member_unread_reason(const struct pool_member *m);
 

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "render/ceph.h"
+
 /* Every disk and group the media step named, with its kinds of evidence,
  * when there is more than the subject. */
 static void print_named(const struct media_findings *f)
@@ -27,6 +29,8 @@ void doctor_print(const struct doctor *dr)
 		printf("Step %d, %s: %s%s\n", i + 1, doctor_step_titles[i],
 		       s->state == STEP_FAILED ? "could not be completed: " : "", s->summary);
 	}
+	if (dr->have_ceph)
+		ceph_step_print(&dr->ceph, stdout);
 	const struct doctor_verdict *v = &dr->verdict;
 	printf("\n");
 	if (v->layer && dr->steps[0].explains && dr->media_named.count) {

@@ -5,6 +5,7 @@
 
 #include "basic/humanize.h"
 #include "output/table.h"
+#include "render/ceph.h"
 #include "render/read.h"
 
 /* The outcomes as a table: one row per figure, or the reason a test has none. */
@@ -84,6 +85,8 @@ void benchpool_findings_print(const struct benchpool_result *b)
 			printf("%s: %s: %s (%s); fix: %s\n", f->severity[0] == 'n' ? "Note" : "FINDING", f->subject,
 			       f->text, f->evidence, f->fix);
 		}
+	if (b->have_osds)
+		ceph_step_print(&b->osds, stdout);
 }
 
 void rwpool_print(const struct rwpool_result *r)

@@ -316,6 +316,9 @@ int benchpool_run(const char *id, const struct benchpool_settings *set, uint64_t
 	int r = set_up(b, id, run_id);
 	if (r == 0)
 		run_tests(b);
+	/* On Ceph, after the tests so its benches do not load the OSDs under them. */
+	if (r == 0 && b->target.ceph_pool[0] && !set->skip_osds && !interrupt_requested())
+		b->have_osds = ceph_step_run(b->target.ceph_pool, "BENCHPOOL", &b->osds) != -EINTR;
 	zeros_versus_random(b);
 	if (r == 0 || b->nareas) {
 		pool_target_status_ceph(&b->target, &b->status, &b->ceph);
@@ -343,6 +346,7 @@ void benchpool_result_release(struct benchpool_result *b)
 	strbuf_release(&b->zeros_note);
 	benchpool_reading_release(&b->reading);
 	pool_evidence_release(&b->evidence);
+	ceph_step_release(&b->osds);
 }
 
 /* ---- the stored result ---- */
@@ -464,5 +468,7 @@ void benchpool_result_json(struct json *j, const struct benchpool_result *b)
 	json_string(j, "pool_status", b->status.buf);
 	if (b->ceph.read)
 		ceph_state_json(j, &b->ceph);
+	if (b->have_osds)
+		ceph_step_json(j, &b->osds);
 	pool_evidence_json(j, &b->evidence);
 }

@@ -33,6 +33,7 @@
 #include "pool/target.h"
 #include "poolbench/poolbench.h"
 #include "triage/benchpool_reading.h"
+#include "triage/ceph_step.h"
 #include "triage/pool_evidence.h"
 
 struct benchpool_settings {
@@ -43,6 +44,7 @@ struct benchpool_settings {
 	struct progress *progress; /* told each test as it starts (test N of M); NULL for none */
 	bool zvol;                 /* test a zvol of SIZE (triage/benchpool_zvol.h), not datasets */
 	const char *volblocksize;  /* its volblocksize ("16K"); NULL for the default */
+	bool skip_osds;            /* on Ceph: no OSD step after the tests (doctor runs its own) */
 };
 
 struct benchpool_result {
@@ -66,6 +68,8 @@ struct benchpool_result {
 	unsigned zvol_volblocksize;    /* --zvol: its volblocksize and the bytes written before the tests */
 	uint64_t zvol_filled_bytes;
 	struct ceph_state ceph;    /* on Ceph: the cluster's health and the pool's settings (ceph.read) */
+	struct ceph_step osds;     /* on Ceph: the OSDs benched after the tests (triage/ceph_step.h) */
+	bool have_osds;
 };
 
 /* Runs benchpool on ID (a ZFS pool name or GUID, a btrfs label or UUID, a
@@ -81,7 +85,9 @@ void benchpool_result_release(struct benchpool_result *b);
 /* The result as members of the open JSON object J: operation, pool,
  * fstype, mountpoint, sizes, tests, compression, notes, areas, results
  * (one object per outcome, with its random pass's "random_reading"), pool_status, pool_settings, pool_telemetry;
- * on Ceph "ceph" (health, OSDs, the pool's size, min_size, pg_num, crush rule). */
+ * on Ceph "ceph" (health, OSDs, the pool's size, min_size, pg_num, crush rule)
+ * and "ceph_osds" (triage/ceph_step.h: each OSD benched, the slow one, the
+ * cluster's findings). */
 void benchpool_result_json(struct json *j, const struct benchpool_result *b);
 
 #endif

@@ -8,6 +8,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/timeutil.h"
+#include "triage/doctor_ceph.h"
 #include "triage/doctor_steps.h"
 #include "triage/doctor_wire.h"
 #include "triage/pool_sync_probe.h"
@@ -125,6 +126,7 @@ int doctor_run(struct doctor *dr, const struct doctor_settings *set, const char 
 	if (r == 0) {
 		doctor_media_prepare(dr);
 		estimate(dr, dr->batch.count - read_batch_count(&dr->batch, READTEST_SKIPPED));
+		doctor_ceph_estimate(dr);
 		log_msg(LOG_INFO, "DOCTOR: %s run on %s: at most about %u min %02u s (media %u s, network %u s, RAM %u s, pool %u s)",
 			dr->budget == &quick_budget ? "a quick" : "a full", dr->have_pool ? dr->target.pool : "every disk",
 			dr->estimate_s / 60, dr->estimate_s % 60, dr->steps[0].budget_s, dr->steps[1].budget_s,
@@ -149,4 +151,5 @@ void doctor_release(struct doctor *dr)
 	media_findings_release(&dr->media_named);
 	pool_layout_release(&dr->layout);
 	pool_evidence_release(&dr->evidence);
+	ceph_step_release(&dr->ceph);
 }

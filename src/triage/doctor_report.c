@@ -92,6 +92,8 @@ static void doctor_object_json(struct json *j, const struct doctor *dr)
 	if (dr->steps[3].state != STEP_NOT_RUN)
 		pool_evidence_json(j, &dr->evidence);
 	wire_json(j, dr);
+	if (dr->have_ceph)
+		ceph_step_json(j, &dr->ceph);
 	json_begin_object(j, "verdict");
 	json_string(j, "layer", dr->verdict.layer	      ? dr->verdict.layer
 				: dr->verdict.undetermined ? "undetermined"

@@ -13,6 +13,7 @@
 #include "pool/layout_model.h"
 #include "pool/target.h"
 #include "pool/zfs.h"
+#include "triage/ceph_step.h"
 #include "triage/doctor_media.h"
 #include "triage/lab.h"
 #include "triage/pool_evidence.h"
@@ -101,6 +102,8 @@ struct doctor {
 	bool wire_ran;                  /* the comparison across the wire measured both sides */
 	struct wire_side wire_local, wire_remote;
 	struct wire_judgement wire;
+	struct ceph_step ceph;          /* a Ceph pool's OSDs and state (triage/doctor_ceph.h) */
+	bool have_ceph;
 };
 
 /* The document's "lab" (with --lab) and "doctor" members, then the read

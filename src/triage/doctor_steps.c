@@ -16,6 +16,7 @@
 #include "lab/loopdev.h"
 #include "media/outlier.h"
 #include "pool/areas.h"
+#include "triage/doctor_ceph.h"
 #include "triage/doctor_judgement.h"
 #include "triage/doctor_media.h"
 #include "triage/doctor_pool.h"
@@ -37,7 +38,8 @@ int doctor_media_prepare(struct doctor *dr)
 	b->opts.size = dr->budget->read_size;
 	b->opts.runtime_ns = (uint64_t)dr->budget->read_cap_s * 1000000000ULL;
 	b->opts.progress = NULL;
-	int r = dr->have_pool ? pool_read_batch_prepare(dr->target.pool, b, &dr->layout) : read_batch_add_system_disks(b, NULL, 0);
+	int r = dr->have_pool ? pool_read_batch_prepare(doctor_members_id(dr), b, &dr->layout)
+			      : read_batch_add_system_disks(b, NULL, 0);
 	if (r < 0) {
 		snprintf(dr->steps[0].summary, sizeof(dr->steps[0].summary), "cannot list the %s: %s",
 			 dr->have_pool ? "pool's members" : "disks", strerror(-r));
@@ -176,6 +178,7 @@ void doctor_step_media(struct doctor *dr)
 		snprintf(s->summary, sizeof(s->summary), "%zu disk(s) read, median %s; no disk stands out from its peers "
 			 "or its baseline%s", ok, med, ok < OUTLIER_MIN_SET ? " (too few to compare)" : "");
 	}
+	doctor_ceph_media(dr); /* a Ceph pool's OSDs benched (nothing elsewhere) */
 	read_groups_release(&groups);
 }
 
@@ -340,6 +343,10 @@ static void name_pool(struct doctor *dr, bool by_twin, bool by_state, const stru
 
 void doctor_step_pool(struct doctor *dr)
 {
+	if (doctor_is_ceph(dr)) {
+		doctor_ceph_pool(dr);
+		return;
+	}
 	struct doctor_step *s = &dr->steps[3];
 	struct pb_outcome o;
 	pb_outcome_init(&o, PB_BUILTIN);
@@ -393,7 +400,9 @@ void doctor_step_pool(struct doctor *dr)
 
 void doctor_step_ram(struct doctor *dr)
 {
-	if (dr->have_pool)
+	if (doctor_is_ceph(dr))
+		doctor_ceph_ram(dr);
+	else if (dr->have_pool)
 		step_twin(dr);
 	else
 		step_ram_disk_only(dr);

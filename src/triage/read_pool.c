@@ -56,7 +56,7 @@ void pool_layout_json(struct json *j, void *arg)
 	const struct pool_layout *l = arg;
 	json_begin_object(j, "pool");
 	json_string(j, "name", l->pool);
-	json_string(j, "fstype", l->members && strcmp(l->members[0].vdev, "btrfs") == 0 ? "btrfs" : "zfs");
+	json_string(j, "fstype", l->fstype[0] ? l->fstype : l->members && strcmp(l->members[0].vdev, "btrfs") == 0 ? "btrfs" : "zfs");
 	json_begin_array(j, "members");
 	for (size_t i = 0; i < l->count; i++) {
 		json_begin_object(j, NULL);
@@ -81,7 +81,7 @@ int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_la
 	int r = pool_find(id, layout, &kind);
 	if (r == 0)
 		log_msg(LOG_INFO, "READ-POOL-DISKS (%s): %zu member(s) from %s", layout->pool, layout->count,
-			kind->members_from);
+			layout->fstype[0] ? "ceph pg ls-by-pool and ceph osd metadata" : kind->members_from);
 	b->count = layout->count;
 	b->reads = xcalloc(b->count ? b->count : 1, sizeof(*b->reads));
 	for (size_t i = 0; i < layout->count; i++) {

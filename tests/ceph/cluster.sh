@@ -7,12 +7,20 @@
 #                                     on DIR/mnt; prints the lines to export
 #   tests/ceph/cluster.sh stop DIR    every daemon, the mount, the loop devices
 #                                     and DIR removed
+#   tests/ceph/cluster.sh slow DIR ID BYTES_PER_S
+#                                     osd.ID's process moved into a cgroup v1
+#                                     blkio group that holds its reads and
+#                                     writes of its loop device to BYTES_PER_S
+#   tests/ceph/cluster.sh unslow DIR ID
+#                                     osd.ID back in the root group, the group
+#                                     removed (stop removes it too)
 #
 # Everything lives in DIR: its own ceph.conf and keyring (never /etc/ceph),
 # daemons run directly (no systemd), on 127.0.0.1 port 40300 (msgr2 only) and
 # 40400-40600, memory targets lowered. A failed start tears down what it made.
-# Sourced (by a command test), it defines ceph_cluster_start DIR and
-# ceph_cluster_stop DIR, and exports CEPH_CONF after a start.
+# Sourced (by a command test), it defines ceph_cluster_start DIR,
+# ceph_cluster_stop DIR, ceph_cluster_slow_osd DIR ID BYTES_PER_S and
+# ceph_cluster_unslow_osd DIR ID, and exports CEPH_CONF after a start.
 #
 # Tuning by the environment: CEPH_OSD_SIZE (default 3G, sparse files in DIR),
 # CEPH_MON_PORT (40300).
@@ -183,6 +191,33 @@ ceph_cluster_start() { # DIR
 	echo "$((SECONDS - t0))" >"$dir/start-seconds"
 }
 
+ceph_cluster_osd_cgroup() { # DIR ID: the blkio group that slows osd.ID of the cluster in DIR
+	echo "/sys/fs/cgroup/blkio/iotriage-ceph-$(basename "$1")-osd$2"
+}
+
+ceph_cluster_slow_osd() { # DIR ID BYTES_PER_S
+	local dir=$1 id=$2 rate=$3 cg node pid
+	cg=$(ceph_cluster_osd_cgroup "$dir" "$id")
+	node=$dir/osd.$id.dev
+	[ -d /sys/fs/cgroup/blkio ] || { echo "cluster.sh: no cgroup v1 blkio hierarchy to slow an OSD" >&2; return 1; }
+	pid=$(cat "$dir/run/osd.$id.pid" 2>/dev/null) && kill -0 "$pid" 2>/dev/null ||
+		{ echo "cluster.sh: osd.$id is not running" >&2; return 1; }
+	local majmin
+	majmin=$(printf '%d:%d' "0x$(stat -c %t "$node")" "0x$(stat -c %T "$node")") || return 1
+	mkdir -p "$cg" &&
+	echo "$majmin $rate" >"$cg/blkio.throttle.read_bps_device" &&
+	echo "$majmin $rate" >"$cg/blkio.throttle.write_bps_device" &&
+	echo "$pid" >"$cg/cgroup.procs"
+}
+
+ceph_cluster_unslow_osd() { # DIR ID
+	local cg pid
+	cg=$(ceph_cluster_osd_cgroup "$1" "$2")
+	[ -d "$cg" ] || return 0
+	for pid in $(cat "$cg/cgroup.procs" 2>/dev/null); do echo "$pid" >/sys/fs/cgroup/blkio/cgroup.procs; done
+	rmdir "$cg"
+}
+
 ceph_cluster_stop() { # DIR: everything started in DIR, then DIR
 	local dir=$1 pid f i
 	[ -d "$dir" ] || return 0
@@ -204,6 +239,7 @@ ceph_cluster_stop() { # DIR: everything started in DIR, then DIR
 	# still holding this cluster's conf is ours.
 	for pid in $(pgrep -f -- "-c $dir/ceph.conf" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
 	sleep 0.5
+	for i in 0 1 2; do ceph_cluster_unslow_osd "$dir" "$i" 2>/dev/null; done
 	if [ -f "$dir/loops" ]; then
 		while read -r f; do losetup -d "$f" 2>/dev/null; done <"$dir/loops"
 	fi
@@ -219,6 +255,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 		echo "export CEPH_CONF=$CEPH_CONF"
 		;;
 	stop:?*) ceph_cluster_stop "$2" ;;
-	*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+	slow:?*) ceph_cluster_slow_osd "$2" "${3:?ID}" "${4:?BYTES_PER_S}" ;;
+	unslow:?*) ceph_cluster_unslow_osd "$2" "${3:?ID}" ;;
+	*) echo "usage: $0 start|stop DIR | slow DIR ID BYTES_PER_S | unslow DIR ID" >&2; exit 2 ;;
 	esac
 fi

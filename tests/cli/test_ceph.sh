@@ -8,9 +8,14 @@
 # the next run while an untagged look-alike is kept; a missing pool, a
 # cluster that does not answer and missing tools are clear errors that make
 # nothing; and the cluster is gone at the end.
-# The cluster costs 25-30 s to start and its runs a minute more: one pass is
-# enough (tests/run.sh); the plain one (the sanitized build passes it too:
-# 42 of 42 when it was written).
+# The Ceph step: osd.1 held to 20 MiB/s by a blkio cgroup is named by
+# benchpool and doctor with its device and host, readpooldisks reads the
+# OSDs' devices, no OSD is named once it is free, a pool with size 1 gets its
+# data-safety finding, and an OSD out with recovery held makes doctor name
+# the cluster's state.
+# The cluster costs 25-30 s to start and its runs about four minutes more:
+# one pass is enough (tests/run.sh); the plain one (the sanitized build
+# passes it too: 67 of 67 when the Ceph step was added).
 # run-once: plain
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../ceph/cluster.sh"
@@ -133,6 +138,80 @@ check "--fstype ceph on a directory elsewhere: exit 1" -- test $? -eq 1
 check "the error says it is not CephFS" -- grep -q "is on .*, not CephFS" "$TMP/notceph.err"
 check "none of them made an image or directory" -- bash -c \
 	'[ -z "$1" ] && ! ls -d "$2"/iotriage-* >/dev/null 2>&1' _ "$(images)$(dirs)" "$TMP"
+
+# ---- the Ceph step: each OSD benched, the slow one named ----
+# osd.1's process moved into a blkio cgroup that holds its reads and writes
+# of its loop device to 20 MiB/s (tests/ceph/cluster.sh slow): its benches
+# run at about 3% of its peers'.
+dev1=$(ceph osd metadata 1 --format json | jq -r .bluestore_bdev_dev_node)
+host=$(hostname -s)
+osd1="osd.1 ($dev1 on host $host)"
+ceph_cluster_slow_osd "$C" 1 20971520
+ok $? "osd.1 held to 20 MiB/s (its process in a blkio cgroup on $dev1)"
+"$IOTRIAGE" benchpool rbd 16M --tests fio --runtime 1 --json >"$TMP/slow-bp.json" 2>"$TMP/slow-bp.err"
+ok $? "benchpool on the pool with osd.1 held exits 0"
+check "benchpool names osd.1 as the slow OSD, alone" -- jtest "$TMP/slow-bp.json" \
+	'.ceph_osds.slow_osd == "osd.1" and ([.ceph_osds.osds[] | select(.verdict == "slow") | .name] == ["osd.1"])' ||
+	diag "$(jq -c '[.ceph_osds.osds[] | {name, bw_bytes_per_s, verdict}]' "$TMP/slow-bp.json")"
+check "its finding names its device and host, with the fix" -- jtest "$TMP/slow-bp.json" \
+	"[.ceph_osds.findings[] | select(.code == \"osd-slow\" and .subject == \"$osd1\" and (.fix | test(\"readdisk $dev1\")))] | length == 1"
+check "every bench of osd.1 out of line, under half its peers' median" -- jtest "$TMP/slow-bp.json" \
+	'.ceph_osds.osds[] | select(.name == "osd.1") | .benches_out_of_line == (.bench_bw_bytes_per_s | length) and .benches_out_of_line == 4 and .ratio < 0.5'
+check "ceph osd perf: osd.1's commit latency above each peer's" -- jtest "$TMP/slow-bp.json" \
+	'(.ceph_osds.osds | map({(.name): .commit_latency_ms}) | add) as $l | $l["osd.1"] > $l["osd.0"] and $l["osd.1"] > $l["osd.2"]'
+check "the log says it" -- grep -q "WARN, iotriage} BENCHPOOL (rbd): osd-slow: $osd1 writes at" "$TMP/slow-bp.err"
+"$IOTRIAGE" doctor --quick --no-network rbd --json >"$TMP/slow-dr.json" 2>"$TMP/slow-dr.err"
+ok $? "doctor on the pool exits 0"
+check "doctor: the media layer, osd.1 with its device and host" -- jtest "$TMP/slow-dr.json" \
+	".doctor.verdict.layer == \"media\" and .doctor.verdict.subject == \"$osd1\"" ||
+	diag "$(jq -c '.doctor.verdict' "$TMP/slow-dr.json")"
+check "its evidence: the bench against its peers, perf's latency, and its device read raw at its peers' rate" -- jtest "$TMP/slow-dr.json" \
+	'.doctor.verdict.evidence | test("ceph tell osd.1 bench") and test("4 of 4 benches out of line") and test("commit latency") and test("reads normally raw")'
+check "step 1 read the three OSDs' devices raw, as the pool's members" -- jtest "$TMP/slow-dr.json" \
+	'[.devices[] | select(.status == "ok")] | length == 3'
+check "it stopped there: the steps above the media did not run" -- jtest "$TMP/slow-dr.json" \
+	'[.doctor.steps[] | .state] == ["ran", "not run", "not run", "not run"]'
+"$IOTRIAGE" readpooldisks rbd -s 16M --json >"$TMP/rpd.json" 2>"$TMP/rpd.err"
+ok $? "readpooldisks on the Ceph pool exits 0"
+check "it reads each OSD's device raw, named after its OSD, grouped by host" -- jtest "$TMP/rpd.json" \
+	"(.pool.fstype == \"ceph\") and ([.pool.members[] | .name] == [\"osd.0\", \"osd.1\", \"osd.2\"]) and
+	 ([.pool.members[] | .vdev] | unique == [\"$host\"]) and ([.devices[] | select(.status == \"ok\")] | length == 3)
+	 and (.pool.members[1].path == \"$dev1\")"
+ceph_cluster_unslow_osd "$C" 1
+ok $? "osd.1 free again"
+"$IOTRIAGE" benchpool rbd 16M --tests fio --runtime 1 --json >"$TMP/free-bp.json" 2>"$TMP/free-bp.err"
+check "with no OSD held, benchpool names none" -- jtest "$TMP/free-bp.json" \
+	'.ceph_osds.slow_osd == null and ([.ceph_osds.osds[] | select(.verdict == "slow" or .verdict == "no answer")] | length == 0)
+	 and ([.ceph_osds.osds[] | select(.bw_bytes_per_s > 0)] | length == 3) and (.ceph_osds.findings | length == 0)' ||
+	diag "$(jq -c '[.ceph_osds.osds[] | {name, bw_bytes_per_s, verdict}]' "$TMP/free-bp.json")"
+
+# ---- a pool with size 1 ----
+ceph config set global mon_allow_pool_size_one true >/dev/null 2>&1
+ceph osd pool create one 1 1 replicated >/dev/null 2>&1 && ceph osd pool application enable one rbd >/dev/null 2>&1 &&
+	ceph osd pool set one size 1 --yes-i-really-mean-it >/dev/null 2>&1
+ok $? "a pool 'one' with size 1 and one PG"
+"$IOTRIAGE" benchpool one 16M --tests fio --runtime 1 --json >"$TMP/one.json" 2>"$TMP/one.err"
+ok $? "benchpool on it exits 0"
+check "the data-safety finding, with its fix" -- jtest "$TMP/one.json" \
+	'[.ceph_osds.findings[] | select(.code == "size-1" and .subject == "one" and (.text | test("data safety")) and (.fix | test("size 3")))] | length == 1'
+check "and too few PGs for three OSDs" -- jtest "$TMP/one.json" '[.ceph_osds.findings[] | select(.code == "too-few-pgs")] | length == 1'
+ceph osd pool delete one one --yes-i-really-really-mean-it >/dev/null 2>&1
+
+# ---- an OSD out, recovery held: the cluster's state named ----
+timeout 60 rados bench -p rbd 2 write --no-cleanup -b 1048576 >/dev/null 2>&1
+ceph osd set norecover >/dev/null 2>&1 && ceph osd set nobackfill >/dev/null 2>&1 && ceph osd out 2 >/dev/null 2>&1
+ok $? "osd.2 marked out with norecover and nobackfill set"
+for _ in $(seq 1 30); do ceph status --format json | jq -e '.pgmap.misplaced_objects > 0' >/dev/null 2>&1 && break; sleep 1; done
+"$IOTRIAGE" doctor --quick --no-network rbd --json >"$TMP/out-dr.json" 2>"$TMP/out-dr.err"
+ok $? "doctor exits 0"
+check "doctor names the pool layer: the cluster's state, no OSD" -- jtest "$TMP/out-dr.json" \
+	'.doctor.verdict.layer == "pool" and (.doctor.verdict.subject | test("Ceph cluster")) and .doctor.ceph_osds.slow_osd == null' ||
+	diag "$(jq -c '.doctor.verdict' "$TMP/out-dr.json")"
+check "its evidence: the flags and the misplaced objects; its next step: unset them" -- jtest "$TMP/out-dr.json" \
+	'(.doctor.verdict.evidence | test("norecover") and test("objects misplaced")) and (.doctor.verdict.next | test("ceph osd unset"))'
+check "no RAM twin for a Ceph pool: step 3 skipped, saying why; step 4 ran fio on it" -- jtest "$TMP/out-dr.json" \
+	'.doctor.steps[2].state == "skipped" and (.doctor.steps[2].summary | test("no RAM twin")) and .doctor.steps[3].state == "ran"
+	 and .doctor.figures.pool_read_bw_bytes_per_s > 0'
 
 # ---- the cluster goes whole ----
 t0=$SECONDS

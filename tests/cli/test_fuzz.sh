@@ -32,6 +32,7 @@ declare -A seeds=(
 	[zpool_hist]="openzfs*_iostat_wHp.txt"
 	[zpool_list]=""
 	[ceph]="ceph_*.json rbd_*.json"
+	[ceph_osd]="ceph_*.json"
 	[zfs_datasets]="zfs_get_datasets_*"
 	[btrfs_show]="btrfs_show_*"
 	[jsonread]="*.json"

@@ -22,7 +22,8 @@ sources=("$src"/basic/*.c "$src"/pool/zfs.c "$src"/pool/zpool_json.c "$src"/pool
 	"$src"/net/bonding.c "$src"/fs/mounts.c
 	"$src"/remote/handshake.c "$src"/output/json.c "$src"/net/iperf3.c "$src"/remote/fio_clients.c
 	"$src"/pool/zpool_iostat.c "$src"/pool/pool_state.c "$src"/disk/diskstats.c "$src"/pool/arc.c
-	"$src"/pool/ceph.c "$src"/pool/zfs_label.c "$src"/pool/zpool_hist.c)
+	"$src"/pool/ceph.c "$src"/pool/ceph_osd.c "$src"/pool/ceph_findings.c "$src"/pool/finding.c "$src"/pool/zfs_label.c
+	"$src"/pool/zpool_hist.c)
 objs=() running=0 jobs=$(nproc)
 for s in "${sources[@]}"; do
 	o="$out/obj/$(basename "$(dirname "$s")")_$(basename "$s" .c).o"
