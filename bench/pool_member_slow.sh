@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/pool_member_slow.sh [RUNS] [RATE_MIB]: does the pool telemetry
-# (triage/pool_evidence.h, pool/member_load.h) name a raidz member that is
+# (triage/pool/pool_evidence.h, pool/member_load.h) name a raidz member that is
 # slowed ONLY under the pool's load, and no member when none is? (issue 18)
 #
 # The fixture: a zfs-fuse raidz1 of five loop devices, each stacked on its

@@ -14,7 +14,7 @@
 #include "cmd/runctx.h"
 #include "pool/kind.h"
 #include "render/pool.h"
-#include "triage/benchpool.h"
+#include "triage/pool/benchpool.h"
 
 enum { OPT_TESTS = OPT_COMMAND_BASE, OPT_FSTYPE, OPT_RUNTIME, OPT_PATTERN, OPT_ZVOL, OPT_VOLBLOCKSIZE };
 

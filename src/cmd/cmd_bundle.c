@@ -8,7 +8,7 @@
 #include "cmd/commands.h"
 #include "render/bundle.h"
 #include "cmd/runctx.h"
-#include "triage/bundle.h"
+#include "triage/results/bundle.h"
 
 struct bundle_settings {
 	unsigned runs;

@@ -2,7 +2,7 @@
  * with every change judged against the runs' own noise
  * (report/significance.h). A side is one run, or repeat runs of the same
  * workload written ID+ID+ID, whose spread between runs is their noise
- * (triage/compare.h). Reads the database only. */
+ * (triage/results/compare.h). Reads the database only. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* demo: the read test on throwaway loop devices, one slowed
- * (triage/demo.h), for a machine that has no disk it may read raw. */
+ * (triage/doctor/demo.h), for a machine that has no disk it may read raw. */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "basic/parse.h"
 #include "cmd/commands.h"
 #include "cmd/read_report.h"
-#include "triage/demo.h"
+#include "triage/doctor/demo.h"
 
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_DEVICE_SIZE, OPT_SLOW_RATE };
 

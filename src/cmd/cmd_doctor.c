@@ -1,5 +1,5 @@
 /* doctor [POOL]: the isolation method, bottom up, in one command
- * (triage/doctor.h): options, one doctor_run(), the report and the
+ * (triage/doctor/doctor.h): options, one doctor_run(), the report and the
  * document, the exit status. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include "cmd/progress.h"
 #include "cmd/read_report.h"
 #include "cmd/runctx.h"
-#include "triage/doctor.h"
+#include "triage/doctor/doctor.h"
 
 enum { OPT_QUICK = OPT_COMMAND_BASE, OPT_LAB, OPT_FAULT, OPT_NO_NETWORK, OPT_CLIENT, OPT_CLIENT_VIA, OPT_NVME_TCP, OPT_HOST_NQN,
        OPT_CLIENT_IOTRIAGE };

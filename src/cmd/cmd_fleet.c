@@ -1,4 +1,4 @@
-/* fleet: one iotriage command on many hosts over ssh (triage/fleet.h):
+/* fleet: one iotriage command on many hosts over ssh (triage/fleet/fleet.h):
  * options -> fleet_run/fleet_judge -> table and combined document -> exit
  * status (0 every host ok, 1 some failed, 3 none ok). */
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "remote/hostlist.h"
-#include "triage/fleet.h"
-#include "triage/fleet_load.h"
+#include "triage/fleet/fleet.h"
+#include "triage/fleet/fleet_load.h"
 
 /* No host succeeded (1 is: some did, some did not). */
 #define FLEET_EXIT_NONE 3
@@ -218,7 +218,7 @@ static int run_fleet(struct fleet_args *a, struct run_ctx *rc)
 	return status;
 }
 
-/* fleet --fio: the hosts as fio clients (triage/fleet_load.h). */
+/* fleet --fio: the hosts as fio clients (triage/fleet/fleet_load.h). */
 static int run_fleet_load(struct fleet_args *a, struct run_ctx *rc)
 {
 	char why[256];

@@ -20,8 +20,8 @@
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "render/matrix.h"
-#include "triage/matrix_targets.h"
-#include "triage/matrix.h"
+#include "triage/matrix/matrix_targets.h"
+#include "triage/matrix/matrix.h"
 
 enum {
 	OPT_TARGET = OPT_COMMAND_BASE,
@@ -201,7 +201,7 @@ static int matrix_check(struct command_call *call)
 	return status ? status : choose_engine(&c->m, &c->use_fio);
 }
 
-/* The targets set up (triage/matrix_targets.h). Returns 0, or the exit
+/* The targets set up (triage/matrix/matrix_targets.h). Returns 0, or the exit
  * status after removing what was made and saying why. */
 static int set_up_targets(struct matrix *m, const char *run_id)
 {

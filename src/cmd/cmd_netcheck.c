@@ -4,7 +4,7 @@
  * port that routes to it, and jumbo frames end to end (don't-fragment
  * probes at the port's MTU, bisected to the largest size that passes).
  * The options and the exit status are here; gathering, judging and the
- * document are in triage/netcheck.h, the tables in render/netcheck.c. */
+ * document are in triage/network/netcheck.h, the tables in render/netcheck.c. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #include "render/netcheck.h"
 #include "cmd/runctx.h"
 #include "remote/hostlist.h"
-#include "triage/netcheck.h"
+#include "triage/network/netcheck.h"
 
 #define DEFAULT_WINDOW_NS (2ULL * 1000000000ULL)
 #define MIN_WINDOW_NS (100ULL * 1000000ULL)

@@ -7,7 +7,7 @@
 #include "cmd/commands.h"
 #include "render/presets.h"
 #include "cmd/progress.h"
-#include "triage/presets.h"
+#include "triage/workload/presets.h"
 
 struct presets_settings {
 	unsigned loops;

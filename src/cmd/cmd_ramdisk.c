@@ -17,7 +17,7 @@
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "triage/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_batch.h"
 
 enum { OPT_COUNT = OPT_COMMAND_BASE, OPT_SECTOR_SIZE, OPT_NDELAY, OPT_YES, OPT_BACKEND };
 

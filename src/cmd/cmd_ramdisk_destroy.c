@@ -1,6 +1,6 @@
 /* ramdisk destroy: all of iotriage's RAM disks or none; refuses while any
  * is in use unless --force (confirmed, or -y), and says what is left when
- * the kernel refuses (triage/ramdisk_batch.h does the work). */
+ * the kernel refuses (triage/ramdisk/ramdisk_batch.h does the work). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "cmd/commands.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "triage/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_batch.h"
 
 enum { OPT_YES = OPT_COMMAND_BASE, OPT_FORCE };
 

@@ -1,5 +1,5 @@
 /* ramdisk export, unexport, client and wire: step 3 across the wire
- * (triage/ramdisk_export.h does the work). Here the options, the lines
+ * (triage/ramdisk/ramdisk_export.h does the work). Here the options, the lines
  * printed, the JSON and the exit statuses; and the export's line in
  * `ramdisk list`. */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "cmd/runctx.h"
 #include "ramdisk/lio.h"
 #include "ramdisk/nvmet.h"
-#include "triage/ramdisk_export.h"
+#include "triage/ramdisk/ramdisk_export.h"
 
 enum { OPT_ANY_HOST = OPT_COMMAND_BASE, OPT_RUNTIME, OPT_VIA, OPT_CLIENT_BIN, OPT_NDELAY,
        OPT_ADDR = OPT_COMMAND_BASE + 20, OPT_CLIENT = OPT_ADDR + RAMDISK_TRANSPORT_MAX,

@@ -1,6 +1,6 @@
 /* ramdisk sweep: the method's worked example as a curve: a RAM disk at each
  * --ndelay value, read with 4 KiB random reads at queue depth 1
- * (triage/ramdisk_sweep.h measures); here the options, the table of mean
+ * (triage/ramdisk/ramdisk_sweep.h measures); here the options, the table of mean
  * latency, percentiles and IOPS per value with the latency each value added
  * over the first, the JSON and the exit status. */
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include "cmd/progress.h"
 #include "cmd/ramdisk_cmd.h"
 #include "cmd/runctx.h"
-#include "triage/ramdisk_batch.h"
-#include "triage/ramdisk_sweep.h"
+#include "triage/ramdisk/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_sweep.h"
 
 enum { OPT_NDELAY = OPT_COMMAND_BASE, OPT_SIZE, OPT_RUNTIME, OPT_BACKEND, OPT_SECTOR_SIZE };
 

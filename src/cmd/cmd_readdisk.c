@@ -1,5 +1,5 @@
 /* readdisk DEV and readdisks: step 1 of the method, the media read test
- * (triage/read_batch.h), on one device or on every whole disk. */
+ * (triage/media/read_batch.h), on one device or on every whole disk. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,9 +8,9 @@
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
 #include "cmd/read_report.h"
-#include "triage/read_batch.h"
-#include "triage/read_group.h"
-#include "triage/read_shared.h"
+#include "triage/media/read_batch.h"
+#include "triage/media/read_group.h"
+#include "triage/media/read_shared.h"
 
 /* ---- readdisk DEV ---- */
 

@@ -1,14 +1,14 @@
 /* readpooldisks POOL: the read test on exactly the members of one ZFS pool
- * or btrfs file system (triage/read_pool.h), named the way the pool names
+ * or btrfs file system (triage/media/read_pool.h), named the way the pool names
  * them and grouped by device group (vdev); --mode both reads each group on
- * its own, then all of them together (triage/read_shared.h). */
+ * its own, then all of them together (triage/media/read_shared.h). */
 #include <string.h>
 
 #include "cmd/commands.h"
 #include "cmd/read_options.h"
 #include "cmd/read_report.h"
-#include "triage/read_pool.h"
-#include "triage/read_shared.h"
+#include "triage/media/read_pool.h"
+#include "triage/media/read_shared.h"
 
 enum { OPT_POOL_MODE = OPT_COMMAND_BASE };
 

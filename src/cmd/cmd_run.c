@@ -14,8 +14,8 @@
 #include "render/fio_json.h"
 #include "render/run.h"
 #include "store/params.h"
-#include "triage/fiojob_run.h"
-#include "triage/run.h"
+#include "triage/workload/fiojob_run.h"
+#include "triage/workload/run.h"
 
 enum {
 	OPT_RW = OPT_COMMAND_BASE,

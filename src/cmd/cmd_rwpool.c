@@ -12,7 +12,7 @@
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "render/pool.h"
-#include "triage/rwpools.h"
+#include "triage/pool/rwpools.h"
 
 #define RWPOOL_DEFAULT_SIZE (1ULL << 30)
 

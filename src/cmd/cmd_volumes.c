@@ -3,7 +3,7 @@
  * from the caches, and read it back (1 MiB blocks, queue depth 32, 15 s cap
  * by default), saying whether the figure is the media's, the pool's or a
  * cache's. The options, the table and the exit status are here; the test
- * and its document are in triage/volumes.h. */
+ * and its document are in triage/pool/volumes.h. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "cmd/progress.h"
 #include "cmd/runctx.h"
 #include "fs/volfile.h"
-#include "triage/volumes.h"
+#include "triage/pool/volumes.h"
 
 enum { OPT_RUNTIME = OPT_COMMAND_BASE, OPT_SIZE, OPT_BS, OPT_IODEPTH, OPT_MATCH };
 

@@ -2,7 +2,7 @@
  * dispatch, create, list; cmd_ramdisk_destroy.c; cmd_ramdisk_sweep.c): the
  * sub-commands dispatched from cmd_ramdisk.c, the confirmation, the root
  * check and the option rules they share. What they print is render/ramdisk.h's
- * and render/ramdisk_wire.h's; below the command, triage/ramdisk_batch.h. */
+ * and render/ramdisk_wire.h's; below the command, triage/ramdisk/ramdisk_batch.h. */
 #ifndef IOTRIAGE_CMD_RAMDISK_CMD_H
 #define IOTRIAGE_CMD_RAMDISK_CMD_H
 
@@ -14,7 +14,7 @@
 #include "output/json.h"
 #include "render/ramdisk.h"
 #include "render/ramdisk_wire.h"
-#include "triage/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_batch.h"
 
 /* Asks QUESTION on the terminal. Returns 1 for yes, 0 for no, -ENOTTY without one. */
 int ramdisk_confirm(const char *question);

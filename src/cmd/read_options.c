@@ -8,7 +8,7 @@
 #include "basic/parse.h"
 #include "cmd/progress.h"
 #include "engine/engine.h"
-#include "triage/read_group.h"
+#include "triage/media/read_group.h"
 
 static int size_error(const char *command, const char *opt, const char *arg, int r)
 {

@@ -8,7 +8,7 @@
 #include "bench/job.h"
 #include "cmd/options.h"
 #include "engine/engine.h"
-#include "triage/read_batch.h"
+#include "triage/media/read_batch.h"
 
 /* What the read options fill. A command's settings struct has one as its
  * member `read`; read_settings_apply() completes the batch after parsing. */

@@ -1,7 +1,7 @@
 /* cmd/read_report.c: the end of a read batch's run (see read_report.h). */
 #include "cmd/read_report.h"
 
-#include "triage/read_verdict.h"
+#include "triage/media/read_verdict.h"
 
 int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg)
 {

@@ -8,7 +8,7 @@
 
 #include "cmd/runctx.h"
 #include "render/read.h"
-#include "triage/read_shared.h"
+#include "triage/media/read_shared.h"
 
 /* read_batch_store for run_ctx_finish: ARG is the struct read_batch. */
 int read_batch_store_run(struct store *s, const struct run_ctx *rc, void *arg);

@@ -1,7 +1,7 @@
 /* cmd/stored_runs.h: what history, show, compare and report share: the
  * database the global options name, opened for reading (a missing file is
  * "no runs yet", never created), and runs loaded by id or prefix
- * (triage/stored_runs.h) with the errors printed as "iotriage COMMAND: ...". */
+ * (triage/results/stored_runs.h) with the errors printed as "iotriage COMMAND: ...". */
 #ifndef IOTRIAGE_CMD_STORED_RUNS_H
 #define IOTRIAGE_CMD_STORED_RUNS_H
 
@@ -10,7 +10,7 @@
 #include "cmd/options.h"
 #include "report/measure.h"
 #include "store/store.h"
-#include "triage/stored_runs.h"
+#include "triage/results/stored_runs.h"
 
 /* Opens the database the global options name. Returns 0, 1 when there is
  * no database yet (said by the caller, if at all), or -1 after an error. */

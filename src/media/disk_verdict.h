@@ -5,7 +5,7 @@
  * disk), the comparison with its peers (media/outlier.h: its rate, and its
  * p99 completion latency, where only a high one counts) and the count of
  * its reads (the first and the confirming re-reads). The judgement that
- * fills it is triage/read_verdict.c (and triage/read_health.c for the
+ * fills it is triage/media/read_verdict.c (and triage/media/read_health.c for the
  * health reason); everything else asks this module's rules, never the word.
  *
  * The word a kind is shown and stored as (disk_verdict_word) is coarser
@@ -15,7 +15,7 @@
  * reason beside the rate's finding.
  * A health failure is not a kind: it is a reason, a finding whatever the
  * kind (a disk can read at full speed and report its own failure); so is a
- * link trained below what both its ends support (triage/read_link.h). Pure.
+ * link trained below what both its ends support (triage/media/read_link.h). Pure.
  */
 #ifndef IOTRIAGE_MEDIA_DISK_VERDICT_H
 #define IOTRIAGE_MEDIA_DISK_VERDICT_H

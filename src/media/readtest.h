@@ -91,7 +91,7 @@ struct disk_read {
 	double baseline_bw;
 	int64_t baseline_at;
 
-	/* Its links (disk/link.h), read before the read pass (triage/read_link.h). */
+	/* Its links (disk/link.h), read before the read pass (triage/media/read_link.h). */
 	bool link_read;
 	struct disk_link link;
 

@@ -11,8 +11,8 @@
  * at the end, so a run killed half-way leaves a record naming what it may
  * have made; each transport's reap removes what such a run left.
  *
- * Everything above the table (triage/ramdisk_export.c's export and unexport,
- * triage/ramdisk_client.c's client step, the wire comparison, the listing,
+ * Everything above the table (triage/ramdisk/ramdisk_export.c's export and unexport,
+ * triage/ramdisk/ramdisk_client.c's client step, the wire comparison, the listing,
  * the options of `ramdisk export` and `ramdisk client`) is written over
  * these rows and never compares a transport's name. A new transport is its
  * file (defining const struct export_transport ramdisk_transport_NAME), a

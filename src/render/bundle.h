@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "triage/bundle.h"
+#include "triage/results/bundle.h"
 
 /* The bundle OUTPUT written: its JSON manifest with JSON_OUT, else its
  * parts a line each. To stdout. */

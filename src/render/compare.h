@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "output/json.h"
-#include "triage/compare.h"
+#include "triage/results/compare.h"
 
 /* The document's head: schema, command, the rule and every side's runs. */
 void compare_json_head(struct json *j, const struct compare_side *sides, size_t nsides);

@@ -21,7 +21,7 @@
 
 #include "basic/strbuf.h"
 #include "bench/job.h"
-#include "triage/run.h"
+#include "triage/workload/run.h"
 
 struct fio_json_job {
 	const char *name;

@@ -2,7 +2,7 @@
 #ifndef IOTRIAGE_RENDER_MATRIX_H
 #define IOTRIAGE_RENDER_MATRIX_H
 
-#include "triage/matrix.h"
+#include "triage/matrix/matrix.h"
 
 /* One row per test, one column per target (its rate, or its status), the
  * best marked; then the hint to draw it. To stdout. */

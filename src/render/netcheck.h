@@ -3,7 +3,7 @@
 #ifndef IOTRIAGE_RENDER_NETCHECK_H
 #define IOTRIAGE_RENDER_NETCHECK_H
 
-#include "triage/netcheck.h"
+#include "triage/network/netcheck.h"
 
 /* Ports (with the traffic over the window), routes, bonds and their ports,
  * destinations as probed from each port, then a FINDING or NOTE line per

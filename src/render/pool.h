@@ -4,9 +4,9 @@
 #ifndef IOTRIAGE_RENDER_POOL_H
 #define IOTRIAGE_RENDER_POOL_H
 
-#include "triage/benchpool.h"
-#include "triage/read_batch.h"
-#include "triage/rwpool.h"
+#include "triage/pool/benchpool.h"
+#include "triage/media/read_batch.h"
+#include "triage/pool/rwpool.h"
 
 /* benchpool: the table (a row per figure, or the reason a test has none)
  * and the notes under it; then the pool's findings (settings and state,

@@ -2,7 +2,7 @@
 #ifndef IOTRIAGE_RENDER_PRESETS_H
 #define IOTRIAGE_RENDER_PRESETS_H
 
-#include "triage/presets.h"
+#include "triage/workload/presets.h"
 
 /* A line per test done: loops, IOPS mean and best, their spread, mean
  * bandwidth and latency percentiles. To stdout. */

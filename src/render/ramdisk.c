@@ -7,7 +7,7 @@
 
 #include "output/latency.h"
 #include "output/table.h"
-#include "triage/ramdisk_export.h"
+#include "triage/ramdisk/ramdisk_export.h"
 
 #define MB (1024.0 * 1024.0)
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "output/json.h"
-#include "triage/ramdisk_batch.h"
-#include "triage/ramdisk_sweep.h"
+#include "triage/ramdisk/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_sweep.h"
 
 /* L[0..N) as the listing table on OUT, and as the JSON array KEY. */
 void ramdisk_print_table(const struct ramdisk_listed *l, size_t n, FILE *out);

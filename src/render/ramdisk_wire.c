@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "triage/ramdisk_export.h"
+#include "triage/ramdisk/ramdisk_export.h"
 
 /* The port under the path on one side; null when it was not found. */
 static void link_json(struct json *j, const struct link_rate *k)

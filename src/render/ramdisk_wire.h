@@ -1,5 +1,5 @@
 /* render/ramdisk_wire.h: the wire comparison (ramdisk client and wire,
- * triage/ramdisk_export.h): one side's workloads as the JSON object KEY;
+ * triage/ramdisk/ramdisk_export.h): one side's workloads as the JSON object KEY;
  * local, remote, added and judgement as members of the open object; the
  * table and sentence on stdout. */
 #ifndef IOTRIAGE_RENDER_RAMDISK_WIRE_H

@@ -8,9 +8,9 @@
 #include "basic/strbuf.h"
 #include "media/disk_verdict.h"
 #include "output/table.h"
-#include "triage/read_health.h"
-#include "triage/read_link.h"
-#include "triage/read_verdict.h"
+#include "triage/media/read_health.h"
+#include "triage/media/read_link.h"
+#include "triage/media/read_verdict.h"
 
 void read_batch_print_table(const struct read_batch *b, FILE *out)
 {

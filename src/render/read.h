@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "triage/read_batch.h"
-#include "triage/read_group.h"
+#include "triage/media/read_batch.h"
+#include "triage/media/read_group.h"
 
 /* One row per disk, fastest first: device, model, size, bytes read, time,
  * rate, share of the median, share of its solo rate together, verdict,

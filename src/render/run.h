@@ -5,7 +5,7 @@
 #define IOTRIAGE_RENDER_RUN_H
 
 #include "bench/job.h"
-#include "triage/fiojob_run.h"
+#include "triage/workload/fiojob_run.h"
 
 /* RES's figures, to stdout. */
 void run_result_print(const struct job_result *res);

@@ -2,7 +2,7 @@
 #ifndef IOTRIAGE_RENDER_VOLUMES_H
 #define IOTRIAGE_RENDER_VOLUMES_H
 
-#include "triage/volumes.h"
+#include "triage/pool/volumes.h"
 
 /* A row per volume (its rate, what it was read from, or why not), the
  * volumes read from elsewhere than the media with the reason, and the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # benchpool reads the pool's ashift and its members' physical sector sizes
-# (triage/pool_evidence.h) for the ashift finding (pool/pool_findings.h):
+# (triage/pool/pool_evidence.h) for the ashift finding (pool/pool_findings.h):
 # a zfs-fuse mirror of two 4096-byte-sector loop devices created with
 # ashift=12 reports ashift 12 and 4096-byte sectors and no ashift finding;
 # a default pool on 512-byte-sector loop devices reports zfs-fuse's ashift 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # benchpool reads the pool's settings and state before its tests and samples
-# its members during them (triage/pool_evidence.h), on a zfs-fuse raidz of
+# its members during them (triage/pool/pool_evidence.h), on a zfs-fuse raidz of
 # five loop devices: the default pool gives no settings finding and a
 # telemetry row per member; dedup on, recordsize 4K under the 1 MiB
 # sequential pass, and a pool filled over 80% each give their finding, with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The pool telemetry names a member slowed ONLY under the pool's load
-# (triage/pool_evidence.h, pool/member_load.h; bench/pool_member_slow.sh
+# (triage/pool/pool_evidence.h, pool/member_load.h; bench/pool_member_slow.sh
 # repeats this 10 times each way). A zfs-fuse raidz of five loop devices,
 # each stacked on its own backing loop device; the zfs-fuse daemon is moved
 # into a blkio group whose one rule caps the third member's BACKING device.

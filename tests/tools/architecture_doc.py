@@ -2,7 +2,7 @@
 """tests/tools/architecture_doc.py ROOT: docs/ARCHITECTURE.md names only
 files and folders that exist, and names every folder of src/. Prints TAP.
 
-A name with a slash (triage/ramdisk_wire.h, tests/tools/source_rules.py,
+A name with a slash (triage/ramdisk/ramdisk_wire.h, tests/tools/source_rules.py,
 src/render/) is looked up from the folder the tree above it is in, then from
 ROOT, src/ and tests/; a bare file name (read.c/.h: read.c and read.h) in the
 tree must be in the folder it is listed under; in prose it may be anywhere

@@ -18,6 +18,7 @@ docs/ARCHITECTURE.md, checked on the sources. Prints TAP lines.
   - cmd/ stays thin: no cmd_*.c file over CMD_FILE_MAX_LINES lines, and
     cmd/ (.c and .h) under CMD_MAX_SHARE of src/'s lines: a new command is
     a file of its own, not a squeeze under one total
+  - every triage/ module is in a folder of the method's step (triage/media/, ...)
   - no function in src/ is longer than FUNCTION_MAX_LINES lines, except the
     ones listed in tests/tools/long_functions.txt with their reason
 """
@@ -38,7 +39,8 @@ LAYERS = {
     'cmd': 5,
     'docgen': 6,  # the build tool that writes the manual and completion from the command table
 }
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([A-Za-z0-9_]+)\.h"', re.M)
+# "layer/name.h", or "layer/folder/name.h" (triage/ keeps its modules in folders by the method's step)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/((?:[a-z_]+/)?[A-Za-z0-9_]+)\.h"', re.M)
 
 src = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -272,5 +274,10 @@ for f, text in texts.items():
 long_functions.sort()
 ok(not long_functions, 'no function is over %d lines (or it is listed with its reason)' % FUNCTION_MAX_LINES,
    long_functions)
+# triage/ shows the method: its modules live in folders by step (media,
+# network, ramdisk, pool, doctor, ...), none loose at its top.
+loose = [os.path.relpath(f, src) for f in files
+         if layer_dir(f) == 'triage' and os.path.dirname(os.path.relpath(f, src)) == 'triage']
+ok(not loose, 'every triage/ module is in a folder of its step', loose)
 print('1..%d' % n)
 sys.exit(1 if failed else 0)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "triage/bundle.h"
+#include "triage/results/bundle.h"
 
 int main(void)
 {

@@ -1,6 +1,6 @@
 /* doctor's pool-step judgement: when does the pool layer stand out? Figures
  * in bytes per second; the healthy ones are what this machine measured. */
-#include "triage/doctor_judgement.h"
+#include "triage/doctor/doctor_judgement.h"
 #include "tap.h"
 
 #define MB 1e6

@@ -1,10 +1,10 @@
 /* test_doctor_media: what doctor's media step names and on which kind of
- * evidence (triage/doctor_media.h): a disk named only for its tail, only for
+ * evidence (triage/doctor/doctor_media.h): a disk named only for its tail, only for
  * its link or only for its health is named; a slow group is named as a
  * group; the order makes the first disk flagged by its reads the subject. */
 #include <string.h>
 
-#include "triage/doctor_media.h"
+#include "triage/doctor/doctor_media.h"
 #include "tap.h"
 
 static void disk(struct disk_read *d, const char *path, enum verdict_kind kind)

@@ -1,7 +1,7 @@
 /* triage/netcheck_peer: the throughput verdicts on measured figures. */
 #include <string.h>
 
-#include "triage/netcheck.h"
+#include "triage/network/netcheck.h"
 #include "tap.h"
 
 static struct nc_peer_path path(const char *port, int64_t link, double single_bps, double par_bps)

@@ -3,7 +3,7 @@
  * makes and an unexport removes, a half-made export after a kill removed
  * by the reaper without touching anyone else's subsystem or port; the
  * initiator's pure parts (ramdisk/fabrics.c) on a stand-in sysfs; and the
- * client's result line (triage/ramdisk_wire.c). The kernel's own
+ * client's result line (triage/ramdisk/ramdisk_wire.c). The kernel's own
  * behaviour (listening, a port in use) is tested in the VM
  * (tests/cli/test_wire_vm.sh). */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "ramdisk/nvmet.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
-#include "triage/ramdisk_export.h"
+#include "triage/ramdisk/ramdisk_export.h"
 
 static bool exists(const char *root, const char *rel)
 {

@@ -13,7 +13,7 @@
 #include "basic/fsutil.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
-#include "triage/ramdisk_batch.h"
+#include "triage/ramdisk/ramdisk_batch.h"
 
 static void write_text(const char *path, const char *text)
 {

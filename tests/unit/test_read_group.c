@@ -1,9 +1,9 @@
-/* test_read_group: the group rule (triage/read_group.h, read_groups_judge):
+/* test_read_group: the group rule (triage/media/read_group.h, read_groups_judge):
  * each group's median against the other groups' with the statistics of
  * disks (media/outlier), and the sentence of a slow or fast group. */
 #include <string.h>
 
-#include "triage/read_group.h"
+#include "triage/media/read_group.h"
 #include "tap.h"
 
 #define MB 1e6

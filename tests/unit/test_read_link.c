@@ -1,9 +1,9 @@
-/* test_read_link: the link rule of a read batch (triage/read_link.h) on the
+/* test_read_link: the link rule of a read batch (triage/media/read_link.h) on the
  * captured link lab and the trees composed from it (tests/data/linkrate,
  * see its README). */
 #include <string.h>
 
-#include "triage/read_link.h"
+#include "triage/media/read_link.h"
 #include "tap.h"
 
 #define LAB TEST_DATA_DIR "/linklab/sys"

@@ -1,4 +1,4 @@
-/* The shared-path judgement of readdisks --mode both (triage/read_shared.h,
+/* The shared-path judgement of readdisks --mode both (triage/media/read_shared.h,
  * shared_path_judge): a whole path whose median drops, a subset of disks
  * held back together while the group's median holds (a throttle group among
  * other disks on one controller, as in the hardware lab), and the cases that
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "triage/read_shared.h"
+#include "triage/media/read_shared.h"
 #include "tap.h"
 
 int main(void)

@@ -1,4 +1,4 @@
-/* The read batch's verdict (triage/read_verdict.h): the kind from a read's
+/* The read batch's verdict (triage/media/read_verdict.h): the kind from a read's
  * status, the reasons in words, and read_batch_judge on sets where no disk
  * is out of line (no confirming re-read runs). The verdict type's own rules
  * are in test_disk_verdict.c. */
@@ -9,9 +9,9 @@
 #include "basic/strbuf.h"
 #include "disk/smart.h"
 #include "output/json.h"
-#include "triage/read_group.h"
-#include "triage/read_health.h"
-#include "triage/read_verdict.h"
+#include "triage/media/read_group.h"
+#include "triage/media/read_health.h"
+#include "triage/media/read_verdict.h"
 #include "tap.h"
 
 #define MB 1e6

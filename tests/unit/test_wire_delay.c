@@ -1,5 +1,5 @@
 /* ramdisk wire --ndelay: the judgement of a slower back end seen locally
- * and from the client (triage/ramdisk_wire_judge.c, pure), on figures
+ * and from the client (triage/ramdisk/ramdisk_wire_judge.c, pure), on figures
  * shaped like the VM's (tests/cli/test_wire_vm.sh measures the real
  * ones); and the runtime change of scsi_debug's delay
  * (ramdisk/scsi_debug.c) on a temporary tree standing in for sysfs: the
@@ -15,7 +15,7 @@
 #include "basic/fsutil.h"
 #include "ramdisk/ramdisk.h"
 #include "tap.h"
-#include "triage/ramdisk_export.h"
+#include "triage/ramdisk/ramdisk_export.h"
 
 static struct wire_side side(double mean_us, double iops, double mbps)
 {

@@ -1,0 +1,410 @@
+/* run --fio-job: a fio job file's jobs with the built-in engine (see
+ * triage/workload/fiojob_run.h). */
+#include "triage/workload/fiojob_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/checksum.h"
+#include "basic/log.h"
+#include "bench/target.h"
+#include "store/params.h"
+#include "store/store.h"
+
+/* The job file's text, at most FIOJOB_MAX_TEXT bytes (one more is read to
+ * tell a longer file, which the parser then refuses). */
+static int read_job_file(const char *file, char **ret, size_t *ret_len, char *err, size_t errlen)
+{
+	FILE *fp = fopen(file, "re");
+	if (!fp) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read the fio job file '%s': %s", file, strerror(e));
+		return -e;
+	}
+	char *buf = malloc(FIOJOB_MAX_TEXT + 2);
+	if (!buf) {
+		fclose(fp);
+		return -ENOMEM;
+	}
+	size_t n = fread(buf, 1, FIOJOB_MAX_TEXT + 1, fp);
+	int failed = ferror(fp);
+	fclose(fp);
+	if (failed) {
+		free(buf);
+		snprintf(err, errlen, "cannot read the fio job file '%s' (is it a directory?)", file);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	*ret_len = n;
+	return 0;
+}
+
+/* The options of fio's that the engine runs natively (bench/job.h). */
+static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
+{
+	spec->offset = job->offset;
+	spec->offset_increment = job->offset_increment;
+	spec->number_ios = job->number_ios;
+	spec->loops = job->loops;
+	spec->startdelay_ns = job->startdelay_ns;
+	spec->thinktime_ns = job->thinktime_ns;
+	spec->thinktime_blocks = job->thinktime_blocks;
+	spec->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	spec->datasync = !job->fsync && job->fdatasync;
+	spec->end_fsync = job->end_fsync;
+	spec->seq_hole = job->seq_hole;
+	int kind = job->verify[0] ? checksum_find(job->verify) : CHECKSUM_NONE;
+	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
+	spec->verify_read = job->do_verify;
+	spec->verify_fatal = job->verify_fatal;
+	spec->bs_min = job->bs_min;
+	spec->nr_split = job->nr_split;
+	for (unsigned i = 0; i < job->nr_split && i < JOB_MAX_SPLIT; i++)
+		spec->split[i] = (struct job_bs_share){ job->split[i].bs, job->split[i].pct };
+}
+
+/* A job's settings in run's terms; the target's own size when none is given. */
+static void job_settings(const struct fiojob *job, const struct run_settings *base, struct run_settings *s)
+{
+	*s = *base;
+	s->guard = (struct inuse_report){ .excl_fd = -1 };
+	s->rw = run_rw_find(job->rw);
+	s->mix = job->rwmixread;
+	s->engine = job->ioengine;
+	if (!s->rw)
+		s->rw = job->rw; /* one of fio's own (trim): only fio runs it */
+	s->direct = job->direct;
+	s->size_given = job->size != 0 || job->filesize != 0;
+	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
+	s->spec.bs = job->bs;
+	s->spec.iodepth = job->iodepth;
+	s->spec.numjobs = job->numjobs;
+	s->spec.size = job->size;
+	s->spec.io_limit = job->io_size;
+	if (job->filesize) { /* the file's size; size is only io_size's default then, as in fio */
+		s->spec.size = job->filesize;
+		s->spec.io_limit = job->io_size ? job->io_size : job->size;
+	}
+	s->spec.runtime_ns = job->runtime_ns;
+	s->spec.ramp_ns = job->ramp_ns;
+	s->spec.time_based = job->time_based;
+	s->spec.rate_bps = job->rate_bps;
+	s->spec.rate_iops = job->rate_iops;
+	job_settings_fio(job, &s->spec);
+	/* randrepeat=1 (fio's default): the same offsets every run; 0: new ones. */
+	s->spec.seed = job->randrepeat ? 1 : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+	s->spec.progress_label = job->name;
+	run_apply_rw(s);
+}
+
+/* size=N% and io_size=N%: of the target's size (rounded down to the block
+ * size, as fio does), and of the size. */
+static int resolve_percentages(const char *file, const char *path, struct fiojob *job, char *err, size_t errlen)
+{
+	if (!job->size_pct && !job->io_size_pct)
+		return 0;
+	struct target t = TARGET_INIT;
+	int r = target_open(path, false, false, false, &t);
+	uint64_t whole = t.size;
+	target_close(&t);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: job [%s]: size=%u%%: cannot read the size of '%s': %s", file, job->name,
+			 job->size_pct ? job->size_pct : job->io_size_pct, path, strerror(-r));
+		return r;
+	}
+	if (job->size_pct) {
+		job->size = whole * job->size_pct / 100;
+		job->size -= job->size % job->bs;
+	}
+	if (job->io_size_pct)
+		job->io_size = (job->size ? job->size : whole) * job->io_size_pct / 100;
+	if ((job->size_pct && !job->size) || (job->io_size_pct && !job->io_size)) {
+		snprintf(err, errlen, "%s: job [%s]: %u%% of '%s' (%llu bytes) is less than one block", file, job->name,
+			 job->size_pct ? job->size_pct : job->io_size_pct, path, (unsigned long long)whole);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_jobs(const char *file, const char *target, struct fiojob_outcome *out, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < out->jobs.njobs; i++) {
+		struct fiojob *job = &out->jobs.jobs[i];
+		struct stat st;
+		bool into_dir = target && stat(target, &st) == 0 && S_ISDIR(st.st_mode);
+		if (into_dir && !fiojob_file_path(job, target, out->target[i], sizeof(out->target[i]))) {
+			snprintf(err, errlen, "%s: job [%s]: TARGET '%s' is a directory and the job names no file in it "
+				 "(filename=, filename_format= or filesize=)", file, job->name, target);
+			return -EINVAL;
+		}
+		if (!into_dir && target)
+			snprintf(out->target[i], sizeof(out->target[i]), "%s", target);
+		else if (!into_dir && !fiojob_file_path(job, NULL, out->target[i], sizeof(out->target[i]))) {
+			snprintf(err, errlen, "%s: job [%s] names no filename= and no TARGET was given", file, job->name);
+			return -EINVAL;
+		}
+		const char *path = out->target[i];
+		int r = resolve_percentages(file, path, job, err, errlen);
+		if (r < 0)
+			return r;
+		struct run_settings base = { .rw = "read" };
+		job_settings(job, &base, &out->settings[i]);
+		char msg[160];
+		if (job_validate_timing(&out->settings[i].spec, msg, sizeof(msg)) < 0) {
+			snprintf(err, errlen, "%s: job [%s]: %s", file, job->name, msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static const char *env_get(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+/* fio's rule: a relative name not found from here is looked for beside the including file. */
+static int env_include(const char *path, const char *from, char **text, size_t *len, char *why, size_t whylen,
+		       void *arg)
+{
+	(void)arg;
+	char beside[4096];
+	const char *slash = from ? strrchr(from, '/') : NULL;
+	if (path[0] != '/' && access(path, F_OK) != 0 && slash) {
+		snprintf(beside, sizeof(beside), "%.*s%s", (int)(slash - from + 1), from, path);
+		path = beside;
+	}
+	return read_job_file(path, text, len, why, whylen);
+}
+
+/* The job's file as a name (a colon unescaped), or its list as written. */
+static const char *job_files(const struct fiojob *job)
+{
+	return job->filename[0] ? job->filename : job->files;
+}
+
+/* A file that needs fio: refused with --native or without fio, else marked for it. */
+static int check_fio(const char *file, bool native, struct fiojob_outcome *out, char *err, size_t errlen)
+{
+	const char *why = out->jobs.fio_reason;
+	if (native) {
+		snprintf(err, errlen, "%s: %s; --native refuses it (without --native the file runs through fio)", file, why);
+		return -EINVAL;
+	}
+	if (fiojob_fio_version(out->fio_version, sizeof(out->fio_version)) < 0) {
+		snprintf(err, errlen, "%s: %s, and fio, which would run it, is not installed (apt-get install fio)", file,
+			 why);
+		return -ENOENT;
+	}
+	char refusal[400];
+	if (fiojob_fio_check(&out->jobs, out->target_arg, refusal, sizeof(refusal)) < 0) {
+		snprintf(err, errlen, "%s: %s; %s", file, why, refusal);
+		return -EINVAL;
+	}
+	out->through_fio = true;
+	for (size_t i = 0; i < out->jobs.njobs; i++)
+		snprintf(out->target[i], sizeof(out->target[i]), "%s",
+			 out->target_arg ? out->target_arg : job_files(&out->jobs.jobs[i]));
+	return 0;
+}
+
+int fiojob_load(const char *file, const char *target, bool native, struct fiojob_outcome *out, char *err,
+		size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->file = file;
+	out->target_arg = target;
+	char *text = NULL;
+	size_t len = 0;
+	int r = read_job_file(file, &text, &len, err, errlen);
+	if (r < 0)
+		return r;
+	long page = sysconf(_SC_PAGESIZE), cpus = sysconf(_SC_NPROCESSORS_CONF), pages = sysconf(_SC_PHYS_PAGES);
+	struct fiojob_env env = {
+		.getenv = env_get, .read_include = env_include, .path = file,
+		.pagesize = page > 0 ? (uint64_t)page : 4096, .ncpus = cpus > 0 ? (uint64_t)cpus : 1,
+		.mb_memory = page > 0 && pages > 0 ? (uint64_t)pages * (uint64_t)page >> 20 : 0,
+	};
+	char why[512];
+	r = fiojob_parse_env(text, len, &env, &out->jobs, why, sizeof(why));
+	free(text);
+	if (r < 0) {
+		fiojob_file_release(&out->jobs);
+		snprintf(err, errlen, "%s: %s", file, why);
+		return r;
+	}
+	r = out->jobs.fio_reason[0] ? check_fio(file, native, out, err, errlen) : check_jobs(file, target, out, err, errlen);
+	if (r < 0)
+		fiojob_file_release(&out->jobs);
+	return r;
+}
+
+/* fio's jobs become the outcome's, with their results (fio may report more
+ * jobs than the file has sections: numjobs without group_reporting). */
+static int run_through_fio(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
+{
+	log_msg(LOG_INFO, "FIO-JOB %s: handed to %s: %s", out->file, out->fio_version, out->jobs.fio_reason);
+	int r = fiojob_fio_run(&out->jobs, out->target_arg, base->force, &out->fio, err, errlen);
+	char reason[sizeof(out->engine_reason[0])];
+	snprintf(reason, sizeof(reason), "%s ran the file: %s", out->fio_version, out->jobs.fio_reason);
+	for (size_t i = 0; i < out->fio.njobs; i++) {
+		struct fiojob *job = &out->jobs.jobs[i];
+		*job = out->fio.jobs[i];
+		if (i >= out->jobs.njobs || !out->target_arg)
+			snprintf(out->target[i], sizeof(out->target[i]), "%s", out->target_arg ? out->target_arg : job_files(job));
+		job_settings(job, base, &out->settings[i]);
+		out->settings[i].engine = "fio";
+		out->results[i] = out->fio.results[i];
+		out->fio.results[i] = NULL;
+		snprintf(out->error[i], sizeof(out->error[i]), "%s", out->fio.error[i]);
+		snprintf(out->engine_reason[i], sizeof(out->engine_reason[i]), "%s", reason);
+		if (out->error[i][0] && r == 0) {
+			r = -EIO;
+			snprintf(err, errlen, "job [%s]: %s", job->name, out->error[i]);
+		}
+	}
+	out->jobs.njobs = out->fio.njobs > out->jobs.njobs ? out->fio.njobs : out->jobs.njobs;
+	out->ndone = out->fio.njobs;
+	return r;
+}
+
+int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
+{
+	if (out->through_fio)
+		return run_through_fio(out, base, err, errlen);
+	int first = 0;
+	for (size_t i = 0; i < out->jobs.njobs; i++) {
+		const struct fiojob *job = &out->jobs.jobs[i];
+		struct run_settings *s = &out->settings[i];
+		job_settings(job, base, s);
+		log_msg(LOG_INFO, "FIO-JOB %s (%s): job [%s], %zu of %zu", out->file, out->target[i], job->name, i + 1,
+			out->jobs.njobs);
+		int r = run_workload(out->target[i], s, &out->results[i], out->error[i], sizeof(out->error[i]),
+				     out->engine_reason[i], sizeof(out->engine_reason[i]));
+		out->ndone = i + 1;
+		if (r == 0 && out->results[i]->stop == JOB_STOP_INTERRUPTED)
+			r = -EINTR;
+		if (r < 0 && !first) {
+			first = r;
+			snprintf(err, errlen, "job [%s]: %s", job->name, r == -EINTR ? "interrupted" : out->error[i]);
+		}
+		if (r == -EINTR)
+			break;
+	}
+	return first;
+}
+
+static void json_job_options(struct json *j, const struct fiojob *job)
+{
+	json_begin_object(j, "options");
+	json_string(j, "rw", job->rw);
+	json_uint(j, "rwmixread", job->rwmixread);
+	json_uint(j, "bs", job->bs);
+	json_uint(j, "iodepth", job->iodepth);
+	json_uint(j, "numjobs", job->numjobs);
+	json_uint(j, "size", job->size);
+	json_uint(j, "io_size", job->io_size);
+	json_double(j, "runtime_seconds", (double)job->runtime_ns / 1e9);
+	json_double(j, "ramp_time_seconds", (double)job->ramp_ns / 1e9);
+	json_bool(j, "time_based", job->time_based);
+	json_bool(j, "direct", job->direct);
+	json_string(j, "ioengine", job->ioengine);
+	json_string(j, "filename", job->filename[0] ? job->filename : NULL);
+	json_string(j, "directory", job->directory[0] ? job->directory : NULL);
+	json_string(j, "filename_format", job->filename_format[0] ? job->filename_format : NULL);
+	json_uint(j, "filesize", job->filesize);
+	json_uint(j, "bs_min", job->bs_min);
+	json_begin_array(j, "bssplit");
+	for (unsigned i = 0; i < job->nr_split; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "bs", job->split[i].bs);
+		json_uint(j, "percent", job->split[i].pct);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_uint(j, "rate", job->rate_bps);
+	json_uint(j, "rate_iops", job->rate_iops);
+	json_bool(j, "randrepeat", job->randrepeat);
+	json_bool(j, "norandommap", job->norandommap);
+	json_uint(j, "offset", job->offset);
+	json_uint(j, "offset_increment", job->offset_increment);
+	json_uint(j, "number_ios", job->number_ios);
+	json_uint(j, "loops", job->loops);
+	json_double(j, "startdelay_seconds", (double)job->startdelay_ns / 1e9);
+	json_double(j, "thinktime_seconds", (double)job->thinktime_ns / 1e9);
+	json_uint(j, "thinktime_blocks", job->thinktime_blocks);
+	json_uint(j, "fsync", job->fsync);
+	json_uint(j, "fdatasync", job->fdatasync);
+	json_bool(j, "end_fsync", job->end_fsync);
+	json_uint(j, "rw_skip_bytes", job->seq_hole);
+	json_string(j, "verify", job->verify[0] ? job->verify : NULL);
+	json_bool(j, "do_verify", job->do_verify);
+	json_bool(j, "verify_fatal", job->verify_fatal);
+	json_end_object(j);
+}
+
+void fiojob_json(struct json *j, const struct fiojob_outcome *o)
+{
+	json_begin_object(j, "fio_job");
+	json_string(j, "file", o->file);
+	json_string(j, "order", o->through_fio ? "fio's own" : "one job after another (as fio with stonewall)");
+	json_string(j, "run_by", o->through_fio ? o->fio_version : "iotriage");
+	json_string(j, "fio_reason", o->jobs.fio_reason[0] ? o->jobs.fio_reason : NULL);
+	json_begin_array(j, "jobs");
+	for (size_t i = 0; i < o->ndone; i++) {
+		json_begin_object(j, NULL);
+		json_string(j, "name", o->jobs.jobs[i].name);
+		json_string(j, "target", o->target[i]);
+		json_job_options(j, &o->jobs.jobs[i]);
+		run_json_parameters(j, &o->settings[i], o->target[i]);
+		if (o->results[i])
+			run_json_result(j, o->results[i], o->engine_reason[i], o->settings[i].direct);
+		json_string(j, "status", o->error[i][0] ? "error" : "ok");
+		json_string(j, "reason", o->error[i][0] ? o->error[i] : NULL);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+int fiojob_store(struct store *s, const char *run_id, const struct fiojob_outcome *o)
+{
+	for (size_t i = 0; i < o->ndone; i++) {
+		const struct fiojob *job = &o->jobs.jobs[i];
+		const struct job_result *res = o->results[i];
+		char test[96];
+		snprintf(test, sizeof(test), "fio-job %s", job->name);
+		struct store_params params = STORE_PARAMS_INIT;
+		store_params_workload(&params, job->rw, job->bs, job->iodepth, job->numjobs);
+		store_params_str(&params, "engine", res ? res->engine->name : job->ioengine);
+		struct store_result row = {
+			.run_id = run_id, .test = test, .path = o->target[i],
+			.status = o->error[i][0] ? "error" : "ok", .reason = o->error[i][0] ? o->error[i] : NULL,
+			.bytes = res ? res->bytes : 0, .seconds = res ? res->seconds : 0,
+			.bw_bytes_per_s = res ? job_bw_bytes_per_s(res) : 0, .iops = res ? job_iops(res) : 0,
+			.params = store_params_text(&params),
+		};
+		int r = store_add_result(s, &row);
+		store_params_release(&params);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void fiojob_release(struct fiojob_outcome *o)
+{
+	fiojob_fio_release(&o->fio);
+	fiojob_file_release(&o->jobs);
+	for (size_t i = 0; i < FIOJOB_MAX_JOBS; i++) {
+		free(o->results[i]);
+		o->results[i] = NULL;
+	}
+}
