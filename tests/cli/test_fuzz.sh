@@ -25,9 +25,9 @@ fi
 
 # Seeds per target: its captures in tests/data, and its own directory.
 declare -A seeds=(
-	[zpool_status]="zpool_status_* openzfs232_*_status*.txt"
+	[zpool_status]="zpool_status_* openzfs*_status*.txt"
 	[zpool_status_json]="openzfs232_*_status_j.json"
-	[zpool_lat]="openzfs232_*_iostat_lHp.txt"
+	[zpool_lat]="openzfs*_iostat_lHp.txt"
 	[zfs_label]="*zdb_label*.txt"
 	[zpool_hist]="openzfs*_iostat_wHp.txt"
 	[zpool_list]=""

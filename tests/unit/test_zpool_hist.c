@@ -1,6 +1,7 @@
 /* pool/zpool_hist: zpool iostat -w -H -p of a real OpenZFS 2.3.2 pool (a
  * mirror with a mirrored log after sync and async writes, captured in the
- * VM by tests/vm/openzfs_scenario.sh); percentiles, differences, bad input. */
+ * VM by tests/vm/openzfs_scenario.sh; and 2.1.11's); percentiles,
+ * differences, bad input. */
 #include <errno.h>
 #include <string.h>
 
@@ -43,6 +44,9 @@ int main(void)
 	const char *human = test_data("openzfs232_mirror_iostat_w.txt", &len);
 	is_int(human ? zpool_hist_parse(human, len, &d) : 0, -EINVAL, "the human table (no -H -p) is refused, not misread");
 	is_int(zpool_hist_parse("", 0, &d), -EINVAL, "empty: an error");
+	const char *t21 = test_data("openzfs2111_mirror_iostat_wHp.txt", &len);
+	ok(t21 && zpool_hist_parse(t21, len, &d) == 0 && d.nbuckets == h.nbuckets && zpool_hist_total(&d, ZH_DISK_WRITE) > 0,
+	   "OpenZFS 2.1.11's histograms (no rebuild column) parse alike");
 	test_data_free_all();
 	return tap_done();
 }
