@@ -103,6 +103,15 @@ static void dataset_flags(const struct pool_findings_input *in, const char *ds, 
 		snprintf(f->fix, sizeof(f->fix), "zfs set sync=standard %s (add a fast log device if sync writes are slow)", ds);
 		snprintf(f->evidence, sizeof(f->evidence), "sync=disabled");
 	}
+	const char *logbias = zfs_props_get(in->dataset_props, in->dataset, "logbias");
+	if (logbias && strcmp(logbias, "throughput") == 0 && in->layout && has_log(in->layout)) {
+		struct pool_finding *f = pool_findings_add(out, "logbias", "note", ds);
+		snprintf(f->text, sizeof(f->text), "logbias=throughput: this dataset's sync writes skip the pool's log "
+			 "device and go to the data vdevs, so the log does nothing for it");
+		snprintf(f->fix, sizeof(f->fix), "zfs set logbias=latency %s where sync-write latency matters (a "
+			 "database's log, NFS, VMs); keep throughput only for large streaming sync writes", ds);
+		snprintf(f->evidence, sizeof(f->evidence), "logbias=throughput, a log vdev in the pool");
+	}
 	const char *comp = zfs_props_get(in->dataset_props, in->dataset, "compression");
 	if (comp && costly_compression(in, comp)) {
 		struct pool_finding *f = pool_findings_add(out, "compression", "note", ds);

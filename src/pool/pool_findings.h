@@ -7,7 +7,11 @@
  *                   differ by 16x or more either way (1 MiB sequential on
  *                   4K records; 4K random on 128K records: read-modify-write).
  *                   The default 128K under 1 MiB I/O (8x) is not a finding.
+ *   volblocksize    the same for a zvol (pool_findings_volblocksize)
  *   sync-no-log     sync=always and no log device in the layout
+ *   sync-disabled   sync=disabled: acknowledged writes can be lost (data safety)
+ *   logbias         logbias=throughput on a pool with a log: a note (the
+ *                   dataset's sync writes skip the log)
  *   dedup           dedup is not off (every write looks up the dedup table)
  *   compression     not off: a note (it costs CPU; whether the CPU is the
  *                   bottleneck is judged elsewhere)

@@ -116,6 +116,44 @@ static void openzfs_props(void)
 	free(dg);
 }
 
+/* logbias on real OpenZFS 2.3.2 properties (zfs get -H -p all, captured in
+ * the VM), the dataset's parsed value then set to throughput; the layouts of
+ * a pool with a log mirror and of one without (also captured). */
+static void logbias(void)
+{
+	char *g = data("openzfs232_ashift9_sync_get.txt");
+	char *with_log = data("openzfs232_mirror_log_cache_spare_status_P.txt");
+	char *no_log = data("openzfs232_raidz1_guid_member_status_P.txt");
+	struct zfs_props p;
+	struct pool_layout lw, ln;
+	is_int(zfs_props_parse(g, &p), 0, "OpenZFS 2.3.2's zfs get parsed");
+	ok(zfs_parse_status(with_log, &lw) == 0 && zfs_parse_status(no_log, &ln) == 0, "two layouts parsed");
+	struct pool_findings_input in = { .pool = "ash", .dataset_props = &p, .dataset = "ash", .layout = &lw };
+	struct pool_findings f = { 0 };
+	is_int(pool_findings_zfs(&in, &f), 0, "findings");
+	ok(!pool_findings_find(&f, "logbias"), "logbias=latency (the default) is no note");
+	pool_findings_release(&f);
+	for (size_t i = 0; i < p.count; i++)
+		if (!strcmp(p.items[i].name, "logbias"))
+			snprintf(p.items[i].value, sizeof(p.items[i].value), "throughput");
+	is_int(pool_findings_zfs(&in, &f), 0, "findings with logbias=throughput");
+	const struct pool_finding *x = pool_findings_find(&f, "logbias");
+	ok(x && !strcmp(x->severity, "note") && strstr(x->text, "skip the pool's log device") &&
+		   strstr(x->fix, "zfs set logbias=latency ash"),
+	   "logbias=throughput on a pool with a log: a note, the log unused, the fix");
+	pool_findings_release(&f);
+	in.layout = &ln;
+	is_int(pool_findings_zfs(&in, &f), 0, "the same on a pool without a log");
+	ok(!pool_findings_find(&f, "logbias"), "no log, nothing for logbias to skip: no note");
+	pool_findings_release(&f);
+	pool_layout_release(&lw);
+	pool_layout_release(&ln);
+	zfs_props_release(&p);
+	free(g);
+	free(with_log);
+	free(no_log);
+}
+
 static void fuse_datasets(void)
 {
 	char *g = data("zfs_get_all_fuse_captured.txt");
@@ -235,6 +273,7 @@ int main(void)
 {
 	zpool_get();
 	openzfs_props();
+	logbias();
 	fuse_datasets();
 	status();
 	btrfs();
