@@ -284,7 +284,9 @@ static const struct docgen_details details[] = {
 		"pool's mount point (inside a tagged directory, no dataset created) and read back, with the"
 		" spec's WRITE-POOL-FILE/READ-POOL-FILE log lines. A file that does not fit is shrunk, and "
 		"the bytes actually written are reported. On ZFS the read-back is labelled cache (the ARC "
-		"may serve it). rwpools runs it on every ZFS pool and mounted btrfs file system; runall "
+		"may serve it), unless the file is more than twice the ARC's maximum (arcstats' c_max, or "
+		"zfs-fuse's): reading it from its start evicts its end before it is reached, so it is the "
+		"pool's, and the log says so. rwpools runs it on every ZFS pool and mounted btrfs file system; runall "
 		"adds readpooldisks for each (--read-size per member, default 1000M), in one document: the "
 		"sweep to attach to a support case. Both write into every pool: do not run them where you "
 		"do not own the other pools." },

@@ -10,8 +10,8 @@ if ! command -v zpool >/dev/null || ! pgrep -x zfs-fuse >/dev/null; then
 	exit 0
 fi
 
-z1=$(make_loop 200M)
-z2=$(make_loop 200M)
+z1=$(make_loop 600M)
+z2=$(make_loop 600M)
 pool=iotriage-rw-$$
 zpool create -f "$pool" mirror "$z1" "$z2" >/dev/null 2>&1
 ok $? "zpool create mirror"
@@ -47,6 +47,12 @@ ok $? "rwpool asked for more than fits"
 check "the document says it was shrunk and how much was written" -- \
 	jtest "$TMP/big.json" '.pools[0].truncated_to_fit and .pools[0].requested_bytes == 2147483648 and .pools[0].figures[0].bytes < 2147483648 and .pools[0].figures[0].bytes > 0'
 check "and the log warns with both sizes" -- grep -q "RWPOOL ($pool): only .* fits; writing .* instead of 2.0 GiB" "$IOTRIAGE_STATE_DIR/iotriage.log"
+# The shrunk file is several times the ARC's maximum: reading it from its start evicts its end
+# before it is reached, so its read-back is the pool's, while the 64 MiB one above was the cache's.
+cmax=$(cat /zfs-kstat/zfs/arcstats/c_max 2>/dev/null || echo 0)
+check "a file over twice the ARC's maximum ($cmax bytes) is read back from the pool, and said so" -- bash -c \
+	"[ $cmax -gt 0 ] && jq -e --argjson c $cmax '.pools[0].figures[1] | .bytes > 2 * \$c and .cache == \"pool\"' '$TMP/big.json' >/dev/null &&
+	 grep -q 'RWPOOL ($pool): the file is more than twice the ARC' '$IOTRIAGE_STATE_DIR/iotriage.log'"
 check "nothing is left after that either" -- test -z "$(ls -A "$zmnt")"
 
 if command -v mkfs.btrfs >/dev/null; then

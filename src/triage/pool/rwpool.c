@@ -8,6 +8,7 @@
 
 #include "basic/humanize.h"
 #include "basic/log.h"
+#include "pool/arc.h"
 #include "pool/areas.h"
 
 #define FREE_SPACE_MARGIN (64ULL << 20)
@@ -81,14 +82,23 @@ void rwpool_run(const struct pool_target *target, uint64_t size, const char *run
 		scratch_zfs_get(target->parent, "compression", res->compression, sizeof(res->compression));
 	else
 		pool_area_compression(target, &area, res->compression, sizeof(res->compression));
+	/* No dataset of ours, so nothing stops the ARC keeping what was written; but it holds at most its
+	 * maximum, and reading a file of more than twice that from its start evicts the end before it is
+	 * reached: then the read-back comes from the pool. */
+	struct arc_size arc = { 0 };
+	if (target->kind->arc)
+		arc_read(&arc);
+	bool arc_holds = target->kind->arc && !(arc.max_bytes && size > 2 * arc.max_bytes);
+	if (target->kind->arc && !arc_holds)
+		log_msg(LOG_INFO, "RWPOOL (%s): the file is more than twice the ARC's maximum (%llu bytes): the read-back "
+				  "comes from the pool", target->pool, (unsigned long long)arc.max_bytes);
 	struct pb_context c = {
 		.throughput_dir = area.path,
 		.size = size,
 		.runtime_s = 3600,
 		.pattern = PATTERN_RANDOM,
 		.direct_ok = pb_direct_supported(area.path),
-		/* No dataset of ours, so nothing stops the ARC from keeping what was written. */
-		.arc_data_cached = target->kind->arc,
+		.arc_data_cached = arc_holds,
 		.progress = progress,
 	};
 	if (target->kind->pool)
