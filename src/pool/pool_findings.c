@@ -18,6 +18,24 @@ static void human(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", bytes);
 }
 
+/* A block size against the workload's I/O size: a finding CODE on SUBJECT when they are
+ * POOL_RECORDSIZE_FACTOR apart or more, its text "WHAT BLOCK is Nx below/above the workload's IO
+ * i/o"; the sizes in A and B for the caller's fix. Returns the finding or NULL. */
+static struct pool_finding *block_size_finding(struct pool_findings *out, const char *code, const char *subject,
+					       double block, double io, char *a, char *b, size_t len)
+{
+	double factor = block > io ? block / io : io / block;
+	if (factor < POOL_RECORDSIZE_FACTOR)
+		return NULL;
+	human(block, a, len);
+	human(io, b, len);
+	struct pool_finding *f = pool_findings_add(out, code, "finding", subject);
+	snprintf(f->text, sizeof(f->text), "%s %s is %.0fx %s the workload's %s i/o", code, a, factor,
+		 block < io ? "below" : "above", b);
+	snprintf(f->evidence, sizeof(f->evidence), "%s=%.0f, io size=%.0f", code, block, io);
+	return f;
+}
+
 static int recordsize(const struct pool_findings_input *in, const char *ds, struct pool_findings *out)
 {
 	const char *v = zfs_props_get(in->dataset_props, in->dataset, "recordsize");
@@ -26,18 +44,12 @@ static int recordsize(const struct pool_findings_input *in, const char *ds, stru
 		return 0;
 	if (zfs_parse_number(v, &rs) < 0 || rs <= 0)
 		return -EINVAL;
-	double io = (double)in->io_size, factor = rs > io ? rs / io : io / rs;
-	if (factor < POOL_RECORDSIZE_FACTOR)
-		return 0;
 	char a[32], b[32];
-	human(rs, a, sizeof(a));
-	human(io, b, sizeof(b));
-	struct pool_finding *f = pool_findings_add(out, "recordsize", "finding", ds);
-	snprintf(f->text, sizeof(f->text), "recordsize %s is %.0fx %s the workload's %s i/o", a, factor,
-		 rs < io ? "below" : "above", b);
-	snprintf(f->fix, sizeof(f->fix), "zfs set recordsize=%s %s (applies to files written after)",
-		 io >= 1048576 ? "1M" : b, ds);
-	snprintf(f->evidence, sizeof(f->evidence), "recordsize=%.0f, io size=%.0f", rs, io);
+	double io = (double)in->io_size;
+	struct pool_finding *f = block_size_finding(out, "recordsize", ds, rs, io, a, b, sizeof(a));
+	if (f)
+		snprintf(f->fix, sizeof(f->fix), "zfs set recordsize=%s %s (applies to files written after)",
+			 io >= 1048576 ? "1M" : b, ds);
 	return 0;
 }
 
@@ -45,18 +57,17 @@ int pool_findings_volblocksize(const char *zvol, uint64_t volblocksize, uint64_t
 {
 	if (!volblocksize || !io_size)
 		return 0;
-	double vb = (double)volblocksize, io = (double)io_size, factor = vb > io ? vb / io : io / vb;
-	if (factor < POOL_RECORDSIZE_FACTOR)
-		return 0;
 	char a[32], b[32];
-	human(vb, a, sizeof(a));
-	human(io, b, sizeof(b));
-	struct pool_finding *f = pool_findings_add(out, "volblocksize", "finding", zvol);
-	snprintf(f->text, sizeof(f->text), "volblocksize %s is %.0fx %s the workload's %s i/o%s", a, factor,
-		 vb < io ? "below" : "above", b, vb > io ? ": every smaller write reads and rewrites a whole block" : "");
+	double vb = (double)volblocksize, io = (double)io_size;
+	struct pool_finding *f = block_size_finding(out, "volblocksize", zvol, vb, io, a, b, sizeof(a));
+	if (!f)
+		return 0;
+	if (vb > io) { /* the text said which way; what that costs a zvol */
+		size_t n = strlen(f->text);
+		snprintf(f->text + n, sizeof(f->text) - n, ": every smaller write reads and rewrites a whole block");
+	}
 	snprintf(f->fix, sizeof(f->fix), "a zvol's volblocksize is fixed when it is made: make a new zvol with "
 		 "-o volblocksize=%s and copy the data over (zfs send keeps the old block size)", vb > io ? b : "128K");
-	snprintf(f->evidence, sizeof(f->evidence), "volblocksize=%.0f, io size=%.0f", vb, io);
 	return 1;
 }
 
