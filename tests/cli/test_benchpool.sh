@@ -84,12 +84,18 @@ check "and the document explains why" -- jtest "$TMP/comp.json" '.compression_no
 check "the table run says it too" -- grep -q "Note: with compression on, dd wrote zeros at" "$TMP/comp.txt"
 zfs set compression=off "$pool"
 
-# SIGINT at random points, 20 times: nothing left behind each time.
+# SIGINT at random points, 20 times: nothing left behind each time. The
+# points fall inside a whole run's time on this machine, measured first
+# (a fixed window let runs that finished early count as not interrupted).
+start=$(date +%s%N)
+"$IOTRIAGE" benchpool "$pool" 16M --tests fio,dd,builtin --runtime 2 >/dev/null 2>&1
+run_ms=$((($(date +%s%N) - start) / 1000000))
+diag "one whole run takes $run_ms ms here"
 clean=0 stopped=0
 for trial in $(seq 1 20); do
 	"$IOTRIAGE" benchpool "$pool" 16M --tests fio,dd,builtin --runtime 2 >/dev/null 2>"$TMP/int.err" &
 	pid=$!
-	sleep "$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.2f", rand() * 4 }')"
+	sleep "$(awk -v s="$RANDOM" -v ms="$run_ms" 'BEGIN { srand(s); printf "%.2f", rand() * ms * 0.9 / 1000 }')"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid"
 	st=$?
