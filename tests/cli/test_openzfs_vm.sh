@@ -148,8 +148,12 @@ check "rprz: the cache note sizes the OpenZFS ARC from arcstats' c_max" -- jtest
 	".cache_bytes == $(sect arcstats | awk '$1 == "c_max" { print $3 }') and (.cache_note | test(\"the OpenZFS ARC\"))"
 check "rprz: every read labelled pool (primarycache=metadata: the ARC keeps no file data)" -- jtest "$b" \
 	'[.results[0].figures[] | select(.direction == "read") | .cache] | length == 2 and all(. == "pool")'
-check "rprz: no member named busy or slow for the parity placement of same-sized records" -- jtest "$b" \
-	'[.pool_telemetry.findings[] | select(.code == "member-busy" or .code == "member-slow")] == []'
+# Not checked here: that no raidz member is named busy or slow. qemu's IOPS
+# throttle serves a request at once below its limit and queues it above, so
+# the data-column members (given more reads by the parity's placement) look
+# several times busier than the parity-heavy ones: not a disk to judge
+# member-busy on (a disk's busy time grows with its reads). member_load's
+# more-work rule is unit-tested on this lab's figures instead.
 check "rprz: zpool iostat -w's histograms around the tests give the workload's disk waits" -- jtest "$b" \
 	'.pool_telemetry.zpool_latency | .read and .disk_wait_read.count > 0 and .disk_wait_write.count > 0 and .disk_wait_read.p99_ns >= .disk_wait_read.p50_ns and .disk_wait_read.p50_ns > 0'
 check "rprz: the sector size came from the member's label (zdb -l)" -- jtest "$b" \
