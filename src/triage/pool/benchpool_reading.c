@@ -135,8 +135,10 @@ void benchpool_reading_judge(struct benchpool_reading *r, const struct pb_outcom
 	r->note[o->test][0] = '\0';
 	if (!why || o->state != PB_RAN)
 		return;
-	const char *sector_from = "";
-	unsigned sector = *why ? 0 : pool_sector(e, &sector_from);
+	if (!*why && !r->sector) /* one zdb -l a run, whichever passes are judged */
+		r->sector = pool_sector(e, &r->sector_source);
+	const char *sector_from = r->sector_source;
+	unsigned sector = r->sector;
 	struct random_member_load *m = calloc(e->nmembers ? e->nmembers : 1, sizeof(*m));
 	for (size_t i = 0; m && !*why && i < e->nmembers; i++)
 		m[i] = (struct random_member_load){ .vdev = e->members[i].vdev, .reads = (double)r->window[i].reads,

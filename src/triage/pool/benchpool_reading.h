@@ -42,6 +42,8 @@ struct benchpool_reading {
 	struct random_reading readings[PB_NTESTS];
 	char note[PB_NTESTS][200];    /* why a test's pass has no reading ("" when it has one) */
 	const char *sector_from[PB_NTESTS]; /* where its sector size came from ("the member's label") */
+	unsigned sector;              /* the pool's, found once (zdb -l) for every pass; 0 until then */
+	const char *sector_source;
 	char gap[PB_NTESTS][600];     /* its jobs' first-done against last-done, judged (pool/job_gap); "" */
 };
 
