@@ -19,9 +19,11 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
 total_p=0 total_f=0 total_s=0
 for spec in "build:plain" "build-asan:asan+ubsan"; do
 	dir=${spec%%:*} label=${spec#*:}
-	out=$(tests/run.sh "$dir" "$label")
-	echo "$out" | sed '$d'
-	read -r p _ f _ s _ < <(echo "$out" | tail -n 1 | tr -d ',')
+	# Each test's line is shown as it ends (a run cut short still shows how
+	# far it got); the pass's own total line is kept for the sum below.
+	passlog=build/test-pass-$label.log
+	tests/run.sh "$dir" "$label" | tee "$passlog" | sed -u '$d'
+	read -r p _ f _ s _ < <(tail -n 1 "$passlog" | tr -d ',')
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 done
 wait "$openzfs_build" 2>/dev/null

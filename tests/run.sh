@@ -69,11 +69,27 @@ remove_leftovers() { # remove_leftovers NAME: what NAME left, named in its log
 logs=$(mktemp -d /tmp/iotriage-testlogs.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
 
+# Every test runs under a time limit, so that one that hangs is named and
+# stopped and the suite goes on (a hang used to take the whole CI run's
+# time and its report with it). TERM first, so its own cleanup runs; KILL
+# a minute later. A command test may raise its limit with a header line
+# "# time-limit: SECONDS" (the VM tests do).
+limited() { # limited SECONDS LOG COMMAND...: runs COMMAND, logs a stop
+	local limit=$1 log=$2 status
+	shift 2
+	timeout --kill-after=60 "$limit" "$@" >"$log" 2>&1
+	status=$?
+	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+		echo "not ok - did not end within its $limit s limit: stopped" >>"$log"
+	fi
+	return "$status"
+}
+
 for t in "$build"/test_*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
 	name=$(basename "$t")
 	start=$SECONDS
-	(cd "$logs" && "$t") >"$logs/$name.log" 2>&1
+	(cd "$logs" && limited 300 "$logs/$name.log" "$t")
 	count "$name" "$logs/$name.log" $? $((SECONDS - start))
 done
 
@@ -92,9 +108,10 @@ for t in "$here"/cli/test_*.sh; do
 		printf '%-28s runs once, in the %s pass\n' "[$label] $name" "${once/asan/sanitized}"
 		continue
 	fi
+	limit=$(sed -n 's/^# time-limit: \([0-9]\+\)$/\1/p' "$t" | head -n 1)
 	before=$(machine_state)
 	start=$SECONDS
-	IOTRIAGE="$build/iotriage" bash "$t" >"$logs/$name.log" 2>&1
+	IOTRIAGE="$build/iotriage" limited "${limit:-600}" "$logs/$name.log" bash "$t"
 	count "$name" "$logs/$name.log" $? $((SECONDS - start))
 	remove_leftovers "$name" "$before"
 done
