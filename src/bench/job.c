@@ -1067,6 +1067,8 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 			pthread_join(threads[i], NULL);
 	} else {
 		start_delay(spec->startdelay_ns);
+		if (spec->running_out)
+			__atomic_store_n(spec->running_out, 1, __ATOMIC_RELEASE);
 		gate_open(&gate, 1);
 		wait_for_workers(spec, workers, n, &finished, workers[0].limit * n, res);
 		res->sample_seconds = (double)spec->sample_ns / 1e9;

@@ -75,6 +75,9 @@ struct job_spec {
 	 * (atomically): a watcher in another process can see whether the job
 	 * still makes progress (media/readtest.c's deadline). */
 	uint64_t *progress_out;
+	/* When set, stored 1 (atomically) once the workers run: a watcher can
+	 * tell a job that never began from a device that does not answer. */
+	int *running_out;
 	/* When set, told the bytes done as the running part (progress_part)
 	 * from the thread that called job_run, a few times a second. */
 	struct progress *live;

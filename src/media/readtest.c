@@ -72,13 +72,27 @@ static void record_outcome(struct disk_read *d, uint64_t device_size, uint64_t a
 	char before[32], at[32];
 	human_iec((double)d->res->bytes, before, sizeof(before));
 	human_iec((double)d->res->error_offset, at, sizeof(at));
-	if (d->no_response) {
+	if (d->no_response && d->reader_never_ran) {
+		/* Not the device's fault: no read was ever asked of it. */
+		d->status = READTEST_ERROR;
+		snprintf(d->reason, sizeof(d->reason),
+			 "'%s': not read: iotriage's reader process did not start its reads within %u s "
+			 "(no request reached the device; please report this)",
+			 d->info.dev_path, d->timeout_s);
+	} else if (d->no_response && d->stuck_pid) {
 		d->status = READTEST_ERROR;
 		snprintf(d->reason, sizeof(d->reason),
 			 "'%s': no response in %u s at offset %llu (%s), after %llu bytes (%s) read; "
 			 "the abandoned read (pid %d) stays in the kernel until the device answers",
 			 d->info.dev_path, d->timeout_s, (unsigned long long)d->res->error_offset, at,
 			 (unsigned long long)d->res->bytes, before, d->stuck_pid);
+	} else if (d->no_response) {
+		d->status = READTEST_ERROR;
+		snprintf(d->reason, sizeof(d->reason),
+			 "'%s': no response in %u s at offset %llu (%s), after %llu bytes (%s) read; "
+			 "the read was stopped",
+			 d->info.dev_path, d->timeout_s, (unsigned long long)d->res->error_offset, at,
+			 (unsigned long long)d->res->bytes, before);
 	} else if (d->res->stop == JOB_STOP_ERROR) {
 		d->status = READTEST_ERROR;
 		d->io_error = true;
@@ -106,6 +120,7 @@ struct shared_read {
 	int rc;              /* job_run's return */
 	int done;            /* res and rc are set */
 	int go;              /* set by readtest_release: the child starts reading */
+	int running;         /* set by the job once its workers run */
 };
 
 enum wait_end { WAIT_DONE, WAIT_NO_RESPONSE, WAIT_INTERRUPTED };
@@ -215,6 +230,7 @@ static int fork_reader(struct readtest_reader *rd, const struct job_spec *spec0)
 	}
 	struct job_spec spec = *spec0;
 	spec.progress_out = &rd->sh->progress;
+	spec.running_out = &rd->sh->running;
 	spec.fixed_cpu_slot = true;
 	spec.cpu_slot = job_reserve_cpu_slots(spec.numjobs);
 	rd->start_ns = now_ns();
@@ -262,6 +278,7 @@ static int wait_for_reader(struct readtest_reader *rd)
 	} else {
 		d->stuck_pid = abandon_reader(rd->pid);
 		d->no_response = end == WAIT_NO_RESPONSE;
+		d->reader_never_ran = !__atomic_load_n(&sh->running, __ATOMIC_ACQUIRE);
 		d->timeout_s = (unsigned)(rd->timeout_ns / 1000000000ULL);
 		d->res = abandoned_result(sh, rd->engine, rd->start_ns, last, end);
 	}

@@ -73,6 +73,7 @@ struct disk_read {
 	bool no_response;       /* no I/O completed within the deadline */
 	unsigned timeout_s;     /* that deadline */
 	int stuck_pid;          /* the abandoned reader, still in the kernel; 0 for none */
+	bool reader_never_ran;  /* no_response, but the reader's job never started: not the device */
 	double pct_of_median;   /* 0 when not ranked */
 	bool by_iops;           /* read by the IOPS pass: its figure is IOPS (disk_read_figure) */
 	uint64_t live_bytes;    /* bytes read so far while the read runs, or in the IOPS pass its milliseconds

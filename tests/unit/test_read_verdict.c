@@ -85,6 +85,10 @@ static void test_kind_of_status(void)
 	d.io_error = false;
 	d.no_response = true;
 	is_int(read_verdict_kind_of_status(&d), VERDICT_NO_RESPONSE, "no response within the deadline");
+	d.reader_never_ran = true;
+	is_int(read_verdict_kind_of_status(&d), VERDICT_NOT_READ,
+	       "a reader that never started its reads: not read, never the disk's silence");
+	ok(!disk_verdict_read_failed(read_verdict_kind_of_status(&d)), "and no read failure is held against the disk");
 }
 
 static void test_judge_in_line(void)

@@ -131,7 +131,7 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 	if (d->io_error || d->no_response) {
 		/* The failure mid-read: what went wrong, where, and what was read before. */
 		json_begin_object(j, "failure");
-		json_string(j, "kind", d->io_error ? "io_error" : "no_response");
+		json_string(j, "kind", d->io_error ? "io_error" : d->reader_never_ran ? "reader_never_ran" : "no_response");
 		json_string(j, "error", strerror(-d->res->error));
 		json_uint(j, "offset_bytes", d->res->error_offset);
 		json_uint(j, "bytes_read_before", d->res->bytes);

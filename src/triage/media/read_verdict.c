@@ -101,6 +101,8 @@ enum verdict_kind read_verdict_kind_of_status(const struct disk_read *d)
 		return VERDICT_OK;
 	if (d->io_error)
 		return VERDICT_IO_ERROR;
+	if (d->no_response && d->reader_never_ran)
+		return VERDICT_NOT_READ; /* iotriage's fault, never the disk's */
 	if (d->no_response)
 		return VERDICT_NO_RESPONSE;
 	return d->res ? VERDICT_CUT_SHORT : VERDICT_NOT_READ;
