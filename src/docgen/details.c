@@ -278,7 +278,8 @@ static const struct docgen_details details[] = {
 		" pool status (zpool status -D -v -P of every pool, as the appliance manual has it, or btrfs filesystem show/usage) and every engine's full "
 		"output. Areas are removed at the end, on failure and on SIGINT/SIGTERM/SIGHUP; after a "
 		"SIGKILL the next run removes what carries the iotriage owner tag of a dead run, and "
-		"nothing else." },
+		"nothing else; programs the dead run left running on such an area (its fio, found by the "
+		"area's name in their arguments) are stopped first." },
 	{ { "rwpool", "rwpools", "runall" },
 		"The spec's older pool test: an incompressible file (1 GiB by default) written into the "
 		"pool's mount point (inside a tagged directory, no dataset created) and read back, with the"

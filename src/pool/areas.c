@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "basic/log.h"
+#include "basic/proc_args.h"
 #include "basic/spawn.h"
 #include "pool/rbd_images.h"
 
@@ -70,12 +71,31 @@ static int area_destroy(const struct scratch *s, struct strbuf *err)
 	return area_kinds[s->kind].destroy(s, err);
 }
 
+/* A run killed with SIGKILL leaves the programs it started running on its
+ * area (fio goes on to its runtime's end, holding an RBD image's watch or a
+ * dataset's mount busy). They are found by the area's own name, which
+ * carries the dead run's id, and stopped before the area is removed. */
+static void stop_leftover_programs(const struct scratch *s, const struct pool_target *t, const char *tag)
+{
+	const char *leaf = strrchr(s->name, '/');
+	leaf = leaf ? leaf + 1 : s->name;
+	pid_t pids[16];
+	int n = proc_find_by_arg("/proc", leaf, pids, 16);
+	if (n <= 0)
+		return;
+	size_t killed = proc_stop_all(pids, (size_t)n, 5000);
+	log_msg(LOG_INFO, "%s (%s): stopped %d program%s (pid %d%s) the interrupted run left running on '%s'%s", tag,
+		t->pool, n, n == 1 ? "" : "s", (int)pids[0], n > 1 ? ", ..." : "", s->name,
+		killed ? " (SIGKILL after 5 s)" : "");
+}
+
 int pool_areas_remove_stale(const struct pool_target *t, const char *tag)
 {
 	struct scratch stale[32];
 	int n = area_kinds[t->kind->area].find_stale(t, stale, 32);
 	for (int i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
+		stop_leftover_programs(&stale[i], t, tag);
 		if (area_destroy(&stale[i], &err) == 0)
 			log_msg(LOG_INFO, "%s (%s): removed %s '%s' left by an interrupted run (owner %s is gone)", tag,
 				t->pool, kind_word(stale[i].kind), stale[i].name, stale[i].owner);
