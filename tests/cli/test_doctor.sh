@@ -19,9 +19,12 @@ ours() { # what doctor could leave: lab and twin pools, iotriage cgroups, twin m
 }
 # gone DOC: every loop device DOC's devices[] named is detached again
 gone() {
-	local d
+	# The lab's loop devices have unnamed backing files in /var/tmp: a loop
+	# number another program took since (the kernel reuses them) is not one.
+	local d b
 	for d in $(jq -r '.devices[].path' "$1"); do
-		[ -e "/sys/block/${d#/dev/}/loop/backing_file" ] && return 1
+		b=$(cat "/sys/block/${d#/dev/}/loop/backing_file" 2>/dev/null) || continue
+		case $b in /var/tmp/*'(deleted)') return 1 ;; esac
 	done
 	return 0
 }
