@@ -524,6 +524,19 @@ static int opt_files(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
+/* random_distribution=: fio's models (bench/distribution.h); zoned_abs and
+ * separate read and write models are fio's. */
+static int opt_distribution(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	char why[200];
+	int r = dist_parse(val, &ps->cur->dist, why, sizeof(why));
+	if (r == -ENOTSUP)
+		return need_fio(ps, "%s=%s", key, why);
+	return r < 0 ? fail(ps, "%s=%s", key, why) : 0;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -543,6 +556,7 @@ static const struct {
 	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
 	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
 	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
+	{ "random_distribution", opt_distribution },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -564,7 +578,7 @@ const char *const fiojob_supported[] = {
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
-	"wait_for", NULL,
+	"wait_for", "random_distribution", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -575,7 +589,8 @@ const char *const fiojob_cosmetic[] = {
 static void job_defaults(struct fiojob *j, const char *name)
 {
 	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true,
-			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1 };
+			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1,
+			      .dist = DIST_SPEC_INIT };
 	snprintf(j->rw, sizeof(j->rw), "read");
 	snprintf(j->ioengine, sizeof(j->ioengine), "psync");
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -755,6 +770,8 @@ static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
+		if (j->dist.kind != DIST_RANDOM) /* fio: a non-uniform model excludes the random map */
+			j->norandommap = true;
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
 			       engine_changes_files(j->ioengine);
 		if (!out->fio_reason[0])

@@ -106,6 +106,7 @@ struct worker {
 	uint64_t scramble_serial;  /* worker index in the top byte, then a sector count */
 	struct block_perm perm;
 	uint64_t perm_next;
+	struct dist_state dist;  /* random_distribution other than random */
 	void *buffers;
 	size_t buffers_len;
 	struct io_unit *units;
@@ -365,7 +366,9 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	else
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
-	if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
+	if (spec->random && spec->dist.kind != DIST_RANDOM) {
+		u->offset = dist_next(&w->dist, &w->rng) * grain;
+	} else if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
 		u->offset = next_free_run(w, &u->len) * grain;
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
 		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
@@ -690,7 +693,7 @@ static int buffers_alloc(size_t bytes, size_t align, void **ret, size_t *ret_len
 	return 0;
 }
 
-static int worker_setup(struct worker *w, const struct target *t, size_t index)
+static int worker_setup(struct worker *w, const struct target *t, size_t index, const struct worker *prev)
 {
 	const struct job_spec *spec = w->spec;
 	size_t bytes = (size_t)spec->bs * w->iodepth;
@@ -705,7 +708,10 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	w->record_slat = w->ops->separates_submission;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
-	if (spec->random_map == JOB_MAP_ONCE)
+	if (spec->random && spec->dist.kind != DIST_RANDOM) /* fio's ranges: the area over the smallest size, rounded up */
+		dist_init(&w->dist, &spec->dist, (w->span + job_grain(spec) - 1) / job_grain(spec), &w->rng,
+			  prev ? &prev->dist : NULL);
+	else if (spec->random_map == JOB_MAP_ONCE)
 		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
 		return -ENOMEM;
@@ -1051,7 +1057,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->iodepth = res->iodepth;
 		w->pin = should_pin(spec, t, engine, res->iodepth);
 		w->index = i;
-		r = worker_setup(w, t, i);
+		r = worker_setup(w, t, i, i ? &workers[i - 1] : NULL);
 	}
 
 	unsigned started = 0;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "basic/progress.h"
+#include "bench/distribution.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
@@ -120,6 +121,10 @@ struct job_spec {
 		uint32_t bs;
 		unsigned pct;
 	} split[JOB_MAX_SPLIT];
+	/* fio's random_distribution: random offsets drawn from DIST's shape
+	 * over the area's ranges of the smallest block size (bench/distribution.h);
+	 * DIST_RANDOM (zeroed): uniform, with the random map. */
+	struct dist_spec dist;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
