@@ -57,6 +57,7 @@ option verify_md5 'rw=randwrite\nsize=16m\nverify=md5\nioengine=libaio\niodepth=
 option verify_sha256 'rw=write\nsize=16m\nbs=64k\nverify=sha256\n'
 option zipf 'rw=randread\nrandom_distribution=zipf:1.2\nioengine=libaio\niodepth=8\n'
 option zoned 'rw=randrw\nrandom_distribution=zoned:60/10:30/20:10/70\n'
+option compress 'rw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n'
 
 # counts FILE PROGRAM: "reads writes syncs iops" of the file's jobs, summed.
 counts() {

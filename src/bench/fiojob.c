@@ -537,6 +537,31 @@ static int opt_distribution(struct parse_state *ps, const char *key, const char 
 	return r < 0 ? fail(ps, "%s=%s", key, why) : 0;
 }
 
+/* buffer_compress_percentage=, buffer_compress_chunk=, dedupe_percentage=
+ * and dedupe_mode= (repeat, fio's default; working_set is fio's). */
+static int opt_shrinkable(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 0;
+	if (strcmp(key, "dedupe_mode") == 0) {
+		if (need_value(ps, key, val) < 0)
+			return -EINVAL;
+		if (strcmp(val, "repeat") == 0)
+			return 0;
+		return strcmp(val, "working_set") == 0 ? need_fio(ps, "%s=%s is not run natively (repeat is)", key, val)
+						       : fail(ps, "%s=%s: expected repeat or working_set", key, val);
+	}
+	if (strcmp(key, "buffer_compress_chunk") == 0) {
+		int r = get_size(ps, key, val, 0, &v);
+		if (r == 0 && v > (64U << 20))
+			return need_fio(ps, "%s=%s: a chunk over 64m is not run natively", key, val);
+		ps->cur->compress_chunk = (uint32_t)v;
+		return r;
+	}
+	int r = get_uint(ps, key, val, 0, 100, &v);
+	*(strcmp(key, "dedupe_percentage") == 0 ? &ps->cur->dedupe_pct : &ps->cur->compress_pct) = (unsigned)v;
+	return r;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -556,7 +581,9 @@ static const struct {
 	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
 	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
 	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
-	{ "random_distribution", opt_distribution },
+	{ "random_distribution", opt_distribution }, { "buffer_compress_percentage", opt_shrinkable },
+	{ "buffer_compress_chunk", opt_shrinkable }, { "dedupe_percentage", opt_shrinkable },
+	{ "dedupe_mode", opt_shrinkable },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -578,7 +605,8 @@ const char *const fiojob_supported[] = {
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
-	"wait_for", "random_distribution", NULL,
+	"wait_for", "random_distribution", "buffer_compress_percentage", "buffer_compress_chunk",
+	"dedupe_percentage", "dedupe_mode", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -758,6 +786,8 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "verify= with block sizes that vary (bsrange= or bssplit=)";
 	else if (j->seq_hole && j->bs_min)
 		why = "an offset modifier (':N') with block sizes that vary";
+	else if (j->verify[0] && (j->compress_pct || j->dedupe_pct))
+		why = "verify= with buffer_compress_percentage= or dedupe_percentage=";
 	else if (j->nrfiles > 1)
 		why = "nrfiles= over 1 (I/O spread over several files)";
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))

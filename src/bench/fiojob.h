@@ -89,6 +89,9 @@ struct fiojob {
 	/* random_distribution= (zipf, pareto, normal, zoned: the random map then
 	 * off, norandommap set, as fio turns it off) */
 	struct dist_spec dist;
+	/* buffer_compress_percentage=, buffer_compress_chunk=, dedupe_percentage= */
+	unsigned compress_pct, dedupe_pct;
+	uint32_t compress_chunk;
 };
 
 struct fiojob_file {

@@ -125,6 +125,14 @@ struct job_spec {
 	 * over the area's ranges of the smallest block size (bench/distribution.h);
 	 * DIST_RANDOM (zeroed): uniform, with the random map. */
 	struct dist_spec dist;
+	/* fio's buffer_compress_percentage, buffer_compress_chunk and
+	 * dedupe_percentage: when either percentage is set, every write's
+	 * buffer is filled afresh (no scramble): DEDUPE_PCT% of the writes
+	 * repeat the last unique block, the others are new, each chunk of
+	 * COMPRESS_CHUNK bytes (0: 512) COMPRESS_PCT% zeros
+	 * (pattern_fill_compressible). */
+	unsigned compress_pct, dedupe_pct;
+	uint32_t compress_chunk;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

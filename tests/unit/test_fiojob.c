@@ -201,6 +201,14 @@ static void test_fio_reasons(void)
 	refused("[j]\nrandom_distribution=gauss:5\n", "random_distribution=gauss:5: expected random, zipf");
 	refused("[j]\nrandom_distribution=zipf:1\n", "theta must differ from 1");
 	fios("[j]\nrw=randwrite\nrandom_distribution=pareto:0.5\nverify=md5\n", "verify= on writes with norandommap");
+	is_int(parse("[j]\nrw=write\nbuffer_compress_percentage=60\nbuffer_compress_chunk=4k\ndedupe_percentage=30\n"
+		     "dedupe_mode=repeat\n"), 0, "buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].compress_pct == 60 && f.jobs[0].compress_chunk == 4096 && f.jobs[0].dedupe_pct == 30, "their values");
+	refused("[j]\ndedupe_percentage=101\n", "dedupe_percentage=101: expected a whole number from 0 to 100");
+	refused("[j]\ndedupe_mode=often\n", "expected repeat or working_set");
+	fios("[j]\nrw=write\ndedupe_percentage=5\ndedupe_mode=working_set\n", "dedupe_mode=working_set");
+	fios("[j]\nrw=write\nbuffer_compress_percentage=50\nverify=md5\n", "verify= with buffer_compress_percentage=");
 	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
 	is_str(f.fio_reason, "", "has no reason for fio");
 	fiojob_file_release(&f);
