@@ -11,10 +11,13 @@
 # included) over the job's whole time (fio's job_runtime, iotriage's
 # result.seconds): fio's per-direction iops each divide by that
 # direction's own time, which for a write-then-verify job doubles the sum.
-# The thinktime jobs are time-based and the bssplit/bsrange jobs draw their
-# sizes at random (the bytes are equal, the counts close): their counts are
-# figures, compared by the ratio only. fio's fdatasyncs are counted from its sync latency's N (fio 3.33 leaves
-# them out of sync.total_ios).
+# The thinktime jobs are time-based, the bssplit/bsrange jobs draw their
+# sizes at random (the bytes are equal, the counts close) and the zoned job
+# draws each I/O's direction at random (randrw): their counts are figures,
+# compared by the ratio only. random_distribution's shape (the share of the
+# I/Os on the hottest blocks) is compared in tests/cli/test_fio_distribution.sh;
+# here its counts and its rate. fio's fdatasyncs are counted from its sync
+# latency's N (fio 3.33 leaves them out of sync.total_ios).
 # Needs root and fio; removes the loop device on exit and signals. Run it alone.
 set -eu
 rounds=${1:-5}
@@ -52,6 +55,9 @@ option bsrange 'rw=randwrite\nbsrange=4k-32k\nioengine=libaio\niodepth=4\n'
 option verify_crc32c 'rw=write\nsize=16m\nverify=crc32c\n'
 option verify_md5 'rw=randwrite\nsize=16m\nverify=md5\nioengine=libaio\niodepth=8\n'
 option verify_sha256 'rw=write\nsize=16m\nbs=64k\nverify=sha256\n'
+option zipf 'rw=randread\nrandom_distribution=zipf:1.2\nioengine=libaio\niodepth=8\n'
+option zoned 'rw=randrw\nrandom_distribution=zoned:60/10:30/20:10/70\n'
+option compress 'rw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n'
 
 # counts FILE PROGRAM: "reads writes syncs iops" of the file's jobs, summed.
 counts() {
@@ -76,7 +82,7 @@ for opt in "${options[@]}"; do
 		read -r ir iw is iiops < <(counts "$work/i.json" iotriage)
 		fc="$fr/$fw/$fs" ic="$ir/$iw/$is"
 		# a time-based job's count is a figure: its ratio is the IOPS ratio
-		case $opt in thinktime* | bs*) ;; *) [ "$fc" = "$ic" ] || same="NO (round $r)" ;; esac
+		case $opt in thinktime* | bs* | zoned) ;; *) [ "$fc" = "$ic" ] || same="NO (round $r)" ;; esac
 		ratios+=("$(awk -v a="$iiops" -v b="$fiops" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")
 	done
 	sorted=$(printf '%s\n' "${ratios[@]}" | sort -n)

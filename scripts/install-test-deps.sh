@@ -21,6 +21,7 @@
 #   tmux          the interactive test drives the chooser in a terminal
 #   python3       tests/tools/source_rules.py (meson needs it anyway)
 #   mandoc        lints the generated manual pages
+#   zstd          test_fio_buffers compresses what fio and iotriage wrote
 #   ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common
 #                 the Ceph test cluster (tests/ceph/cluster.sh): daemons run
 #                 by hand in the test's directory, none enabled or left running
@@ -37,7 +38,7 @@ echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt_install \
 	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod udev \
 	e2fsprogs mount sqlite3 jq strace time iptables \
-	openssh-server iperf3 chromium dbench qemu-utils prometheus open-iscsi clang tmux python3 mandoc \
+	openssh-server iperf3 chromium dbench qemu-utils prometheus open-iscsi clang tmux python3 mandoc zstd \
 	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common
 # The packages' daemons are not the tests' business: none is left running.
 stop_daemon iperf3

@@ -524,6 +524,44 @@ static int opt_files(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
+/* random_distribution=: fio's models (bench/distribution.h); zoned_abs and
+ * separate read and write models are fio's. */
+static int opt_distribution(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	char why[200];
+	int r = dist_parse(val, &ps->cur->dist, why, sizeof(why));
+	if (r == -ENOTSUP)
+		return need_fio(ps, "%s=%s", key, why);
+	return r < 0 ? fail(ps, "%s=%s", key, why) : 0;
+}
+
+/* buffer_compress_percentage=, buffer_compress_chunk=, dedupe_percentage=
+ * and dedupe_mode= (repeat, fio's default; working_set is fio's). */
+static int opt_shrinkable(struct parse_state *ps, const char *key, const char *val)
+{
+	uint64_t v = 0;
+	if (strcmp(key, "dedupe_mode") == 0) {
+		if (need_value(ps, key, val) < 0)
+			return -EINVAL;
+		if (strcmp(val, "repeat") == 0)
+			return 0;
+		return strcmp(val, "working_set") == 0 ? need_fio(ps, "%s=%s is not run natively (repeat is)", key, val)
+						       : fail(ps, "%s=%s: expected repeat or working_set", key, val);
+	}
+	if (strcmp(key, "buffer_compress_chunk") == 0) {
+		int r = get_size(ps, key, val, 0, &v);
+		if (r == 0 && v > (64U << 20))
+			return need_fio(ps, "%s=%s: a chunk over 64m is not run natively", key, val);
+		ps->cur->compress_chunk = (uint32_t)v;
+		return r;
+	}
+	int r = get_uint(ps, key, val, 0, 100, &v);
+	*(strcmp(key, "dedupe_percentage") == 0 ? &ps->cur->dedupe_pct : &ps->cur->compress_pct) = (unsigned)v;
+	return r;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
@@ -543,6 +581,9 @@ static const struct {
 	{ "verify_fatal", opt_verify }, { "directory", opt_files }, { "filename_format", opt_files },
 	{ "filesize", opt_files }, { "nrfiles", opt_files }, { "openfiles", opt_files },
 	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
+	{ "random_distribution", opt_distribution }, { "buffer_compress_percentage", opt_shrinkable },
+	{ "buffer_compress_chunk", opt_shrinkable }, { "dedupe_percentage", opt_shrinkable },
+	{ "dedupe_mode", opt_shrinkable },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -564,7 +605,8 @@ const char *const fiojob_supported[] = {
 	"offset", "fileoffset", "offset_increment", "number_ios", "loops", "startdelay", "thinktime",
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
-	"wait_for", NULL,
+	"wait_for", "random_distribution", "buffer_compress_percentage", "buffer_compress_chunk",
+	"dedupe_percentage", "dedupe_mode", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -575,7 +617,8 @@ const char *const fiojob_cosmetic[] = {
 static void job_defaults(struct fiojob *j, const char *name)
 {
 	*j = (struct fiojob){ .rwmixread = 50, .bs = 4096, .iodepth = 1, .numjobs = 1, .randrepeat = true,
-			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1 };
+			      .loops = 1, .thinktime_blocks = 1, .do_verify = true, .nrfiles = 1,
+			      .dist = DIST_SPEC_INIT };
 	snprintf(j->rw, sizeof(j->rw), "read");
 	snprintf(j->ioengine, sizeof(j->ioengine), "psync");
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -743,6 +786,8 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "verify= with block sizes that vary (bsrange= or bssplit=)";
 	else if (j->seq_hole && j->bs_min)
 		why = "an offset modifier (':N') with block sizes that vary";
+	else if (j->verify[0] && (j->compress_pct || j->dedupe_pct))
+		why = "verify= with buffer_compress_percentage= or dedupe_percentage=";
 	else if (j->nrfiles > 1)
 		why = "nrfiles= over 1 (I/O spread over several files)";
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))
@@ -755,6 +800,8 @@ static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
+		if (j->dist.kind != DIST_RANDOM) /* fio: a non-uniform model excludes the random map */
+			j->norandommap = true;
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
 			       engine_changes_files(j->ioengine);
 		if (!out->fio_reason[0])

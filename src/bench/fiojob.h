@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "basic/strbuf.h"
+#include "bench/distribution.h"
 #include "bench/fiojob_value.h"
 
 #define FIOJOB_MAX_JOBS 32
@@ -85,6 +86,12 @@ struct fiojob {
 	char filename_format[128];
 	uint64_t filesize;
 	unsigned nrfiles, openfiles;
+	/* random_distribution= (zipf, pareto, normal, zoned: the random map then
+	 * off, norandommap set, as fio turns it off) */
+	struct dist_spec dist;
+	/* buffer_compress_percentage=, buffer_compress_chunk=, dedupe_percentage= */
+	unsigned compress_pct, dedupe_pct;
+	uint32_t compress_chunk;
 };
 
 struct fiojob_file {

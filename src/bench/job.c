@@ -106,6 +106,9 @@ struct worker {
 	uint64_t scramble_serial;  /* worker index in the top byte, then a sector count */
 	struct block_perm perm;
 	uint64_t perm_next;
+	struct dist_state dist;  /* random_distribution other than random */
+	uint64_t unique_seed;    /* the last unique block's data (dedupe_percentage) */
+	struct prng dedupe_rng;
 	void *buffers;
 	size_t buffers_len;
 	struct io_unit *units;
@@ -347,6 +350,19 @@ static uint64_t next_free_run(struct worker *w, uint32_t *len)
 	return b;
 }
 
+/* A write's data as fio makes it with buffer_compress_percentage and
+ * dedupe_percentage: a repeat of the last unique block (same seed) or a new
+ * one, compressible by the percentage. */
+static void fill_shrinkable(struct worker *w, struct io_unit *u)
+{
+	const struct job_spec *spec = w->spec;
+	bool repeat = w->unique_seed && prng_below(&w->dedupe_rng, 100) < spec->dedupe_pct;
+	if (!repeat)
+		w->unique_seed = prng_next(&w->scramble_rng) | 1;
+	pattern_fill_compressible(u->buf, u->len, spec->compress_pct,
+				  spec->compress_chunk ? spec->compress_chunk : PATTERN_SECTOR, w->unique_seed);
+}
+
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
@@ -365,7 +381,9 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	else
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
-	if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
+	if (spec->random && spec->dist.kind != DIST_RANDOM) {
+		u->offset = dist_next(&w->dist, &w->rng) * grain;
+	} else if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
 		u->offset = next_free_run(w, &u->len) * grain;
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
 		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
@@ -384,8 +402,12 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	w->ios_issued++;
 
 	/* Every written sector differs from every other, so neither compression
-	 * nor deduplication can shrink what reaches the media. */
-	if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
+	 * nor deduplication can shrink what reaches the media, unless the job
+	 * asks for data that does (fio's buffer_compress_percentage and
+	 * dedupe_percentage). */
+	if (u->dir == IO_WRITE && (spec->compress_pct || spec->dedupe_pct))
+		fill_shrinkable(w, u);
+	else if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
 		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);
 	if (u->dir == IO_WRITE && spec->verify && u->len >= VERIFY_MIN_BLOCK)
 		verify_stamp(u->buf, u->len, u->offset, spec->verify);
@@ -690,7 +712,7 @@ static int buffers_alloc(size_t bytes, size_t align, void **ret, size_t *ret_len
 	return 0;
 }
 
-static int worker_setup(struct worker *w, const struct target *t, size_t index)
+static int worker_setup(struct worker *w, const struct target *t, size_t index, const struct worker *prev)
 {
 	const struct job_spec *spec = w->spec;
 	size_t bytes = (size_t)spec->bs * w->iodepth;
@@ -705,7 +727,10 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 	w->record_slat = w->ops->separates_submission;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
-	if (spec->random_map == JOB_MAP_ONCE)
+	if (spec->random && spec->dist.kind != DIST_RANDOM) /* fio's ranges: the area over the smallest size, rounded up */
+		dist_init(&w->dist, &spec->dist, (w->span + job_grain(spec) - 1) / job_grain(spec), &w->rng,
+			  prev ? &prev->dist : NULL);
+	else if (spec->random_map == JOB_MAP_ONCE)
 		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
 		return -ENOMEM;
@@ -714,6 +739,7 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index)
 		return -ENOMEM;
 	/* Not from the seed: a second run must not write what the first wrote. */
 	prng_seed(&w->scramble_rng, now_ns() ^ ((uint64_t)getpid() << 32) ^ mix64(index + 1));
+	prng_seed(&w->dedupe_rng, spec->seed ^ mix64(index + 0x5eed));
 	w->scramble_serial = (uint64_t)index << 56;
 	for (unsigned i = 0; i < w->iodepth; i++) {
 		w->units[i] = (struct io_unit){
@@ -1051,7 +1077,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 		w->iodepth = res->iodepth;
 		w->pin = should_pin(spec, t, engine, res->iodepth);
 		w->index = i;
-		r = worker_setup(w, t, i);
+		r = worker_setup(w, t, i, i ? &workers[i - 1] : NULL);
 	}
 
 	unsigned started = 0;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "basic/progress.h"
+#include "bench/distribution.h"
 #include "bench/histogram.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
@@ -120,6 +121,18 @@ struct job_spec {
 		uint32_t bs;
 		unsigned pct;
 	} split[JOB_MAX_SPLIT];
+	/* fio's random_distribution: random offsets drawn from DIST's shape
+	 * over the area's ranges of the smallest block size (bench/distribution.h);
+	 * DIST_RANDOM (zeroed): uniform, with the random map. */
+	struct dist_spec dist;
+	/* fio's buffer_compress_percentage, buffer_compress_chunk and
+	 * dedupe_percentage: when either percentage is set, every write's
+	 * buffer is filled afresh (no scramble): DEDUPE_PCT% of the writes
+	 * repeat the last unique block, the others are new, each chunk of
+	 * COMPRESS_CHUNK bytes (0: 512) COMPRESS_PCT% zeros
+	 * (pattern_fill_compressible). */
+	unsigned compress_pct, dedupe_pct;
+	uint32_t compress_chunk;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

@@ -41,6 +41,22 @@ void pattern_scramble(void *buf, size_t len, uint64_t *serial, struct prng *r)
 	}
 }
 
+void pattern_fill_compressible(void *buf, size_t len, unsigned pct, size_t chunk, uint64_t seed)
+{
+	struct prng r;
+	prng_seed(&r, seed);
+	unsigned char *p = buf;
+	if (!chunk || chunk > len)
+		chunk = len;
+	for (size_t off = 0; off < len; off += chunk) {
+		size_t n = len - off < chunk ? len - off : chunk;
+		size_t random = chunk * (100 - (pct > 100 ? 100 : pct)) / 100;
+		random = random < n ? random : n;
+		pattern_fill(p + off, random, PATTERN_RANDOM, &r);
+		memset(p + off + random, 0, n - random);
+	}
+}
+
 const char *pattern_name(enum data_pattern pattern)
 {
 	return pattern == PATTERN_ZEROS ? "zeros" : "random";

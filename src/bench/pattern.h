@@ -51,6 +51,11 @@ void pattern_fill(void *buf, size_t len, enum data_pattern pattern, struct prng 
  * and a value from R, which callers seed per run, so no two sectors written
  * in a run or across runs are equal, at any deduplication granularity. */
 void pattern_scramble(void *buf, size_t len, uint64_t *serial, struct prng *r);
+/* fio's buffer_compress_percentage: in every CHUNK bytes of BUF (0: the
+ * whole buffer) the first (100 - PCT)% random, from SEED, the rest zeros, so
+ * a compressor shrinks the data by about PCT%. The same SEED gives the same
+ * bytes (dedupe_percentage's repeated blocks). */
+void pattern_fill_compressible(void *buf, size_t len, unsigned pct, size_t chunk, uint64_t seed);
 const char *pattern_name(enum data_pattern pattern);
 
 #endif

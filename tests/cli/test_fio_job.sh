@@ -175,7 +175,7 @@ if command -v fio >/dev/null; then
 	check "compare pairs the job's bandwidth and latencies" -- \
 		jtest "$TMP/vcmp.json" '[.. | objects | select(has("metric") and has("test") and (.test | startswith("fio-job vfy")))] | length >= 4'
 	# Ctrl-C while fio runs: fio is stopped, exit 130, the run recorded as interrupted.
-	printf '[long]\nrw=randread\nsize=256k\nruntime=30\ntime_based\nrandom_distribution=zipf:1.2\n' >"$TMP/long.fio"
+	printf '[long]\nrw=randread\nsize=256k\nruntime=30\ntime_based\nrandom_generator=lfsr\n' >"$TMP/long.fio"
 	start=$(date +%s)
 	"$IOTRIAGE" run --fio-job "$TMP/long.fio" "$TMP/v.bin" --json >"$TMP/long.json" 2>"$TMP/long.err" &
 	pid=$!
@@ -294,7 +294,7 @@ if command -v mkfs.ext4 >/dev/null; then
 	check "fio's write job on a device with a file system: refused" -- test $? -ne 0
 	check "saying it holds data and how to force it" -- grep -q "refusing to write to '$dev2', it holds data: .*--force $dev2" "$TMP/guard.err"
 	check "and the file system is intact (fio never ran)" -- bash -c "blkid -p -o value -s TYPE '$dev2' | grep -qx ext4"
-	printf '[zr]\nrw=randread\nrandom_distribution=zipf:1.2\nsize=1m\n' >"$TMP/zipf.fio"
+	printf '[zr]\nrw=randread\nrandom_generator=lfsr\nsize=1m\n' >"$TMP/zipf.fio"
 	"$IOTRIAGE" run --fio-job "$TMP/zipf.fio" "$dev2" --json >"$TMP/zipf.json" 2>/dev/null
 	ok $? "a read-only job through fio on the same device runs"
 	check "through fio, reading" -- jtest "$TMP/zipf.json" '.fio_job.jobs[0].result | .engine == "fio" and .read.ios > 0 and .write.ios == 0'

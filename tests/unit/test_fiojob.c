@@ -142,7 +142,8 @@ static void test_fio_reasons(void)
 	fios("[j]\noffset=5z\n", "an offset in zones");
 	fios("[j]\noffset=10%\n", "an offset as a percentage");
 	fios("[j]\nstartdelay=1-5\n", "a range of times");
-	fios("[global]\nrandom_distribution=zipf:1.2\n[j]\n", "'random_distribution'");
+	fios("[global]\nrandom_distribution=zoned_abs:50/1m:50/2m\n[j]\n", "zoned_abs is not run natively");
+	fios("[global]\nrandom_generator=lfsr\n[j]\n", "'random_generator'");
 	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
 	fios("[j]\nrw=trim\n", "rw=trim");
 	fios("[j]\nrw=randread:8\n", "an offset modifier (':N') on a random or mixed mode");
@@ -191,6 +192,23 @@ static void test_fio_reasons(void)
 	is_int(parse("[a]\n[b]\nwait_for=a\n[c]\nwait_for=b\n"), 0, "wait_for= the job just before");
 	is_str(f.fio_reason, "", "each job waiting for the one before it: one after another, native");
 	fios("[a]\n[b]\nwait_for=a\n[c]\nwait_for=a\n", "jobs [b] and [c] run at the same time (no stonewall or wait_for=b in [c])");
+	is_int(parse("[j]\nrw=randread\nrandom_distribution=zipf:1.2\n[k]\nstonewall\nrw=randrw\n"
+		     "random_distribution=zoned:60/10:40/90\n"), 0, "random_distribution=zipf and zoned");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].dist.kind == DIST_ZIPF && f.jobs[0].dist.value == 1.2 && f.jobs[1].dist.kind == DIST_ZONED &&
+	   f.jobs[1].dist.nr_zones == 2, "the models and their values");
+	ok(f.jobs[0].norandommap && f.jobs[1].norandommap, "a model other than random turns the random map off, as in fio");
+	refused("[j]\nrandom_distribution=gauss:5\n", "random_distribution=gauss:5: expected random, zipf");
+	refused("[j]\nrandom_distribution=zipf:1\n", "theta must differ from 1");
+	fios("[j]\nrw=randwrite\nrandom_distribution=pareto:0.5\nverify=md5\n", "verify= on writes with norandommap");
+	is_int(parse("[j]\nrw=write\nbuffer_compress_percentage=60\nbuffer_compress_chunk=4k\ndedupe_percentage=30\n"
+		     "dedupe_mode=repeat\n"), 0, "buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].compress_pct == 60 && f.jobs[0].compress_chunk == 4096 && f.jobs[0].dedupe_pct == 30, "their values");
+	refused("[j]\ndedupe_percentage=101\n", "dedupe_percentage=101: expected a whole number from 0 to 100");
+	refused("[j]\ndedupe_mode=often\n", "expected repeat or working_set");
+	fios("[j]\nrw=write\ndedupe_percentage=5\ndedupe_mode=working_set\n", "dedupe_mode=working_set");
+	fios("[j]\nrw=write\nbuffer_compress_percentage=50\nverify=md5\n", "verify= with buffer_compress_percentage=");
 	is_int(parse("[j]\nrw=read\n"), 0, "a native file");
 	is_str(f.fio_reason, "", "has no reason for fio");
 	fiojob_file_release(&f);

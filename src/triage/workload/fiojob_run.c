@@ -63,6 +63,10 @@ static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
 	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
 	spec->verify_read = job->do_verify;
 	spec->verify_fatal = job->verify_fatal;
+	spec->dist = job->dist;
+	spec->compress_pct = job->compress_pct;
+	spec->compress_chunk = job->compress_chunk;
+	spec->dedupe_pct = job->dedupe_pct;
 	spec->bs_min = job->bs_min;
 	spec->nr_split = job->nr_split;
 	for (unsigned i = 0; i < job->nr_split && i < JOB_MAX_SPLIT; i++)
@@ -333,6 +337,12 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_uint(j, "rate_iops", job->rate_iops);
 	json_bool(j, "randrepeat", job->randrepeat);
 	json_bool(j, "norandommap", job->norandommap);
+	char dist[160];
+	dist_format(&job->dist, dist, sizeof(dist));
+	json_string(j, "random_distribution", dist);
+	json_uint(j, "buffer_compress_percentage", job->compress_pct);
+	json_uint(j, "buffer_compress_chunk", job->compress_chunk ? job->compress_chunk : 512);
+	json_uint(j, "dedupe_percentage", job->dedupe_pct);
 	json_uint(j, "offset", job->offset);
 	json_uint(j, "offset_increment", job->offset_increment);
 	json_uint(j, "number_ios", job->number_ios);
