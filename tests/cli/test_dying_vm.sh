@@ -9,7 +9,7 @@
 # are the guest's clock (see run_vm.sh).
 # One VM run is enough (tests/run.sh): with the sanitized build, which
 # passes these checks too and whose sanitizers watch the code only the VM reaches.
-# time-limit: 1200
+# time-limit: 300
 # run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"

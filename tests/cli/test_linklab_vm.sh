@@ -22,7 +22,7 @@
 # throughput).
 # LINKLAB_CONSOLE=FILE re-checks an earlier boot's console (KEEP_CONSOLE=FILE
 # keeps one) without booting.
-# time-limit: 1200
+# time-limit: 400
 # run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"

@@ -17,7 +17,7 @@
 # (KEEP_CONSOLE=FILE keeps one; tests/data/capture_openzfs.sh takes the
 # parsers' test data from it). OZFS_LIMIT caps the boot (600 s).
 # One VM run is enough (tests/run.sh): with the sanitized build.
-# time-limit: 1200
+# time-limit: 900
 # run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"

@@ -13,7 +13,7 @@
 # instruction-counted clock (see run_vm.sh): ratios, not this host's speed.
 # One VM run is enough (tests/run.sh): with the sanitized build, which
 # passes these checks too and whose sanitizers watch the code only the VM reaches.
-# time-limit: 1200
+# time-limit: 400
 # run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"

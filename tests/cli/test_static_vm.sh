@@ -5,7 +5,7 @@
 # it lists, creates (brd) and destroys RAM disks and reads them with
 # readdisks. One VM boot. It does not use $IOTRIAGE: the static binary is
 # built from the tree either way, so tests/run.sh runs this once:
-# time-limit: 1200
+# time-limit: 300
 # run-once: plain
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"

@@ -17,7 +17,7 @@
 # and next to the 200 us that ramdisk wire calls a large loss).
 # One VM run is enough (tests/run.sh): with the sanitized build, which
 # passes these checks too and whose sanitizers watch the code only the VM reaches.
-# time-limit: 1200
+# time-limit: 600
 # run-once: asan
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vmlib.sh"
