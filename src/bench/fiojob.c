@@ -302,14 +302,20 @@ static int opt_rwmix(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
-/* size= and io_size=: bytes, or "N%" (1 to 100) of the target and of size. */
+/* size= and io_size=: bytes, or "N%" (1 to 100) of the target and of size.
+ * fio reads a '%' after the number as a percentage and ignores what follows
+ * it, so "100%%" (a template escaped for Python's configparser, as in
+ * fio-plot's precondition.fio) is 100% there too. */
 static int opt_size(struct parse_state *ps, const char *key, const char *val)
 {
 	bool is_size = strcmp(key, "size") == 0;
-	if (val && val[0] && val[strlen(val) - 1] == '%') {
+	size_t digits = val ? strlen(val) : 0;
+	while (digits > 0 && val[digits - 1] == '%')
+		digits--;
+	if (val && digits < strlen(val)) {
 		char num[32];
 		uint64_t pct = 0;
-		snprintf(num, sizeof(num), "%.*s", (int)strlen(val) - 1, val);
+		snprintf(num, sizeof(num), "%.*s", (int)digits, val);
 		if (parse_uint(num, 1, 100, &pct) < 0)
 			return fail(ps, "%s=%s: expected a whole percentage from 1%% to 100%%", key, val);
 		*(is_size ? &ps->cur->size_pct : &ps->cur->io_size_pct) = (unsigned)pct;

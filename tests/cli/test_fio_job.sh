@@ -6,8 +6,11 @@
 # total_ios against iotriage's ios). A file with an option iotriage does not
 # run natively is run by fio (its figures stored and shown, engine fio),
 # refused with --native or without fio, and passes the write guard on a
-# device. fio's 107 examples (tests/data/fiojobs): every one this fio
-# accepts is run natively or by fio, none refused.
+# device. The corpus in tests/data/fiojobs, 166 real job files from six
+# repositories (fio's 107 examples, nvmevirt, OpenZFS, SPDK, virtuozzo,
+# fio-plot; a folder's job.env sets its variables): every one this fio
+# accepts is run natively or by fio, none refused; the counts per source
+# (files, accepted, native, through fio, refused) are printed.
 . "$(dirname "$0")/lib.sh"
 
 job=$TMP/job.fio
@@ -187,22 +190,46 @@ if command -v fio >/dev/null; then
 	check "within seconds, not fio's 30 s" -- test $(($(date +%s) - start)) -lt 10
 	check "no fio left running" -- bash -c "! pgrep -f '^fio --output-format=json\+ .*iotriage-fiojob-' >/dev/null"
 	check "the run says so" -- jtest "$TMP/long.json" '.status == "error" and (.reason | test("interrupted"))'
-	# The corpus: every example of fio's that this fio accepts is run natively or by fio, never refused.
+	# The corpus: every job file that this fio accepts, from fio's examples
+	# and from the other repositories (one folder each), is run natively or
+	# by fio, never refused. A folder's job.env sets the variables its
+	# repository's scripts set (${JOBS}, ${DIRECTORY}, ...), for both.
 	corpus=$(cd "$(dirname "$0")/../data/fiojobs" && pwd)
-	n=0 native=0 byfio=0 refused=0
-	for f in "$corpus"/*.fio; do
-		(cd "$TMP/elsewhere" && timeout 30 fio --parse-only "$f" >/dev/null 2>&1) || continue
-		n=$((n + 1))
-		out=$("$IOTRIAGE" run --fio-job "$f" --parse-only "$TMP/corpus.bin" 2>&1)
-		case $out in
-		*": through fio-"*) byfio=$((byfio + 1)) ;;
-		*": natively: "*) native=$((native + 1)) ;;
-		*) refused=$((refused + 1)); diag "refused: $(basename "$f"): $out" ;;
-		esac
+	corpus_source() { # corpus_source NAME FILE...: its counts, in n_* and the totals
+		local name=$1 f out
+		local -a vars=()
+		shift
+		[ "$name" != fio ] && [ -f "$corpus/$name/job.env" ] &&
+			mapfile -t vars < <(grep -v '^#' "$corpus/$name/job.env")
+		local files=$# n=0 nat=0 fio=0 ref=0
+		for f; do
+			(cd "$TMP/elsewhere" && env "${vars[@]}" timeout 30 fio --parse-only "$f" >/dev/null 2>&1) || continue
+			n=$((n + 1))
+			out=$(env "${vars[@]}" "$IOTRIAGE" run --fio-job "$f" --parse-only "$TMP/corpus.bin" 2>&1)
+			case $out in
+			*": through fio-"*) fio=$((fio + 1)) ;;
+			*": natively: "*) nat=$((nat + 1)) ;;
+			*) ref=$((ref + 1)); diag "refused: ${f#"$corpus"/}: $out" ;;
+			esac
+		done
+		diag "corpus $name: $files files, fio accepts $n; $nat run natively, $fio through fio, $ref refused"
+		n_acc=$n n_native=$nat
+		t_files=$((t_files + files)) t_acc=$((t_acc + n)) t_native=$((t_native + nat))
+		t_byfio=$((t_byfio + fio)) t_refused=$((t_refused + ref)) t_sources=$((t_sources + 1))
+		[ "$n" -gt 0 ] || t_idle="$t_idle $name"
+	}
+	t_files=0 t_acc=0 t_native=0 t_byfio=0 t_refused=0 t_sources=0 t_idle=
+	corpus_source fio "$corpus"/*.fio
+	native=$n_native
+	check "the corpus: at least 20 of fio's examples that fio accepts" -- test "$n_acc" -ge 20
+	for dir in "$corpus"/*/; do
+		mapfile -t files < <(find "$dir" -name '*.fio' | sort)
+		corpus_source "$(basename "$dir")" "${files[@]}"
 	done
-	diag "corpus: fio accepts $n; $native run natively, $byfio through fio, $refused refused"
-	check "the corpus: at least 20 of fio's examples that fio accepts" -- test "$n" -ge 20
-	check "none of them refused" -- test "$refused" -eq 0 -a $((native + byfio)) -eq "$n"
+	diag "corpus: $t_files files from $t_sources sources, fio accepts $t_acc; $t_native run natively ($((100 * t_native / (t_acc > 0 ? t_acc : 1)))%), $t_byfio through fio, $t_refused refused"
+	check "the corpus: at least 60 job files from at least 5 repositories" -- test "$t_files" -ge 60 -a "$t_sources" -ge 5
+	check "each source has a file fio accepts (none:$t_idle)" -- test -z "$t_idle"
+	check "none of them refused" -- test "$t_refused" -eq 0 -a $((t_native + t_byfio)) -eq "$t_acc"
 	printf '[a]\nrw=read\nsize=64k\n[b]\nrw=read\nsize=64k\n' >"$TMP/together.fio"
 	"$IOTRIAGE" run --fio-job "$TMP/together.fio" --parse-only "$TMP/t.bin" >"$TMP/together.out"
 	check "two jobs without stonewall run together in fio: fio runs them" -- \

@@ -112,6 +112,7 @@ static void test_refusals(void)
 {
 	refused("[j]\nbs=0\n", "bs=0");
 	refused("[j]\nsize=150%\n", "percentage from 1% to 100%");
+	refused("[j]\nsize=%%\n", "percentage from 1% to 100%");
 	refused("[j]\niodepth=0\n", "iodepth=0");
 	refused("[j]\nrwmixread=101\n", "rwmixread=101");
 	refused("[j]\nruntime=soon\n", "runtime=soon");
@@ -356,6 +357,9 @@ static void test_files_and_percentages(void)
 	ok(!fiojob_next_file(&cur, one, sizeof(one)), "then the end");
 	is_int(parse("[j]\nsize=50%\nio_size=25%\n"), 0, "percentages of the target");
 	ok(f.jobs[0].size_pct == 50 && f.jobs[0].io_size_pct == 25 && !f.jobs[0].size, "kept as percentages");
+	fiojob_file_release(&f);
+	is_int(parse("[j]\nsize=100%%\n"), 0, "100%% as fio reads it (fio-plot's configparser-escaped template)");
+	ok(f.jobs[0].size_pct == 100 && !f.jobs[0].size, "is 100% of the target");
 	fiojob_file_release(&f);
 	is_int(parse("[j]\nfilename=/x\ndirectory=/d\nnrfiles=4\nverify=md5\n[k]\nfilename=/y\n"), 0, "a file for fio");
 	struct strbuf sb = STRBUF_INIT;
