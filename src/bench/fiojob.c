@@ -347,6 +347,8 @@ static int opt_flag(struct parse_state *ps, const char *key, const char *val)
 		return get_bool(ps, key, val, &ps->cur->norandommap);
 	if (strcmp(key, "stonewall") == 0)
 		return get_bool(ps, key, val, &ps->cur->stonewall);
+	if (strcmp(key, "refill_buffers") == 0)
+		return get_bool(ps, key, val, &ps->cur->refill_buffers);
 	if (get_bool(ps, key, val, &ps->cur->direct) < 0)
 		return -EINVAL;
 	if (strcmp(key, "buffered") == 0)
@@ -589,7 +591,7 @@ static const struct {
 	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
 	{ "random_distribution", opt_distribution }, { "buffer_compress_percentage", opt_shrinkable },
 	{ "buffer_compress_chunk", opt_shrinkable }, { "dedupe_percentage", opt_shrinkable },
-	{ "dedupe_mode", opt_shrinkable },
+	{ "dedupe_mode", opt_shrinkable }, { "refill_buffers", opt_flag },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -612,7 +614,7 @@ const char *const fiojob_supported[] = {
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
 	"wait_for", "random_distribution", "buffer_compress_percentage", "buffer_compress_chunk",
-	"dedupe_percentage", "dedupe_mode", NULL,
+	"dedupe_percentage", "dedupe_mode", "refill_buffers", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {

@@ -91,6 +91,7 @@ struct fiojob {
 	struct dist_spec dist;
 	/* buffer_compress_percentage=, buffer_compress_chunk=, dedupe_percentage= */
 	unsigned compress_pct, dedupe_pct;
+	bool refill_buffers;  /* every write's buffer filled afresh (fio's refill_buffers) */
 	uint32_t compress_chunk;
 };
 

@@ -405,7 +405,7 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	 * nor deduplication can shrink what reaches the media, unless the job
 	 * asks for data that does (fio's buffer_compress_percentage and
 	 * dedupe_percentage). */
-	if (u->dir == IO_WRITE && (spec->compress_pct || spec->dedupe_pct))
+	if (u->dir == IO_WRITE && (spec->compress_pct || spec->dedupe_pct || spec->refill))
 		fill_shrinkable(w, u);
 	else if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
 		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);

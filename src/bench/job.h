@@ -133,6 +133,9 @@ struct job_spec {
 	 * (pattern_fill_compressible). */
 	unsigned compress_pct, dedupe_pct;
 	uint32_t compress_chunk;
+	/* fio's refill_buffers: every write's buffer filled afresh with new
+	 * random data (as with the percentages at 0), not scrambled. */
+	bool refill;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run --fio-job with buffer_compress_percentage=, buffer_compress_chunk= and
-# dedupe_percentage=, run natively: the same write job (32 MiB) by fio and by
+# run --fio-job with buffer_compress_percentage=, buffer_compress_chunk=,
+# dedupe_percentage= and refill_buffers, run natively: the same write job (32 MiB) by fio and by
 # iotriage, each into its own file. What the data is made of must be fio's:
 # the size zstd -1 shrinks each file to, over its size, within 0.02 of fio's,
 # and the share of distinct 4 KiB blocks within 0.02 of fio's. No root
@@ -53,6 +53,8 @@ compare chunk4k 'buffer_compress_percentage=25\nbuffer_compress_chunk=4k'
 compare dedupe50 'dedupe_percentage=50'
 compare both 'dedupe_percentage=30\nbuffer_compress_percentage=60'
 compare bs64k 'bs=64k\nbuffer_compress_percentage=40'
+compare refill 'refill_buffers=1'
+check "refill_buffers: no compressor shrinks it" -- awk -v z="$(zratio "$TMP/refill.iot.bin")" 'BEGIN { exit !(z > 0.99) }'
 check "the document holds the options" -- \
 	jtest "$TMP/bs64k.json" '.fio_job.jobs[0].options | .buffer_compress_percentage == 40 and .buffer_compress_chunk == 512 and .dedupe_percentage == 0'
 

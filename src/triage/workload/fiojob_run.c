@@ -67,6 +67,7 @@ static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
 	spec->compress_pct = job->compress_pct;
 	spec->compress_chunk = job->compress_chunk;
 	spec->dedupe_pct = job->dedupe_pct;
+	spec->refill = job->refill_buffers;
 	spec->bs_min = job->bs_min;
 	spec->nr_split = job->nr_split;
 	for (unsigned i = 0; i < job->nr_split && i < JOB_MAX_SPLIT; i++)
@@ -343,6 +344,7 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_uint(j, "buffer_compress_percentage", job->compress_pct);
 	json_uint(j, "buffer_compress_chunk", job->compress_chunk ? job->compress_chunk : 512);
 	json_uint(j, "dedupe_percentage", job->dedupe_pct);
+	json_bool(j, "refill_buffers", job->refill_buffers);
 	json_uint(j, "offset", job->offset);
 	json_uint(j, "offset_increment", job->offset_increment);
 	json_uint(j, "number_ios", job->number_ios);
