@@ -24,6 +24,7 @@
 
 #include "basic/progress.h"
 #include "bench/histogram.h"
+#include "bench/joblog.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
 #include "bench/verify.h"
@@ -120,6 +121,10 @@ struct job_spec {
 		uint32_t bs;
 		unsigned pct;
 	} split[JOB_MAX_SPLIT];
+	/* fio's logs (write_bw_log, ...; bench/joblog.h): when set, begun by
+	 * job_run and filled by the workers with every counted completion;
+	 * the caller writes and releases it. */
+	struct joblog *log;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

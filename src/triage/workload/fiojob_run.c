@@ -12,6 +12,7 @@
 
 #include "basic/checksum.h"
 #include "basic/log.h"
+#include "basic/strbuf.h"
 #include "bench/target.h"
 #include "store/params.h"
 #include "store/store.h"
@@ -275,19 +276,68 @@ static int run_through_fio(struct fiojob_outcome *out, const struct run_settings
 	return r;
 }
 
+/* The logs JOB asks for (NULL: none), its first worker fio's number FIRST. */
+static struct joblog *job_logs(const struct fiojob *job, unsigned first)
+{
+	const struct fiojob_logs *l = &job->logs;
+	if (!l->bw && !l->iops && !l->lat && !l->hist)
+		return NULL;
+	struct joblog *log = xcalloc(1, sizeof(*log));
+	struct joblog_spec *s = &log->spec;
+	snprintf(s->bw, sizeof(s->bw), "%s", l->bw ? l->bw_name : "");
+	snprintf(s->iops, sizeof(s->iops), "%s", l->iops ? l->iops_name : "");
+	snprintf(s->lat, sizeof(s->lat), "%s", l->lat ? l->lat_name : "");
+	snprintf(s->hist, sizeof(s->hist), "%s", l->hist ? l->hist_name : "");
+	s->avg_msec = l->avg_msec;
+	s->hist_msec = l->hist_msec;
+	s->hist_coarseness = l->hist_coarseness;
+	s->log_max = l->log_max;
+	s->log_offset = l->log_offset;
+	s->first_jobnum = first;
+	return log;
+}
+
+/* The job's logs written once it has run (an error of its own when it ran cleanly). */
+static int write_logs(struct fiojob_outcome *out, size_t i, int r)
+{
+	const struct joblog *log = out->logs[i];
+	if (!log || !out->results[i])
+		return r;
+	char why[sizeof(out->error[i])], first[512];
+	int n = joblog_write(log, why, sizeof(why));
+	if (n < 0) {
+		log_msg(LOG_ERR, "FIO-JOB %s: job [%s]: %s", out->file, out->jobs.jobs[i].name, why);
+		if (r == 0)
+			snprintf(out->error[i], sizeof(out->error[i]), "%s", why);
+		return r ? r : n;
+	}
+	enum joblog_kind kind = JOBLOG_BW;
+	while (kind < JOBLOG_HIST && !joblog_series(log, 0, kind)->n)
+		kind++;
+	joblog_path(log, kind, 0, first, sizeof(first));
+	log_msg(LOG_INFO, "FIO-JOB %s: job [%s]: %d fio log files written (%s, ...)", out->file, out->jobs.jobs[i].name,
+		n, first);
+	return r;
+}
+
 int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
 {
 	if (out->through_fio)
 		return run_through_fio(out, base, err, errlen);
 	int first = 0;
+	unsigned jobnum = 1; /* fio numbers every clone of every job, in order */
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
 		const struct fiojob *job = &out->jobs.jobs[i];
 		struct run_settings *s = &out->settings[i];
 		job_settings(job, base, s);
+		out->logs[i] = job_logs(job, jobnum);
+		jobnum += job->numjobs;
+		s->spec.log = out->logs[i];
 		log_msg(LOG_INFO, "FIO-JOB %s (%s): job [%s], %zu of %zu", out->file, out->target[i], job->name, i + 1,
 			out->jobs.njobs);
 		int r = run_workload(out->target[i], s, &out->results[i], out->error[i], sizeof(out->error[i]),
 				     out->engine_reason[i], sizeof(out->engine_reason[i]));
+		r = write_logs(out, i, r);
 		out->ndone = i + 1;
 		if (r == 0 && out->results[i]->stop == JOB_STOP_INTERRUPTED)
 			r = -EINTR;
@@ -406,5 +456,9 @@ void fiojob_release(struct fiojob_outcome *o)
 	for (size_t i = 0; i < FIOJOB_MAX_JOBS; i++) {
 		free(o->results[i]);
 		o->results[i] = NULL;
+		if (o->logs[i])
+			joblog_release(o->logs[i]);
+		free(o->logs[i]);
+		o->logs[i] = NULL;
 	}
 }
