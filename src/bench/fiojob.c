@@ -538,8 +538,9 @@ static int opt_log(struct parse_state *ps, const char *key, const char *val)
 			continue;
 		if (val && strlen(val) >= sizeof(l->bw_name))
 			return fail(ps, "%s: the name is too long", key);
-		*on[i] = true;
-		snprintf(name[i], sizeof(l->bw_name), "%s", val ? val : "");
+		*on[i] = true; /* bare: the prefix so far (from [global]), else the job's name */
+		if (val)
+			snprintf(name[i], sizeof(l->bw_name), "%s", val);
 		return 0;
 	}
 	uint64_t v = 0;
@@ -795,7 +796,7 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		snprintf(out->fio_reason, sizeof(out->fio_reason), "job [%s]: %s is not run natively", j->name, why);
 }
 
-/* A bare write_*_log names its files after the job, as fio's. */
+/* A bare write_*_log with no prefix before it names its files after the job, as fio's. */
 static void logs_named(struct fiojob *j)
 {
 	struct fiojob_logs *l = &j->logs;

@@ -92,11 +92,12 @@ static void latency_sample(const struct joblog *log, struct joblog_worker *w, in
 }
 
 /* fio's __add_samples (its helper thread's, here at the completion that
- * ends the interval): each direction that moved data in it. */
+ * ends the interval, with fio's 1 ms of slack): each direction that moved
+ * data in it. */
 static void rate_samples(const struct joblog *log, struct joblog_worker *w, uint64_t t)
 {
 	uint64_t spent = t - w->rate_last_ms;
-	if (spent < log->spec.avg_msec)
+	if (spent + 1 < log->spec.avg_msec)
 		return;
 	for (int d = 0; d < 2; d++) {
 		uint64_t bytes = w->bytes[d] - w->bytes_at[d], ios = w->ios[d] - w->ios_at[d];
