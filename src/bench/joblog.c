@@ -207,6 +207,11 @@ static const char *prefix_of(const struct joblog *log, enum joblog_kind kind)
 	}
 }
 
+bool joblog_asked(const struct joblog *log, enum joblog_kind kind)
+{
+	return prefix_of(log, kind)[0] != '\0';
+}
+
 void joblog_path(const struct joblog *log, enum joblog_kind kind, unsigned w, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s_%s.%u.log", prefix_of(log, kind), kind_names[kind], log->spec.first_jobnum + w);
@@ -242,7 +247,7 @@ int joblog_write(const struct joblog *log, char *why, size_t len)
 {
 	int written = 0;
 	for (int kind = 0; kind < JOBLOG_KINDS; kind++) {
-		if (!prefix_of(log, (enum joblog_kind)kind)[0])
+		if (!joblog_asked(log, (enum joblog_kind)kind))
 			continue;
 		for (unsigned w = 0; w < log->nr_workers; w++) {
 			char path[512];

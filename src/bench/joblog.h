@@ -92,6 +92,9 @@ void joblog_finish(struct joblog *log, unsigned w, uint64_t end_ns);
 /* Worker W's lines of KIND (not JOBLOG_HIST), for a document's series. */
 const struct joblog_series *joblog_series(const struct joblog *log, unsigned w, enum joblog_kind kind);
 
+/* Whether the job asked for the log of KIND (lat, clat and slat come together). */
+bool joblog_asked(const struct joblog *log, enum joblog_kind kind);
+
 /* The file of KIND for worker W: PREFIX_KIND.N.log (fio's name). */
 void joblog_path(const struct joblog *log, enum joblog_kind kind, unsigned w, char *buf, size_t len);
 /* Worker W's log of KIND as fio writes it, appended to OUT. */

@@ -94,6 +94,13 @@ check "the second worker of [mix] is fio's thread 2, [seq] is thread 3" -- \
 	test -s "$TMP/it/logs_lat.2.log" -a -s "$TMP/it/logs_lat.3.log"
 check "a bare write_bw_log in [seq] keeps [global]'s prefix, as fio's" -- test -s "$TMP/it/logs_bw.3.log"
 
+# The same series in the run's document.
+rows=$(cat "$TMP/it/logs_bw.1.log" "$TMP/it/logs_bw.2.log" | wc -l)
+check "the document's series: [mix]'s bandwidth rows, one per line of its two bw logs ($rows)" -- \
+	jtest "$TMP/io.json" ".fio_job.jobs[0].series.bw_kib_per_s | length == $rows"
+check "and its latencies over time, [job, time_ms, ddir, ns] with fio's job numbers" -- \
+	jtest "$TMP/io.json" '.fio_job.jobs[0].series | .interval_ms == 500 and (.clat_ns | length > 0) and (.clat_ns | map(.[0]) | unique == [1, 2]) and all(.lat_ns[]; .[3] > 0)'
+
 # fio's own tools read iotriage's logs.
 if ! command -v gnuplot >/dev/null; then
 	skip "fio_generate_plots and fio2gnuplot draw iotriage's logs" "needs gnuplot (apt-get install gnuplot-nox)"

@@ -400,6 +400,45 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_end_object(j);
 }
 
+#define SERIES_MAX_ROWS 100000 /* a kind's rows in the document; the log files hold them all */
+
+/* The job's fio logs as the document's "series": per kind, rows of
+ * [fio's job number, time_ms, ddir, value] (what the log files hold). */
+static void json_series(struct json *j, const struct joblog *log)
+{
+	static const char *const keys[] = { "bw_kib_per_s", "iops", "lat_ns", "clat_ns", "slat_ns" };
+	json_begin_object(j, "series");
+	json_uint(j, "interval_ms", log->spec.avg_msec);
+	json_string(j, "value", log->spec.log_max ? "max" : log->spec.avg_msec ? "mean" : "each I/O");
+	json_begin_array(j, "columns");
+	static const char *const cols[] = { "job", "time_ms", "ddir", "value" };
+	for (size_t c = 0; c < 4; c++)
+		json_string(j, NULL, cols[c]);
+	json_end_array(j);
+	bool truncated = false;
+	for (int kind = JOBLOG_BW; kind < JOBLOG_HIST; kind++) {
+		if (!joblog_asked(log, (enum joblog_kind)kind))
+			continue;
+		size_t rows = 0;
+		json_begin_array(j, keys[kind]);
+		for (unsigned w = 0; w < log->nr_workers; w++) {
+			const struct joblog_series *ser = joblog_series(log, w, kind);
+			truncated |= rows + ser->n > SERIES_MAX_ROWS;
+			for (size_t i = 0; i < ser->n && rows < SERIES_MAX_ROWS; i++, rows++) {
+				json_begin_array(j, NULL);
+				json_uint(j, NULL, log->spec.first_jobnum + w);
+				json_uint(j, NULL, ser->v[i].time_ms);
+				json_uint(j, NULL, ser->v[i].ddir);
+				json_uint(j, NULL, ser->v[i].value);
+				json_end_array(j);
+			}
+		}
+		json_end_array(j);
+	}
+	json_bool(j, "truncated", truncated);
+	json_end_object(j);
+}
+
 void fiojob_json(struct json *j, const struct fiojob_outcome *o)
 {
 	json_begin_object(j, "fio_job");
@@ -416,6 +455,8 @@ void fiojob_json(struct json *j, const struct fiojob_outcome *o)
 		run_json_parameters(j, &o->settings[i], o->target[i]);
 		if (o->results[i])
 			run_json_result(j, o->results[i], o->engine_reason[i], o->settings[i].direct);
+		if (o->logs[i] && o->logs[i]->workers)
+			json_series(j, o->logs[i]);
 		json_string(j, "status", o->error[i][0] ? "error" : "ok");
 		json_string(j, "reason", o->error[i][0] ? o->error[i] : NULL);
 		json_end_object(j);

@@ -9,7 +9,8 @@
  * file that needs fio with --native, without fio installed, or that fio's
  * --parse-only refuses) before anything runs. A native job's fio logs
  * (write_bw_log, ...) are written after it in fio's names and formats
- * (bench/joblog.h), in the current directory as fio's. Logs; prints nothing.
+ * (bench/joblog.h), in the current directory as fio's, and their series are
+ * in the job's document object ("series"). Logs; prints nothing.
  */
 #ifndef IOTRIAGE_TRIAGE_FIOJOB_RUN_H
 #define IOTRIAGE_TRIAGE_FIOJOB_RUN_H
