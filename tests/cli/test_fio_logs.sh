@@ -8,6 +8,13 @@
 # fio_generate_plots, with gnuplot) must read them and draw their files.
 . "$(dirname "$0")/lib.sh"
 
+# A log that cannot be written is refused before anything runs (no root needed).
+printf '[j]\nrw=read\nsize=1m\nwrite_bw_log=%s/none/x\n' "$TMP" >"$TMP/nodir.fio"
+"$IOTRIAGE" run --fio-job "$TMP/nodir.fio" --native "$TMP/f" >/dev/null 2>"$TMP/nodir.err"
+check "a log in a directory that does not exist is a usage error" -- test $? -eq 2
+check "naming the log file and the job" -- grep -q "job \[j\]: the fio log '$TMP/none/x_bw.1.log': no directory" "$TMP/nodir.err"
+check "nothing was created" -- test ! -e "$TMP/f"
+
 if ! need_root || ! command -v fio >/dev/null; then
 	skip "fio and iotriage on one loop device" "needs root and fio"
 	finish

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "basic/checksum.h"
+#include "basic/fsutil.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
 #include "bench/target.h"
@@ -133,6 +134,46 @@ static int resolve_percentages(const char *file, const char *path, struct fiojob
 	return 0;
 }
 
+/* The logs JOB asks for (NULL: none), its first worker fio's number FIRST. */
+static struct joblog *job_logs(const struct fiojob *job, unsigned first)
+{
+	const struct fiojob_logs *l = &job->logs;
+	if (!l->bw && !l->iops && !l->lat && !l->hist)
+		return NULL;
+	struct joblog *log = xcalloc(1, sizeof(*log));
+	struct joblog_spec *s = &log->spec;
+	snprintf(s->bw, sizeof(s->bw), "%s", l->bw ? l->bw_name : "");
+	snprintf(s->iops, sizeof(s->iops), "%s", l->iops ? l->iops_name : "");
+	snprintf(s->lat, sizeof(s->lat), "%s", l->lat ? l->lat_name : "");
+	snprintf(s->hist, sizeof(s->hist), "%s", l->hist ? l->hist_name : "");
+	s->avg_msec = l->avg_msec;
+	s->hist_msec = l->hist_msec;
+	s->hist_coarseness = l->hist_coarseness;
+	s->log_max = l->log_max;
+	s->log_offset = l->log_offset;
+	s->first_jobnum = first;
+	return log;
+}
+
+/* The job's log files can be written where they go (the current
+ * directory, or the directory in their prefix): checked before anything runs. */
+static int check_logs(const char *file, const struct fiojob *job, char *err, size_t errlen)
+{
+	struct joblog *log = job_logs(job, 1);
+	int r = 0;
+	for (int kind = 0; log && kind < JOBLOG_KINDS && r == 0; kind++) {
+		char path[512], why[600];
+		if (!joblog_asked(log, (enum joblog_kind)kind))
+			continue;
+		joblog_path(log, (enum joblog_kind)kind, 0, path, sizeof(path));
+		r = check_file_writable(path, why, sizeof(why));
+		if (r < 0)
+			snprintf(err, errlen, "%s: job [%s]: the fio log %s", file, job->name, why);
+	}
+	free(log);
+	return r;
+}
+
 static int check_jobs(const char *file, const char *target, struct fiojob_outcome *out, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
@@ -152,6 +193,8 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 		}
 		const char *path = out->target[i];
 		int r = resolve_percentages(file, path, job, err, errlen);
+		if (r == 0)
+			r = check_logs(file, job, err, errlen);
 		if (r < 0)
 			return r;
 		struct run_settings base = { .rw = "read" };
@@ -274,27 +317,6 @@ static int run_through_fio(struct fiojob_outcome *out, const struct run_settings
 	out->jobs.njobs = out->fio.njobs > out->jobs.njobs ? out->fio.njobs : out->jobs.njobs;
 	out->ndone = out->fio.njobs;
 	return r;
-}
-
-/* The logs JOB asks for (NULL: none), its first worker fio's number FIRST. */
-static struct joblog *job_logs(const struct fiojob *job, unsigned first)
-{
-	const struct fiojob_logs *l = &job->logs;
-	if (!l->bw && !l->iops && !l->lat && !l->hist)
-		return NULL;
-	struct joblog *log = xcalloc(1, sizeof(*log));
-	struct joblog_spec *s = &log->spec;
-	snprintf(s->bw, sizeof(s->bw), "%s", l->bw ? l->bw_name : "");
-	snprintf(s->iops, sizeof(s->iops), "%s", l->iops ? l->iops_name : "");
-	snprintf(s->lat, sizeof(s->lat), "%s", l->lat ? l->lat_name : "");
-	snprintf(s->hist, sizeof(s->hist), "%s", l->hist ? l->hist_name : "");
-	s->avg_msec = l->avg_msec;
-	s->hist_msec = l->hist_msec;
-	s->hist_coarseness = l->hist_coarseness;
-	s->log_max = l->log_max;
-	s->log_offset = l->log_offset;
-	s->first_jobnum = first;
-	return log;
 }
 
 /* The job's logs written once it has run (an error of its own when it ran cleanly). */
