@@ -221,7 +221,7 @@ static const struct docgen_details details[] = {
 		" run, running nothing. A malformed value is refused by name, section and line, and nothing "
 		"runs (a native job runs the same number of I/Os of each kind as fio's: tests/cli/"
 		"test_fio_job_native.sh, bench/fiojob_vs_fio.sh; of fio's own 107 examples, the 71 this fio "
-		"accepts all run, 13 natively: tests/cli/test_fio_job.sh). --fio-json FILE (with or without "
+		"accepts all run, 14 natively: tests/cli/test_fio_job.sh). --fio-json FILE (with or without "
 		"--fio-job) also writes the results in fio's JSON schema, json+ (fio version names iotriage; "
 		"jobs with jobname, job options, read/write/trim with io_bytes, bw in KiB/s, bw_bytes, iops, "
 		"runtime in ms, total_ios, slat_ns, clat_ns with fio's default percentiles and json+'s bins, "
