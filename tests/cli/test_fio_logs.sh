@@ -108,6 +108,13 @@ check "the document's series: [mix]'s bandwidth rows, one per line of its two bw
 check "and its latencies over time, [job, time_ms, ddir, ns] with fio's job numbers" -- \
 	jtest "$TMP/io.json" '.fio_job.jobs[0].series | .interval_ms == 500 and (.clat_ns | length > 0) and (.clat_ns | map(.[0]) | unique == [1, 2]) and all(.lat_ns[]; .[3] > 0)'
 
+id=$(jq -r .run_id "$TMP/io.json")
+"$IOTRIAGE" report --html "$TMP/r.html" "$id" >/dev/null 2>&1
+check "the HTML report draws them: bandwidth and latency over time for each job" -- \
+	test "$(grep -c '<svg class="series"' "$TMP/r.html")" -eq 4
+check "a line per worker and direction ([mix]: 2 x 2, [seq]: 1 each)" -- \
+	test "$(grep -c '<polyline class="series-line"' "$TMP/r.html")" -eq 10
+
 # fio's own tools read iotriage's logs.
 if ! command -v gnuplot >/dev/null; then
 	skip "fio_generate_plots and fio2gnuplot draw iotriage's logs" "needs gnuplot (apt-get install gnuplot-nox)"
