@@ -18,6 +18,8 @@
 #   open-iscsi    iscsiadm and iscsid, copied into the iSCSI VM test (its
 #                 daemon is stopped and disabled here: the VM runs its own)
 #   clang         the libFuzzer targets
+#   gnuplot-nox   fio's fio_generate_plots and fio2gnuplot draw the fio logs
+#                 run --fio-job writes (tests/cli/test_fio_logs.sh)
 #   tmux          the interactive test drives the chooser in a terminal
 #   python3       tests/tools/source_rules.py (meson needs it anyway)
 #   mandoc        lints the generated manual pages
@@ -38,7 +40,7 @@ echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt_install \
 	qemu-system-x86 busybox-static linux-image-amd64 cpio file kmod udev \
 	e2fsprogs mount sqlite3 jq strace time iptables \
-	openssh-server iperf3 chromium dbench qemu-utils prometheus open-iscsi clang tmux python3 mandoc zstd \
+	openssh-server iperf3 chromium dbench qemu-utils prometheus open-iscsi clang gnuplot-nox tmux python3 mandoc zstd \
 	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common
 # The packages' daemons are not the tests' business: none is left running.
 stop_daemon iperf3

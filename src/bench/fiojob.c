@@ -570,10 +570,54 @@ static int opt_shrinkable(struct parse_state *ps, const char *key, const char *v
 	return r;
 }
 
+/* write_bw_log=, write_iops_log=, write_lat_log=, write_hist_log=: a
+ * prefix, or bare (the job's name, jobs_finish); the others are numbers or
+ * flags; per_job_logs=0 (one file for every clone) is fio's. */
+static int opt_log(struct parse_state *ps, const char *key, const char *val)
+{
+	struct fiojob_logs *l = &ps->cur->logs;
+	static const char *const names[] = { "write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log" };
+	bool *on[] = { &l->bw, &l->iops, &l->lat, &l->hist };
+	char *name[] = { l->bw_name, l->iops_name, l->lat_name, l->hist_name };
+	for (size_t i = 0; i < 4; i++) {
+		if (strcmp(key, names[i]) != 0)
+			continue;
+		if (val && strlen(val) >= sizeof(l->bw_name))
+			return fail(ps, "%s: the name is too long", key);
+		*on[i] = true; /* bare: the prefix so far (from [global]), else the job's name */
+		if (val)
+			snprintf(name[i], sizeof(l->bw_name), "%s", val);
+		return 0;
+	}
+	uint64_t v = 0;
+	if (strcmp(key, "log_max_value") == 0)
+		return get_bool(ps, key, val, &l->log_max);
+	if (strcmp(key, "log_offset") == 0)
+		return get_bool(ps, key, val, &l->log_offset);
+	if (strcmp(key, "per_job_logs") == 0) {
+		bool per_job = true;
+		if (get_bool(ps, key, val, &per_job) < 0)
+			return -EINVAL;
+		return per_job ? 0 : need_fio(ps, "%s=%s: one log for every clone is not written natively", key, val);
+	}
+	if (strcmp(key, "log_hist_coarseness") == 0) {
+		int r = get_uint(ps, key, val, 0, 6, &v);
+		l->hist_coarseness = (unsigned)v;
+		return r;
+	}
+	int r = get_uint(ps, key, val, 0, UINT32_MAX, &v);
+	*(strcmp(key, "log_avg_msec") == 0 ? &l->avg_msec : &l->hist_msec) = (unsigned)v;
+	return r;
+}
+
 static const struct {
 	const char *name;
 	option_fn fn;
 } options[] = {
+	{ "write_bw_log", opt_log }, { "write_iops_log", opt_log }, { "write_lat_log", opt_log },
+	{ "write_hist_log", opt_log }, { "log_avg_msec", opt_log }, { "log_hist_msec", opt_log },
+	{ "log_hist_coarseness", opt_log }, { "log_max_value", opt_log }, { "log_offset", opt_log },
+	{ "per_job_logs", opt_log },
 	{ "rw", opt_rw }, { "bs", opt_bs }, { "iodepth", opt_iodepth }, { "numjobs", opt_numjobs },
 	{ "size", opt_size }, { "io_size", opt_size }, { "runtime", opt_time }, { "ramp_time", opt_time },
 	{ "time_based", opt_flag }, { "direct", opt_flag }, { "buffered", opt_flag }, { "randrepeat", opt_flag },
@@ -614,7 +658,9 @@ const char *const fiojob_supported[] = {
 	"thinktime_blocks", "fsync", "fdatasync", "end_fsync", "verify", "do_verify", "verify_fatal", "directory",
 	"filename_format", "filesize", "nrfiles", "nr_files", "openfiles", "bsrange", "blocksize_range", "bssplit",
 	"wait_for", "random_distribution", "buffer_compress_percentage", "buffer_compress_chunk",
-	"dedupe_percentage", "dedupe_mode", "refill_buffers", NULL,
+	"dedupe_percentage", "dedupe_mode", "refill_buffers",
+	"write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log", "log_avg_msec",
+	"log_hist_msec", "log_hist_coarseness", "log_max_value", "log_offset", "per_job_logs", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -804,12 +850,24 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		snprintf(out->fio_reason, sizeof(out->fio_reason), "job [%s]: %s is not run natively", j->name, why);
 }
 
+/* A bare write_*_log with no prefix before it names its files after the job, as fio's. */
+static void logs_named(struct fiojob *j)
+{
+	struct fiojob_logs *l = &j->logs;
+	bool on[] = { l->bw, l->iops, l->lat, l->hist };
+	char *name[] = { l->bw_name, l->iops_name, l->lat_name, l->hist_name };
+	for (size_t i = 0; i < 4; i++)
+		if (on[i] && !name[i][0])
+			snprintf(name[i], sizeof(l->bw_name), "%s", j->name);
+}
+
 static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
 		if (j->dist.kind != DIST_RANDOM) /* fio: a non-uniform model excludes the random map */
 			j->norandommap = true;
+		logs_named(j);
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||
 			       engine_changes_files(j->ioengine);
 		if (!out->fio_reason[0])

@@ -93,6 +93,16 @@ struct fiojob {
 	unsigned compress_pct, dedupe_pct;
 	bool refill_buffers;  /* every write's buffer filled afresh (fio's refill_buffers) */
 	uint32_t compress_chunk;
+	/* fio's logs (bench/joblog.h): write_bw_log=, write_iops_log=,
+	 * write_lat_log= and write_hist_log= each give a prefix (bare: the
+	 * job's name, filled in when the file is read); log_avg_msec=,
+	 * log_hist_msec=, log_hist_coarseness=, log_max_value=, log_offset=. */
+	struct fiojob_logs {
+		bool bw, iops, lat, hist;
+		char bw_name[128], iops_name[128], lat_name[128], hist_name[128];
+		unsigned avg_msec, hist_msec, hist_coarseness;
+		bool log_max, log_offset;
+	} logs;
 };
 
 struct fiojob_file {

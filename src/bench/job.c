@@ -433,6 +433,18 @@ static void check_unit(struct worker *w, struct io_unit *u)
 	}
 }
 
+/* fio's logs: times from the end of the ramp (nothing before it is counted). */
+static void log_unit(struct worker *w, const struct io_unit *u, uint64_t now)
+{
+	uint64_t from = w->ramp_end_ns, submit = w->record_slat ? u->submit_ns : u->start_ns;
+	struct joblog_io io = {
+		.done_ns = now > from ? now - from : 0, .submit_ns = submit > from ? submit - from : 0,
+		.lat_ns = now - u->start_ns, .clat_ns = now - submit, .slat_ns = submit - u->start_ns,
+		.offset = u->offset, .bytes = u->len, .ddir = u->dir == IO_WRITE, .has_slat = w->record_slat,
+	};
+	joblog_io(w->spec->log, w->index, &io);
+}
+
 static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 {
 	bool whole = u->result == (int64_t)u->len;
@@ -460,6 +472,8 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 		hist_record(&w->lat[u->dir], now - u->start_ns);
 		if (w->record_slat)
 			hist_record(&w->slat[u->dir], u->submit_ns - u->start_ns);
+		if (w->spec->log)
+			log_unit(w, u, now);
 	}
 	w->done_ns = now;
 	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE],
@@ -875,6 +889,9 @@ static void *worker_main(void *arg)
 	}
 	getrusage(RUSAGE_THREAD, &w->usage_end);
 	w->usage_end_ns = now_ns();
+	if (w->spec->log)
+		joblog_finish(w->spec->log, w->index,
+			      w->usage_end_ns > w->ramp_end_ns ? w->usage_end_ns - w->ramp_end_ns : 0);
 	atomic_fetch_add(w->workers_finished, 1);
 	return NULL;
 }
@@ -1064,7 +1081,7 @@ int job_run(const struct job_spec *spec, const struct target *t, const struct en
 
 	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
 	atomic_uint finished = 0;
-	int r = 0;
+	int r = spec->log ? joblog_begin(spec->log, n) : 0;
 	for (unsigned i = 0; i < n && r == 0; i++) {
 		struct worker *w = &workers[i];
 		w->spec = spec;

@@ -25,6 +25,7 @@
 #include "basic/progress.h"
 #include "bench/distribution.h"
 #include "bench/histogram.h"
+#include "bench/joblog.h"
 #include "bench/pattern.h"
 #include "bench/target.h"
 #include "bench/verify.h"
@@ -136,6 +137,10 @@ struct job_spec {
 	/* fio's refill_buffers: every write's buffer filled afresh with new
 	 * random data (as with the percentages at 0), not scrambled. */
 	bool refill;
+	/* fio's logs (write_bw_log, ...; bench/joblog.h): when set, begun by
+	 * job_run and filled by the workers with every counted completion;
+	 * the caller writes and releases it. */
+	struct joblog *log;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };

@@ -256,6 +256,68 @@ static void curves_section(const struct run_doc *run, struct strbuf *out)
 	strbuf_adds(out, "</section>\n");
 }
 
+/* A job's series of KEY ([job, time_ms, ddir, value] rows) as one line
+ * per fio job number and direction, each value times SCALE. Returns the lines. */
+static size_t series_lines(const struct jv *rows, const char *name, double scale, struct svg_series **ret)
+{
+	struct svg_series *lines = NULL;
+	size_t n = 0, cap = 0;
+	const struct jv *row;
+	for (size_t i = 0; (row = jv_at(rows, i)); i++) {
+		char label[sizeof(lines->label)];
+		int d = jv_int(jv_at(row, 2), 0);
+		snprintf(label, sizeof(label), "[%s] job %d %s", name, jv_int(jv_at(row, 0), 0), d ? "write" : "read");
+		size_t k = 0;
+		while (k < n && strcmp(lines[k].label, label) != 0)
+			k++;
+		if (k == n) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 4;
+				lines = xreallocarray(lines, cap, sizeof(*lines));
+			}
+			lines[n] = (struct svg_series){ 0 };
+			snprintf(lines[n++].label, sizeof(lines->label), "%s", label);
+		}
+		struct svg_series *l = &lines[k];
+		l->t_ms = xreallocarray(l->t_ms, l->n + 1, sizeof(double));
+		l->v = xreallocarray(l->v, l->n + 1, sizeof(double));
+		l->t_ms[l->n] = jv_number(jv_at(row, 1), 0);
+		l->v[l->n++] = jv_number(jv_at(row, 3), 0) * scale;
+	}
+	*ret = lines;
+	return n;
+}
+
+/* A run's fio_job series (bandwidth and completion latency over time), a
+ * chart of each per job that has them (fio's write_bw_log, write_lat_log). */
+static void series_section(const struct run_doc *run, struct strbuf *out)
+{
+	static const struct { const char *key, *what; double scale; enum measure_unit unit; } kinds[] = {
+		{ "bw_kib_per_s", "Bandwidth", 1024, MU_BYTES_PER_S }, { "clat_ns", "Completion latency", 1, MU_NS },
+	};
+	const struct jv *job;
+	for (size_t j = 0; (job = jv_at(jv_path(run->doc, "fio_job.jobs"), j)); j++) {
+		const char *name = jv_string(jv_get(job, "name"), "?");
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			struct svg_series *lines = NULL;
+			size_t n = series_lines(jv_get(jv_get(job, "series"), kinds[k].key), name, kinds[k].scale, &lines);
+			if (n) {
+				struct strbuf title = STRBUF_INIT;
+				strbuf_addf(&title, "%s over time: [%s]", kinds[k].what, name);
+				strbuf_adds(out, "<section class=\"series\">\n");
+				svg_series_chart(out, title.buf, kinds[k].unit, lines, n);
+				strbuf_adds(out, "</section>\n");
+				strbuf_release(&title);
+			}
+			for (size_t i = 0; i < n; i++) {
+				free(lines[i].t_ms);
+				free(lines[i].v);
+			}
+			free(lines);
+		}
+	}
+}
+
 void report_html(const struct run_doc *runs, size_t n, const char *generated_at, struct strbuf *out)
 {
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -269,8 +331,10 @@ void report_html(const struct run_doc *runs, size_t n, const char *generated_at,
 	for (size_t r = 0; r < n; r++)
 		if (run_doc_is_fleet(&runs[r]))
 			hosts_section(&runs[r], out);
-	for (size_t r = 0; r < n; r++)
+	for (size_t r = 0; r < n; r++) {
 		curves_section(&runs[r], out);
+		series_section(&runs[r], out);
+	}
 	struct report_group *g = NULL;
 	size_t ng = report_groups(runs, n, &g);
 	if (ng == 0)

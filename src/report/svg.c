@@ -112,6 +112,27 @@ static double curve_y(double v, double lo, double hi)
 	return TOP + CURVE_PLOT_H * (1 - (log10(v) - log10(lo)) / (log10(hi) - log10(lo)));
 }
 
+/* A plot's <svg> (curves, series: the same size) with its title. */
+static void plot_open(struct strbuf *out, const char *cls, const char *title)
+{
+	unsigned width = LABEL_W + BAR_W + VALUE_W, height = TOP + CURVE_PLOT_H + 40;
+	strbuf_addf(out, "<svg class=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+			 "viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", cls, width, height, width, height);
+	xml_escape(out, title);
+	strbuf_adds(out, "\">\n<text class=\"title\" x=\"4\" y=\"16\" font-weight=\"bold\">");
+	xml_escape(out, title);
+	strbuf_adds(out, "</text>\n");
+}
+
+/* The lines left out of the legend counted, and the end of the plot. */
+static void plot_close(struct strbuf *out, size_t shown, size_t n, const char *where)
+{
+	if (n > shown)
+		strbuf_addf(out, "<text class=\"more\" x=\"%d\" y=\"%u\" font-size=\"11\">and %zu more%s</text>\n",
+			    LEGEND_X, TOP + (unsigned)shown * LEGEND_ROW + 9, n - shown, where);
+	strbuf_adds(out, "</svg>\n");
+}
+
 static void curve_axes(struct strbuf *out, double lo, double hi)
 {
 	for (double v = lo; v <= hi * 1.0001; v *= 10) {
@@ -165,21 +186,73 @@ void svg_curve_chart(struct strbuf *out, const char *title, const struct lat_cur
 	size_t shown = n < SVG_CURVES_MAX ? n : SVG_CURVES_MAX;
 	double lo = 1, hi = 10;
 	bool any = curve_range(curves, shown, &lo, &hi);
-	unsigned width = LABEL_W + BAR_W + VALUE_W, height = TOP + CURVE_PLOT_H + 40;
-	strbuf_addf(out, "<svg class=\"curve\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
-			 "viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", width, height, width, height);
-	xml_escape(out, title);
-	strbuf_adds(out, "\">\n<text class=\"title\" x=\"4\" y=\"16\" font-weight=\"bold\">");
-	xml_escape(out, title);
-	strbuf_addf(out, "</text>\n<text class=\"direction\" x=\"4\" y=\"34\" font-size=\"12\">&lt; Lower is better "
+	plot_open(out, "curve", title);
+	strbuf_adds(out, "<text class=\"direction\" x=\"4\" y=\"34\" font-size=\"12\">&lt; Lower is better "
 			 "(ns, log scale)</text>\n");
 	if (any) {
 		curve_axes(out, lo, hi);
 		for (size_t k = 0; k < shown; k++)
 			curve_line(out, &curves[k], k, lo, hi);
 	}
-	if (n > shown)
-		strbuf_addf(out, "<text class=\"more\" x=\"%d\" y=\"%u\" font-size=\"11\">and %zu more (CSV)</text>\n",
-			    LEGEND_X, TOP + (unsigned)shown * LEGEND_ROW + 9, n - shown);
-	strbuf_adds(out, "</svg>\n");
+	plot_close(out, shown, n, " (CSV)");
+}
+
+/* The series' extent: the last time and the largest value (0 when none). */
+static void series_range(const struct svg_series *s, size_t n, double *t_max, double *v_max)
+{
+	*t_max = 0;
+	*v_max = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			*t_max = s[k].t_ms[i] > *t_max ? s[k].t_ms[i] : *t_max;
+			*v_max = s[k].v[i] > *v_max ? s[k].v[i] : *v_max;
+		}
+}
+
+static void series_axes(struct strbuf *out, enum measure_unit unit, double t_max, double v_max)
+{
+	for (int i = 0; i <= 4; i++) {
+		char t[48];
+		double y = TOP + CURVE_PLOT_H * (1 - i / 4.0), x = CURVE_X0 + (CURVE_X1 - CURVE_X0) * i / 4.0;
+		measure_format(unit, v_max * i / 4, t, sizeof(t));
+		strbuf_addf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+				 "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n"
+				 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.3g s</text>\n",
+			    CURVE_X0, y, CURVE_X1, y, CURVE_X0 - 6, y + 4, t, x, TOP + CURVE_PLOT_H + 16, t_max * i / 4 / 1000);
+	}
+}
+
+static void series_line(struct strbuf *out, const struct svg_series *s, size_t k, double t_max, double v_max)
+{
+	const char *colour = palette[k % (sizeof(palette) / sizeof(palette[0]))];
+	strbuf_addf(out, "<polyline class=\"series-line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+			 "data-points=\"%zu\" points=\"", colour, s->n);
+	for (size_t i = 0; i < s->n; i++)
+		strbuf_addf(out, "%s%.1f,%.1f", i ? " " : "", CURVE_X0 + (CURVE_X1 - CURVE_X0) * s->t_ms[i] / t_max,
+			    TOP + CURVE_PLOT_H * (1 - s->v[i] / v_max));
+	strbuf_adds(out, "\"><title>");
+	xml_escape(out, s->label);
+	strbuf_adds(out, "</title></polyline>\n");
+	unsigned ly = TOP + (unsigned)k * LEGEND_ROW;
+	strbuf_addf(out, "<rect class=\"swatch\" x=\"%d\" y=\"%u\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			 "<text class=\"legend\" x=\"%d\" y=\"%u\" font-size=\"11\">", LEGEND_X, ly, colour, LEGEND_X + 14, ly + 9);
+	xml_escape(out, s->label);
+	strbuf_adds(out, "</text>\n");
+}
+
+void svg_series_chart(struct strbuf *out, const char *title, enum measure_unit unit, const struct svg_series *s,
+		      size_t n)
+{
+	size_t shown = n < SVG_CURVES_MAX ? n : SVG_CURVES_MAX;
+	double t_max = 0, v_max = 0;
+	series_range(s, shown, &t_max, &v_max);
+	plot_open(out, "series", title);
+	strbuf_addf(out, "<text class=\"direction\" x=\"4\" y=\"34\" font-size=\"12\">%s over time</text>\n",
+		    measure_unit_name(unit));
+	if (t_max > 0 && v_max > 0) {
+		series_axes(out, unit, t_max, v_max);
+		for (size_t k = 0; k < shown; k++)
+			series_line(out, &s[k], k, t_max, v_max);
+	}
+	plot_close(out, shown, n, "");
 }

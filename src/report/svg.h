@@ -36,4 +36,16 @@ void svg_bar_chart(struct strbuf *out, const char *title, bool higher_is_better,
 #define SVG_CURVES_MAX 12
 void svg_curve_chart(struct strbuf *out, const char *title, const struct lat_curve *curves, size_t n);
 
+/* A figure over time (a fio_job's series: bandwidth, latency):
+ * <svg class="series">, time in seconds across, the value up on a linear
+ * scale from 0, one <polyline class="series-line"> per line (data-points:
+ * how many), a legend. At most SVG_CURVES_MAX lines; the rest are counted. */
+struct svg_series {
+	char label[96];
+	double *t_ms, *v;        /* N points, in time order */
+	size_t n;
+};
+void svg_series_chart(struct strbuf *out, const char *title, enum measure_unit unit, const struct svg_series *s,
+		      size_t n);
+
 #endif

@@ -219,6 +219,8 @@ if command -v fio >/dev/null; then
 		[ "$n" -gt 0 ] || t_idle="$t_idle $name"
 	}
 	t_files=0 t_acc=0 t_native=0 t_byfio=0 t_refused=0 t_sources=0 t_idle=
+	# A target of some size, sparse: a job may ask for a share of it (size=100%).
+	truncate -s 64M "$TMP/corpus.bin"
 	corpus_source fio "$corpus"/*.fio
 	native=$n_native
 	check "the corpus: at least 20 of fio's examples that fio accepts" -- test "$n_acc" -ge 20

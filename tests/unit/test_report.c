@@ -33,6 +33,33 @@ static struct measure repeats3(double v1, double v2, double v3, double sd)
 }
 
 /* run --fio-job: every job's figures; readdisks' IOPS pass: IOPS per disk. */
+/* A fio_job's series (its fio logs): bandwidth and latency over time in the HTML report. */
+static void test_series_html(void)
+{
+	static const char doc[] =
+		"{\"command\":\"run\",\"run_id\":\"c\",\"fio_job\":{\"jobs\":[{\"name\":\"m<x>\",\"series\":{"
+		"\"interval_ms\":500,\"bw_kib_per_s\":[[1,499,0,100],[1,499,1,50],[2,499,0,90],[1,999,0,110],[1,999,1,60]],"
+		"\"clat_ns\":[[1,500,0,90000],[1,1000,0,80000]]}},{\"name\":\"plain\"}]}}";
+	struct run_doc d;
+	char err[128];
+	ok(run_doc_load(doc, strlen(doc), &d, err, sizeof(err)) == 0, "a document with series loads");
+	struct strbuf sb = STRBUF_INIT;
+	report_html(&d, 1, "now", &sb);
+	size_t charts = 0, lines = 0;
+	for (const char *p = sb.buf; (p = strstr(p, "<svg class=\"series\"")); p++)
+		charts++;
+	for (const char *p = sb.buf; (p = strstr(p, "<polyline class=\"series-line\"")); p++)
+		lines++;
+	is_int(charts, 2, "series: a bandwidth and a latency chart for the job that has them, none for the other");
+	is_int(lines, 4, "a line per fio job number and direction (3 for bandwidth, 1 for latency)");
+	ok(strstr(sb.buf, "data-points=\"2\"") && strstr(sb.buf, "<title>[m&lt;x&gt;] job 1 write</title>"),
+	   "each line through its points, labelled (escaped) by job, number and direction");
+	ok(strstr(sb.buf, "Bandwidth over time: [m&lt;x&gt;]") && strstr(sb.buf, "Completion latency over time"),
+	   "titled by what and which job");
+	strbuf_release(&sb);
+	run_doc_release(&d);
+}
+
 static void test_fio_job_and_iops_docs(void)
 {
 	static const char fio_doc[] =
@@ -81,6 +108,7 @@ int main(void)
 		   strcmp(d.m[3].metric, "p99.9 latency") == 0 && d.m[3].value == 3000 && isnan(d.m[3].noise_sd),
 	   "p50 and p99.9 in ns, without noise of their own");
 	test_fio_job_and_iops_docs();
+	test_series_html();
 
 	struct measure a = mk(1000, 20, 5), b = mk(1030, 20, 5), c = mk(500, 20, 5), e = mk(1000, NAN, 0),
 		       f = mk(1080, NAN, 0), h = mk(1450, NAN, 0);

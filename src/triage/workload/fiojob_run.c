@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "basic/checksum.h"
+#include "basic/fsutil.h"
 #include "basic/log.h"
+#include "basic/strbuf.h"
 #include "bench/target.h"
 #include "store/params.h"
 #include "store/store.h"
@@ -137,6 +139,46 @@ static int resolve_percentages(const char *file, const char *path, struct fiojob
 	return 0;
 }
 
+/* The logs JOB asks for (NULL: none), its first worker fio's number FIRST. */
+static struct joblog *job_logs(const struct fiojob *job, unsigned first)
+{
+	const struct fiojob_logs *l = &job->logs;
+	if (!l->bw && !l->iops && !l->lat && !l->hist)
+		return NULL;
+	struct joblog *log = xcalloc(1, sizeof(*log));
+	struct joblog_spec *s = &log->spec;
+	snprintf(s->bw, sizeof(s->bw), "%s", l->bw ? l->bw_name : "");
+	snprintf(s->iops, sizeof(s->iops), "%s", l->iops ? l->iops_name : "");
+	snprintf(s->lat, sizeof(s->lat), "%s", l->lat ? l->lat_name : "");
+	snprintf(s->hist, sizeof(s->hist), "%s", l->hist ? l->hist_name : "");
+	s->avg_msec = l->avg_msec;
+	s->hist_msec = l->hist_msec;
+	s->hist_coarseness = l->hist_coarseness;
+	s->log_max = l->log_max;
+	s->log_offset = l->log_offset;
+	s->first_jobnum = first;
+	return log;
+}
+
+/* The job's log files can be written where they go (the current
+ * directory, or the directory in their prefix): checked before anything runs. */
+static int check_logs(const char *file, const struct fiojob *job, char *err, size_t errlen)
+{
+	struct joblog *log = job_logs(job, 1);
+	int r = 0;
+	for (int kind = 0; log && kind < JOBLOG_KINDS && r == 0; kind++) {
+		char path[512], why[600];
+		if (!joblog_asked(log, (enum joblog_kind)kind))
+			continue;
+		joblog_path(log, (enum joblog_kind)kind, 0, path, sizeof(path));
+		r = check_file_writable(path, why, sizeof(why));
+		if (r < 0)
+			snprintf(err, errlen, "%s: job [%s]: the fio log %s", file, job->name, why);
+	}
+	free(log);
+	return r;
+}
+
 static int check_jobs(const char *file, const char *target, struct fiojob_outcome *out, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
@@ -156,6 +198,8 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 		}
 		const char *path = out->target[i];
 		int r = resolve_percentages(file, path, job, err, errlen);
+		if (r == 0)
+			r = check_logs(file, job, err, errlen);
 		if (r < 0)
 			return r;
 		struct run_settings base = { .rw = "read" };
@@ -280,19 +324,47 @@ static int run_through_fio(struct fiojob_outcome *out, const struct run_settings
 	return r;
 }
 
+/* The job's logs written once it has run (an error of its own when it ran cleanly). */
+static int write_logs(struct fiojob_outcome *out, size_t i, int r)
+{
+	const struct joblog *log = out->logs[i];
+	if (!log || !out->results[i])
+		return r;
+	char why[sizeof(out->error[i])], first[512];
+	int n = joblog_write(log, why, sizeof(why));
+	if (n < 0) {
+		log_msg(LOG_ERR, "FIO-JOB %s: job [%s]: %s", out->file, out->jobs.jobs[i].name, why);
+		if (r == 0)
+			snprintf(out->error[i], sizeof(out->error[i]), "%s", why);
+		return r ? r : n;
+	}
+	enum joblog_kind kind = JOBLOG_BW;
+	while (kind < JOBLOG_HIST && !joblog_series(log, 0, kind)->n)
+		kind++;
+	joblog_path(log, kind, 0, first, sizeof(first));
+	log_msg(LOG_INFO, "FIO-JOB %s: job [%s]: %d fio log files written (%s, ...)", out->file, out->jobs.jobs[i].name,
+		n, first);
+	return r;
+}
+
 int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
 {
 	if (out->through_fio)
 		return run_through_fio(out, base, err, errlen);
 	int first = 0;
+	unsigned jobnum = 1; /* fio numbers every clone of every job, in order */
 	for (size_t i = 0; i < out->jobs.njobs; i++) {
 		const struct fiojob *job = &out->jobs.jobs[i];
 		struct run_settings *s = &out->settings[i];
 		job_settings(job, base, s);
+		out->logs[i] = job_logs(job, jobnum);
+		jobnum += job->numjobs;
+		s->spec.log = out->logs[i];
 		log_msg(LOG_INFO, "FIO-JOB %s (%s): job [%s], %zu of %zu", out->file, out->target[i], job->name, i + 1,
 			out->jobs.njobs);
 		int r = run_workload(out->target[i], s, &out->results[i], out->error[i], sizeof(out->error[i]),
 				     out->engine_reason[i], sizeof(out->engine_reason[i]));
+		r = write_logs(out, i, r);
 		out->ndone = i + 1;
 		if (r == 0 && out->results[i]->stop == JOB_STOP_INTERRUPTED)
 			r = -EINTR;
@@ -362,6 +434,45 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_end_object(j);
 }
 
+#define SERIES_MAX_ROWS 100000 /* a kind's rows in the document; the log files hold them all */
+
+/* The job's fio logs as the document's "series": per kind, rows of
+ * [fio's job number, time_ms, ddir, value] (what the log files hold). */
+static void json_series(struct json *j, const struct joblog *log)
+{
+	static const char *const keys[] = { "bw_kib_per_s", "iops", "lat_ns", "clat_ns", "slat_ns" };
+	json_begin_object(j, "series");
+	json_uint(j, "interval_ms", log->spec.avg_msec);
+	json_string(j, "value", log->spec.log_max ? "max" : log->spec.avg_msec ? "mean" : "each I/O");
+	json_begin_array(j, "columns");
+	static const char *const cols[] = { "job", "time_ms", "ddir", "value" };
+	for (size_t c = 0; c < 4; c++)
+		json_string(j, NULL, cols[c]);
+	json_end_array(j);
+	bool truncated = false;
+	for (int kind = JOBLOG_BW; kind < JOBLOG_HIST; kind++) {
+		if (!joblog_asked(log, (enum joblog_kind)kind))
+			continue;
+		size_t rows = 0;
+		json_begin_array(j, keys[kind]);
+		for (unsigned w = 0; w < log->nr_workers; w++) {
+			const struct joblog_series *ser = joblog_series(log, w, kind);
+			truncated |= rows + ser->n > SERIES_MAX_ROWS;
+			for (size_t i = 0; i < ser->n && rows < SERIES_MAX_ROWS; i++, rows++) {
+				json_begin_array(j, NULL);
+				json_uint(j, NULL, log->spec.first_jobnum + w);
+				json_uint(j, NULL, ser->v[i].time_ms);
+				json_uint(j, NULL, ser->v[i].ddir);
+				json_uint(j, NULL, ser->v[i].value);
+				json_end_array(j);
+			}
+		}
+		json_end_array(j);
+	}
+	json_bool(j, "truncated", truncated);
+	json_end_object(j);
+}
+
 void fiojob_json(struct json *j, const struct fiojob_outcome *o)
 {
 	json_begin_object(j, "fio_job");
@@ -378,6 +489,8 @@ void fiojob_json(struct json *j, const struct fiojob_outcome *o)
 		run_json_parameters(j, &o->settings[i], o->target[i]);
 		if (o->results[i])
 			run_json_result(j, o->results[i], o->engine_reason[i], o->settings[i].direct);
+		if (o->logs[i] && o->logs[i]->workers)
+			json_series(j, o->logs[i]);
 		json_string(j, "status", o->error[i][0] ? "error" : "ok");
 		json_string(j, "reason", o->error[i][0] ? o->error[i] : NULL);
 		json_end_object(j);
@@ -418,5 +531,9 @@ void fiojob_release(struct fiojob_outcome *o)
 	for (size_t i = 0; i < FIOJOB_MAX_JOBS; i++) {
 		free(o->results[i]);
 		o->results[i] = NULL;
+		if (o->logs[i])
+			joblog_release(o->logs[i]);
+		free(o->logs[i]);
+		o->logs[i] = NULL;
 	}
 }

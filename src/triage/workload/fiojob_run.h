@@ -7,7 +7,10 @@
  * log. Refusals come first: the file is read and every job checked (a
  * malformed value, an unset ${VAR}, no target, a ramp over the runtime; a
  * file that needs fio with --native, without fio installed, or that fio's
- * --parse-only refuses) before anything runs. Logs; prints nothing.
+ * --parse-only refuses) before anything runs. A native job's fio logs
+ * (write_bw_log, ...) are written after it in fio's names and formats
+ * (bench/joblog.h), in the current directory as fio's, and their series are
+ * in the job's document object ("series"). Logs; prints nothing.
  */
 #ifndef IOTRIAGE_TRIAGE_FIOJOB_RUN_H
 #define IOTRIAGE_TRIAGE_FIOJOB_RUN_H
@@ -16,6 +19,7 @@
 #include <stddef.h>
 
 #include "bench/fiojob.h"
+#include "bench/joblog.h"
 #include "output/json.h"
 #include "triage/workload/fiojob_fio.h"
 #include "triage/workload/run.h"
@@ -33,6 +37,7 @@ struct fiojob_outcome {
 	bool through_fio;                           /* the file is fio's to run (jobs.fio_reason) */
 	char fio_version[32];
 	struct fiojob_fio fio;                      /* fio's run, before its jobs become the outcome's */
+	struct joblog *logs[FIOJOB_MAX_JOBS];        /* fio's logs a native job wrote (NULL: none asked) */
 };
 
 /* Reads FILE into OUT->jobs and checks every job against TARGET (NULL: each
