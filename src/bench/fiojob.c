@@ -144,21 +144,18 @@ static int rw_modifier(struct parse_state *ps, const char *key, const char *val,
 
 static int opt_rw(struct parse_state *ps, const char *key, const char *val)
 {
-	static const char *const modes[] = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw", NULL };
-	static const char *const fio_modes[] = { "trim", "randtrim", "trimwrite", "randtrimwrite", NULL };
+	static const char *const modes[] = { "read",	  "write",    "randread",  "randwrite",	    "rw", "readwrite",
+					     "randrw", "trim",	   "randtrim", "trimwrite", "randtrimwrite", NULL };
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
 	size_t n = strcspn(val, ":");
 	snprintf(ps->cur->rw, sizeof(ps->cur->rw), "%.*s", (int)n, val);
-	for (size_t i = 0; fio_modes[i]; i++)
-		if (strcmp(ps->cur->rw, fio_modes[i]) == 0)
-			return need_fio(ps, "%s=%s is not run natively", key, val);
 	ps->cur->seq_hole = 0;
 	for (size_t i = 0; modes[i]; i++)
 		if (strcmp(ps->cur->rw, modes[i]) == 0)
 			return val[n] ? rw_modifier(ps, key, val, val + n + 1) : 0;
-	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim "
-		    "or trimwrite", key, val);
+	return fail(ps, "%s=%s: expected read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, "
+		    "trimwrite or randtrimwrite", key, val);
 }
 
 static int opt_bs(struct parse_state *ps, const char *key, const char *val)
@@ -827,8 +824,13 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 {
 	bool reads = strcmp(j->rw, "read") == 0 || strcmp(j->rw, "randread") == 0;
 	bool writes = strcmp(j->rw, "write") == 0 || strcmp(j->rw, "randwrite") == 0;
+	bool trims = strstr(j->rw, "trim") != NULL;
 	const char *why = NULL;
-	if ((j->fsync || j->fdatasync) && !writes)
+	if (trims && (j->fsync || j->fdatasync || j->verify[0]))
+		why = "fsync=, fdatasync= or verify= with trims";
+	else if (trims && (j->logs.bw || j->logs.iops || j->logs.lat || j->logs.hist))
+		why = "a bw, iops, lat or hist log of trims";
+	else if ((j->fsync || j->fdatasync) && !writes)
 		why = "fsync= or fdatasync= with reads in the mix (fio counts its syncs around reads its own way)";
 	else if (j->fsync && j->fdatasync)
 		why = "both fsync= and fdatasync=";

@@ -139,8 +139,11 @@ struct worker {
 	char verify_why[160];
 	struct rusage usage_start, usage_end;
 	uint64_t usage_start_ns, usage_end_ns;
-	uint64_t bytes[2], ios[2];
-	struct histogram lat[2];
+	bool write_after_trim;   /* trimwrite: the block just trimmed is written next */
+	uint64_t trim_offset;
+	uint32_t trim_len;
+	uint64_t bytes[IO_DIRS], ios[IO_DIRS];
+	struct histogram lat[IO_DIRS];
 	struct histogram slat[2];
 	enum job_stop stop;
 	int error;
@@ -363,6 +366,34 @@ static void fill_shrinkable(struct worker *w, struct io_unit *u)
 				  spec->compress_chunk ? spec->compress_chunk : PATTERN_SECTOR, w->unique_seed);
 }
 
+/* A write's data: scrambled, or as the job's buffer options say, and
+ * stamped for verify. */
+static void fill_write(struct worker *w, struct io_unit *u)
+{
+	const struct job_spec *spec = w->spec;
+	/* Every written sector differs from every other, so neither compression
+	 * nor deduplication can shrink what reaches the media, unless the job
+	 * asks for data that does (fio's buffer_compress_percentage and
+	 * dedupe_percentage). */
+	if (spec->compress_pct || spec->dedupe_pct || spec->refill)
+		fill_shrinkable(w, u);
+	else if (spec->pattern == PATTERN_RANDOM)
+		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);
+	if (spec->verify && u->len >= VERIFY_MIN_BLOCK)
+		verify_stamp(u->buf, u->len, u->offset, spec->verify);
+	w->writes_issued++;
+}
+
+/* trimwrite's second half: the block the last trim discarded, written. */
+static void prepare_write_after_trim(struct worker *w, struct io_unit *u)
+{
+	w->write_after_trim = false;
+	u->dir = IO_WRITE;
+	u->offset = w->trim_offset;
+	u->len = w->trim_len;
+	fill_write(w, u);
+}
+
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
@@ -370,11 +401,17 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		prepare_verify_unit(w, u);
 		return;
 	}
+	if (w->write_after_trim) {
+		prepare_write_after_trim(w, u);
+		return;
+	}
 	uint64_t remaining = w->limit - w->issued;
 	uint32_t len = pick_len(w), grain = job_grain(spec);
 	u->len = remaining < len && !spec->time_based ? (uint32_t)remaining : len;
 
-	if (spec->read_pct >= 100)
+	if (spec->trim)
+		u->dir = IO_TRIM;
+	else if (spec->read_pct >= 100)
 		u->dir = IO_READ;
 	else if (spec->read_pct == 0)
 		u->dir = IO_WRITE;
@@ -400,19 +437,13 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		w->seq_offset += u->len + spec->seq_hole;
 	u->offset += w->base;
 	w->ios_issued++;
-
-	/* Every written sector differs from every other, so neither compression
-	 * nor deduplication can shrink what reaches the media, unless the job
-	 * asks for data that does (fio's buffer_compress_percentage and
-	 * dedupe_percentage). */
-	if (u->dir == IO_WRITE && (spec->compress_pct || spec->dedupe_pct || spec->refill))
-		fill_shrinkable(w, u);
-	else if (u->dir == IO_WRITE && spec->pattern == PATTERN_RANDOM)
-		pattern_scramble(u->buf, u->len, &w->scramble_serial, &w->scramble_rng);
-	if (u->dir == IO_WRITE && spec->verify && u->len >= VERIFY_MIN_BLOCK)
-		verify_stamp(u->buf, u->len, u->offset, spec->verify);
 	if (u->dir == IO_WRITE)
-		w->writes_issued++;
+		fill_write(w, u);
+	if (spec->trim == JOB_TRIM_WRITE) {
+		w->write_after_trim = true;
+		w->trim_offset = u->offset;
+		w->trim_len = u->len;
+	}
 }
 
 /* A block read by a verifying job checked; the first failure kept. */
@@ -470,13 +501,13 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 		w->bytes[u->dir] += u->len;
 		w->ios[u->dir]++;
 		hist_record(&w->lat[u->dir], now - u->start_ns);
-		if (w->record_slat)
+		if (w->record_slat && u->dir != IO_TRIM) /* trims are done inside queue() */
 			hist_record(&w->slat[u->dir], u->submit_ns - u->start_ns);
-		if (w->spec->log)
+		if (w->spec->log && u->dir != IO_TRIM) /* the logs have no trims: fiojob refuses both */
 			log_unit(w, u, now);
 	}
 	w->done_ns = now;
-	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE],
+	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE] + w->bytes[IO_TRIM],
 			      memory_order_relaxed);
 	w->free_units[w->nr_free++] = u;
 }
@@ -653,7 +684,8 @@ static void worker_loop(struct worker *w, uint64_t deadline)
 				w->free_units[w->nr_free++] = u;
 				break;
 			}
-			w->issued += u->len;
+			if (u->dir != IO_TRIM || w->spec->trim != JOB_TRIM_WRITE)
+				w->issued += u->len; /* trimwrite: its writes count, as fio's */
 			count_think(w);
 			if (st == ENGINE_COMPLETED) {
 				now = now_ns();
@@ -764,9 +796,11 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index, 
 		w->free_units[i] = &w->units[i];
 	}
 	w->nr_free = w->iodepth;
-	w->ctx = (struct engine_ctx){ .fd = t->fd, .iodepth = w->iodepth, .units = w->units };
-	hist_init(&w->lat[IO_READ]);
-	hist_init(&w->lat[IO_WRITE]);
+	w->ctx = (struct engine_ctx){
+		.fd = t->fd, .block_device = t->kind == TARGET_BLOCK_DEVICE, .iodepth = w->iodepth, .units = w->units,
+	};
+	for (int d = 0; d < IO_DIRS; d++)
+		hist_init(&w->lat[d]);
 	hist_init(&w->slat[IO_READ]);
 	hist_init(&w->slat[IO_WRITE]);
 	hist_init(&w->lat_sync);
@@ -1003,6 +1037,7 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 	}
 	hist_init(&res->lat_read);
 	hist_init(&res->lat_write);
+	hist_init(&res->lat_trim);
 	hist_init(&res->slat_read);
 	hist_init(&res->slat_write);
 	hist_init(&res->lat_sync);
@@ -1013,8 +1048,11 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 		res->write_bytes += w->bytes[IO_WRITE];
 		res->read_ios += w->ios[IO_READ];
 		res->write_ios += w->ios[IO_WRITE];
+		res->trim_bytes += w->bytes[IO_TRIM];
+		res->trim_ios += w->ios[IO_TRIM];
 		hist_merge(&res->lat_read, &w->lat[IO_READ]);
 		hist_merge(&res->lat_write, &w->lat[IO_WRITE]);
+		hist_merge(&res->lat_trim, &w->lat[IO_TRIM]);
 		hist_merge(&res->slat_read, &w->slat[IO_READ]);
 		hist_merge(&res->slat_write, &w->slat[IO_WRITE]);
 		hist_merge(&res->lat_sync, &w->lat_sync);
@@ -1027,8 +1065,8 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 		if (w->done_ns > last)
 			last = w->done_ns;
 		res->workers[i] = (struct job_worker_result){
-			.bytes = w->bytes[IO_READ] + w->bytes[IO_WRITE],
-			.ios = w->ios[IO_READ] + w->ios[IO_WRITE],
+			.bytes = w->bytes[IO_READ] + w->bytes[IO_WRITE] + w->bytes[IO_TRIM],
+			.ios = w->ios[IO_READ] + w->ios[IO_WRITE] + w->ios[IO_TRIM],
 			.done_seconds = (double)(w->done_ns - start) / 1e9,
 			.cpu = w->cpu,
 		};
@@ -1042,8 +1080,8 @@ static void collect_results(struct worker *workers, unsigned n, struct job_resul
 			}
 		}
 	}
-	res->bytes = res->read_bytes + res->write_bytes;
-	res->ios = res->read_ios + res->write_ios;
+	res->bytes = res->read_bytes + res->write_bytes + res->trim_bytes;
+	res->ios = res->read_ios + res->write_ios + res->trim_ios;
 	res->first_done_seconds = (double)(first - start) / 1e9;
 	res->last_done_seconds = (double)(last - start) / 1e9;
 	res->seconds = res->last_done_seconds;

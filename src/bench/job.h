@@ -141,6 +141,11 @@ struct job_spec {
 	 * job_run and filled by the workers with every counted completion;
 	 * the caller writes and releases it. */
 	struct joblog *log;
+	/* fio's trim modes: every I/O a trim (discard) of its block (rw=trim,
+	 * randtrim), or a trim and then a write of the same block
+	 * (trimwrite, randtrimwrite: the writes count against the size, the
+	 * trims do not). READ_PCT is 0 with either. */
+	enum job_trim { JOB_TRIM_NONE, JOB_TRIM_ONLY, JOB_TRIM_WRITE } trim;
 };
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
@@ -163,11 +168,12 @@ struct job_result {
 	const struct engine_ops *engine;
 	unsigned iodepth;        /* effective: 1 for synchronous engines */
 	uint64_t span;           /* bytes of the target addressed */
-	uint64_t bytes, read_bytes, write_bytes;
-	uint64_t ios, read_ios, write_ios;
+	uint64_t bytes, read_bytes, write_bytes, trim_bytes;
+	uint64_t ios, read_ios, write_ios, trim_ios;
 	double seconds;          /* common start to last completion (= last_done_seconds) */
 	double first_done_seconds, last_done_seconds;
 	struct histogram lat_read, lat_write;   /* completion latency: queue() to reap */
+	struct histogram lat_trim;              /* trims: done inside queue(), no slat */
 	/* Submission latency (fio's slat): queue() until the commit() that sent
 	 * the I/O returned, for the same I/Os as lat_*. Only when HAS_SLAT, the
 	 * engine's separates_submission; empty otherwise. */

@@ -1,8 +1,13 @@
 #include "engine/engine.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 const struct engine_ops *const engine_all[] = {
 	&engine_psync, &engine_libaio, &engine_io_uring, &engine_null, NULL,
@@ -11,6 +16,20 @@ const struct engine_ops *const engine_all[] = {
 /* The same names, as the --engine choices (options rows need a constant
  * array); test_engine checks that the two lists agree. */
 const char *const engine_choices[] = { "auto", "psync", "libaio", "io_uring", "null", NULL };
+
+void engine_trim(const struct engine_ctx *ctx, struct io_unit *u)
+{
+	int r;
+	do {
+		if (ctx->block_device) {
+			uint64_t range[2] = { u->offset, u->len };
+			r = ioctl(ctx->fd, BLKDISCARD, range);
+		} else {
+			r = fallocate(ctx->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)u->offset, (off_t)u->len);
+		}
+	} while (r < 0 && errno == EINTR);
+	u->result = r < 0 ? -errno : (int64_t)u->len;
+}
 
 const struct engine_ops *engine_find(const char *name)
 {

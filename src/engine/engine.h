@@ -24,7 +24,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum io_dir { IO_READ, IO_WRITE };
+/* IO_TRIM: the range discarded (fio's trim): BLKDISCARD on a block device,
+ * a hole punched (fallocate) in a regular file. Every engine but null does
+ * it synchronously inside queue() (ENGINE_COMPLETED), as fio's libaio does
+ * its trims (os_trim): psync, libaio and io_uring alike. */
+enum io_dir { IO_READ, IO_WRITE, IO_TRIM };
+#define IO_DIRS 3
 
 struct io_unit {
 	void *buf;
@@ -42,6 +47,7 @@ enum engine_queue_status { ENGINE_COMPLETED, ENGINE_QUEUED, ENGINE_BUSY };
 
 struct engine_ctx {
 	int fd;
+	bool block_device;       /* trims are BLKDISCARD, not a punched hole */
 	unsigned iodepth;        /* most units in flight at once */
 	struct io_unit *units;   /* iodepth units with their buffers, set by the caller */
 	void *priv;              /* the engine's own state */
@@ -71,6 +77,10 @@ extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_null;
+
+/* U's trim, done now on CTX's target: sets U->result to its length or
+ * -errno (EOPNOTSUPP where the device or file system cannot discard). */
+void engine_trim(const struct engine_ctx *ctx, struct io_unit *u);
 
 /* NULL when no engine has that name. */
 const struct engine_ops *engine_find(const char *name);

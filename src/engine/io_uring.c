@@ -95,6 +95,10 @@ static int uring_init(struct engine_ctx *ctx)
 static enum engine_queue_status uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct uring_state *s = ctx->priv;
+	if (u->dir == IO_TRIM) { /* done now, as fio's libaio does its trims */
+		engine_trim(ctx, u);
+		return ENGINE_COMPLETED;
+	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
 	if (!sqe)
 		return ENGINE_BUSY;

@@ -73,6 +73,10 @@ static enum engine_queue_status libaio_queue(struct engine_ctx *ctx, struct io_u
 	struct libaio_state *s = ctx->priv;
 	if (s->nr_pending == ctx->iodepth)
 		return ENGINE_BUSY;
+	if (u->dir == IO_TRIM) { /* no discard in native AIO: done now, as fio's libaio does */
+		engine_trim(ctx, u);
+		return ENGINE_COMPLETED;
+	}
 	struct iocb *cb = &s->iocbs[u->index];
 	if (u->dir == IO_READ)
 		io_prep_pread(cb, ctx->fd, u->buf, u->len, (long long)u->offset);

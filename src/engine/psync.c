@@ -17,6 +17,10 @@ static int psync_init(struct engine_ctx *ctx)
 
 static enum engine_queue_status psync_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
+	if (u->dir == IO_TRIM) {
+		engine_trim(ctx, u);
+		return ENGINE_COMPLETED;
+	}
 	ssize_t n;
 	do {
 		if (u->dir == IO_READ)

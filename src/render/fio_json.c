@@ -157,7 +157,7 @@ static void one_job(struct json *j, const struct fio_json_job *job, unsigned gro
 		  r && r->has_slat ? &r->slat_read : NULL, secs);
 	direction(j, "write", r ? r->write_bytes : 0, r ? r->write_ios : 0, r ? &r->lat_write : NULL,
 		  r && r->has_slat ? &r->slat_write : NULL, secs);
-	direction(j, "trim", 0, 0, NULL, NULL, secs);
+	direction(j, "trim", r ? r->trim_bytes : 0, r ? r->trim_ios : 0, r ? &r->lat_trim : NULL, NULL, secs);
 	json_begin_object(j, "sync");
 	json_uint(j, "total_ios", r ? r->sync_ios : 0);
 	lat_full(j, "lat_ns", r ? &r->lat_sync : NULL);

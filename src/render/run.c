@@ -31,6 +31,7 @@ void run_result_print(const struct job_result *res)
 			res->has_slat ? &res->slat_read : NULL, res->seconds);
 	print_direction("write:", res->write_bytes, res->write_ios, &res->lat_write,
 			res->has_slat ? &res->slat_write : NULL, res->seconds);
+	print_direction("trim:", res->trim_bytes, res->trim_ios, &res->lat_trim, NULL, res->seconds);
 	if (res->sync_ios)
 		printf("  sync: %" PRIu64 " syncs, lat (us): mean=%.1f p50=%.1f p99=%.1f max=%.1f\n", res->sync_ios,
 		       hist_mean(&res->lat_sync) / 1e3, hist_percentile(&res->lat_sync, 50) / 1e3,

@@ -146,7 +146,12 @@ static void test_fio_reasons(void)
 	fios("[global]\nrandom_distribution=zoned_abs:50/1m:50/2m\n[j]\n", "zoned_abs is not run natively");
 	fios("[global]\nrandom_generator=lfsr\n[j]\n", "'random_generator'");
 	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
-	fios("[j]\nrw=trim\n", "rw=trim");
+	fios("[j]\nrw=trimwrite\nfsync=4\n", "fsync=, fdatasync= or verify= with trims");
+	fios("[j]\nrw=randtrim\nwrite_lat_log=t\n", "a bw, iops, lat or hist log of trims");
+	is_int(parse("[j]\nrw=randtrim\n"), 0, "rw=randtrim");
+	is_str(f.fio_reason, "", "rw=randtrim run natively");
+	is_str(f.jobs[0].rw, "randtrim", "rw=randtrim kept");
+	ok(f.jobs[0].may_write, "a trim job may write (it discards)");
 	fios("[j]\nrw=randread:8\n", "an offset modifier (':N') on a random or mixed mode");
 	fios("[j]\nbs=4k,8k\n", "separate read and write block sizes");
 	fios("[j]\nfilename=/a:/b\n", "several files");

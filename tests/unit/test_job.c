@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/job.h"
@@ -353,6 +354,53 @@ static void test_target_errors(void)
 	is_int(target_open("/dev/null", false, false, false, &t), -ENOTBLK, "character device");
 }
 
+/* fio's trim modes: every I/O a trim (a hole punched in a file), or a trim
+ * and then a write of the same block, the writes counted against the size. */
+static void test_trim(void)
+{
+	struct job_spec spec = base_spec();
+	struct target t = fake_target(1 << 20);
+	spec.read_pct = 0;
+	spec.trim = JOB_TRIM_WRITE;
+	spec.random = true;
+	struct job_result *r = NULL;
+	is_int(job_run(&spec, &t, &engine_null, &r), 0, "null trimwrite runs");
+	ok(r->trim_ios == 256 && r->write_ios == 256 && r->trim_bytes == 1 << 20, "a trim and a write of every block");
+	is_int(r->ios, 512, "trims count among the I/Os");
+	free(r);
+
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	int fd = mkstemp(path);
+	static char block[65536];
+	memset(block, 0xab, sizeof(block));
+	bool written = true;
+	for (int i = 0; i < 64; i++)
+		written = written && write(fd, block, sizeof(block)) == (ssize_t)sizeof(block);
+	ok(written && fsync(fd) == 0, "4 MiB of data written");
+	close(fd);
+	struct stat st;
+	stat(path, &st);
+	uint64_t before = (uint64_t)st.st_blocks;
+	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
+	spec = base_spec();
+	spec.read_pct = 0;
+	spec.trim = JOB_TRIM_ONLY;
+	spec.bs = 65536;
+	spec.size = 2 << 20;
+	is_int(job_run(&spec, &t, &engine_psync, &r), 0, "psync trim runs");
+	ok(r->trim_ios == 32 && r->write_ios == 0 && r->read_ios == 0 && r->stop == JOB_STOP_SIZE, "32 trims, nothing else");
+	ok(r->lat_trim.count == 32, "each trim's latency recorded");
+	free(r);
+	target_close(&t);
+	stat(path, &st);
+	ok(before >= 8192 && before - (uint64_t)st.st_blocks >= 4096, "the file's first 2 MiB are holes now");
+	fd = open(path, O_RDONLY);
+	ok(pread(fd, block, sizeof(block), 65536) == (ssize_t)sizeof(block) && block[0] == 0 && block[65535] == 0,
+	   "a trimmed block reads back as zeros");
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_size_cap();
@@ -365,5 +413,6 @@ int main(void)
 	test_random_map_once();
 	test_ramp_time_based_rate();
 	test_slat();
+	test_trim();
 	return tap_done();
 }

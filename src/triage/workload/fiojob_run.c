@@ -85,7 +85,7 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->mix = job->rwmixread;
 	s->engine = job->ioengine;
 	if (!s->rw)
-		s->rw = job->rw; /* one of fio's own (trim): only fio runs it */
+		s->rw = job->rw; /* one of the trim modes (fio's own, not run's --rw) */
 	s->direct = job->direct;
 	s->size_given = job->size != 0 || job->filesize != 0;
 	s->random_map = job->norandommap ? "uniform" : "once"; /* fio's random map is on by default */
@@ -108,6 +108,11 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->spec.seed = job->randrepeat ? 1 : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 	s->spec.progress_label = job->name;
 	run_apply_rw(s);
+	if (strstr(job->rw, "trim")) { /* trim, randtrim, trimwrite, randtrimwrite */
+		s->spec.trim = strstr(job->rw, "trimwrite") ? JOB_TRIM_WRITE : JOB_TRIM_ONLY;
+		s->spec.random = strncmp(job->rw, "rand", 4) == 0;
+		s->spec.read_pct = 0;
+	}
 }
 
 /* size=N% and io_size=N%: of the target's size (rounded down to the block

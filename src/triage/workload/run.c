@@ -162,6 +162,7 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 		       r->seconds);
 	json_direction(j, "write", r->write_bytes, r->write_ios, &r->lat_write,
 		       r->has_slat ? &r->slat_write : NULL, r->seconds);
+	json_direction(j, "trim", r->trim_bytes, r->trim_ios, &r->lat_trim, NULL, r->seconds); /* done in queue(): no slat */
 	json_begin_object(j, "sync");
 	json_uint(j, "ios", r->sync_ios);
 	json_latency_or_null(j, "lat_ns", r->sync_ios ? &r->lat_sync : NULL);
