@@ -44,7 +44,7 @@
 
 struct fiojob {
 	char name[64];
-	char rw[16];             /* read write randread randwrite rw readwrite randrw trim randtrim trimwrite randtrimwrite */
+	char rw[16];             /* read write randread randwrite rw readwrite randrw trim randtrim trimwrite (randtrimwrite: fio's) */
 	unsigned rwmixread;      /* 0..100 */
 	uint32_t bs;
 	unsigned iodepth, numjobs;

@@ -146,6 +146,7 @@ static void test_fio_reasons(void)
 	fios("[global]\nrandom_distribution=zoned_abs:50/1m:50/2m\n[j]\n", "zoned_abs is not run natively");
 	fios("[global]\nrandom_generator=lfsr\n[j]\n", "'random_generator'");
 	fios("[j]\nioengine=posixaio\n", "ioengine=posixaio is not run natively");
+	fios("[j]\nrw=randtrimwrite\n", "rw=randtrimwrite is not run natively");
 	fios("[j]\nrw=trimwrite\nfsync=4\n", "fsync=, fdatasync= or verify= with trims");
 	fios("[j]\nrw=randtrim\nwrite_lat_log=t\n", "a bw, iops, lat or hist log of trims");
 	is_int(parse("[j]\nrw=randtrim\n"), 0, "rw=randtrim");

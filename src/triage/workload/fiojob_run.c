@@ -108,7 +108,7 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 	s->spec.seed = job->randrepeat ? 1 : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 	s->spec.progress_label = job->name;
 	run_apply_rw(s);
-	if (strstr(job->rw, "trim")) { /* trim, randtrim, trimwrite, randtrimwrite */
+	if (strstr(job->rw, "trim")) { /* trim, randtrim, trimwrite */
 		s->spec.trim = strstr(job->rw, "trimwrite") ? JOB_TRIM_WRITE : JOB_TRIM_ONLY;
 		s->spec.random = strncmp(job->rw, "rand", 4) == 0;
 		s->spec.read_pct = 0;
