@@ -3,11 +3,11 @@
 # (run --fio-job --native) against fio itself, on one loop device over a
 # file in /var/tmp (direct I/O), ROUNDS times (default 5), alternating which
 # tool runs first. One job file per option; each is run whole by both tools.
-# Prints per option: the I/O counts of each kind (reads, writes, syncs) of
+# Prints per option: the I/O counts of each kind (reads, writes, syncs, trims) of
 # both tools, which must be equal (a count that differs in any round is
 # marked), and the paired ratio of the job's I/O rate, iotriage over fio
 # (the two runs of a round back to back), as the median and range over
-# rounds. The rate is every I/O (reads and writes, verify's read-back
+# rounds. The rate is every I/O (reads, writes and trims, verify's read-back
 # included) over the job's whole time (fio's job_runtime, iotriage's
 # result.seconds): fio's per-direction iops each divide by that
 # direction's own time, which for a write-then-verify job doubles the sum.
@@ -16,7 +16,11 @@
 # draws each I/O's direction at random (randrw): their counts are figures,
 # compared by the ratio only. random_distribution's shape (the share of the
 # I/Os on the hottest blocks) is compared in tests/cli/test_fio_distribution.sh;
-# here its counts and its rate. fio's fdatasyncs are counted from its sync
+# here its counts and its rate. A trim's time depends on what it discards
+# (a loop device punches a hole in its file: slow over data, fast over a
+# hole): randtrim's first run in the first round discards data, every later
+# one holes, so its range is wide and its median is the figure (trimwrite
+# writes its blocks back: every run discards data). fio's fdatasyncs are counted from its sync
 # latency's N (fio 3.33 leaves them out of sync.total_ios).
 # Needs root and fio; removes the loop device on exit and signals. Run it alone.
 set -eu
@@ -58,29 +62,32 @@ option verify_sha256 'rw=write\nsize=16m\nbs=64k\nverify=sha256\n'
 option zipf 'rw=randread\nrandom_distribution=zipf:1.2\nioengine=libaio\niodepth=8\n'
 option zoned 'rw=randrw\nrandom_distribution=zoned:60/10:30/20:10/70\n'
 option compress 'rw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n'
+option randtrim 'rw=randtrim\nbs=64k\nioengine=libaio\niodepth=8\n'
+option trimwrite 'rw=trimwrite\nsize=16m\n'
 
-# counts FILE PROGRAM: "reads writes syncs iops" of the file's jobs, summed.
+# counts FILE PROGRAM: "reads writes syncs trims iops" of the file's jobs, summed.
 counts() {
 	if [ "$2" = fio ]; then
 		jq -r '[([.jobs[].read.total_ios] | add), ([.jobs[].write.total_ios] | add),
-			([.jobs[].sync | [.total_ios, (.lat_ns.N // 0)] | max] | add),
-			([.jobs[] | (.read.total_ios + .write.total_ios) / (.job_runtime / 1000)] | add)] | @tsv' "$1"
+			([.jobs[].sync | [.total_ios, (.lat_ns.N // 0)] | max] | add), ([.jobs[].trim.total_ios] | add),
+			([.jobs[] | (.read.total_ios + .write.total_ios + .trim.total_ios) / (.job_runtime / 1000)] | add)] | @tsv' "$1"
 	else
 		jq -r '[([.fio_job.jobs[].result.read.ios] | add), ([.fio_job.jobs[].result.write.ios] | add),
-			([.fio_job.jobs[].result.sync.ios] | add), ([.fio_job.jobs[].result | .ios / .seconds] | add)] | @tsv' "$1"
+			([.fio_job.jobs[].result.sync.ios] | add), ([.fio_job.jobs[].result.trim.ios] | add),
+			([.fio_job.jobs[].result | .ios / .seconds] | add)] | @tsv' "$1"
 	fi
 }
 run_fio() { fio --output-format=json --aux-path="$work" --filename="$dev" "$work/$1.fio" >"$work/f.json" 2>/dev/null; }
 run_iot() { "$iotriage" run --fio-job "$work/$1.fio" "$dev" --native --json >"$work/i.json" 2>/dev/null; }
 
-printf '%-17s %-22s %-22s %s\n' OPTION "FIO R/W/SYNC" "IOTRIAGE R/W/SYNC" "RATE RATIO (median, range)"
+printf '%-17s %-22s %-22s %s\n' OPTION "FIO R/W/SYNC/TRIM" "IOTRIAGE R/W/SYNC/TRIM" "RATE RATIO (median, range)"
 for opt in "${options[@]}"; do
 	ratios=() same=yes fc="" ic=""
 	for r in $(seq "$rounds"); do
 		if [ $((r % 2)) = 1 ]; then run_fio "$opt"; run_iot "$opt"; else run_iot "$opt"; run_fio "$opt"; fi
-		read -r fr fw fs fiops < <(counts "$work/f.json" fio)
-		read -r ir iw is iiops < <(counts "$work/i.json" iotriage)
-		fc="$fr/$fw/$fs" ic="$ir/$iw/$is"
+		read -r fr fw fs ft fiops < <(counts "$work/f.json" fio)
+		read -r ir iw is it iiops < <(counts "$work/i.json" iotriage)
+		fc="$fr/$fw/$fs/$ft" ic="$ir/$iw/$is/$it"
 		# a time-based job's count is a figure: its ratio is the IOPS ratio
 		case $opt in thinktime* | bs* | zoned) ;; *) [ "$fc" = "$ic" ] || same="NO (round $r)" ;; esac
 		ratios+=("$(awk -v a="$iiops" -v b="$fiops" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")

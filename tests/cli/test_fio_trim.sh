@@ -2,8 +2,9 @@
 # run --fio-job, fio's trim modes natively (rw=trim, randtrim, trimwrite;
 # randtrimwrite stays fio's: fio 3.33's own counts depend on offset=): the
 # same job file run by fio and by iotriage (--native) on one loop device,
-# as many trims (and trimwrite's writes) as fio's; the data really discarded: a loop device discards by punching holes in its backing
-# file, so the file's allocated blocks drop and the range reads back zeros.
+# as many trims (and trimwrite's writes) as fio's; the data really
+# discarded: a loop device discards by punching holes in its backing file,
+# so the file's allocated blocks drop and the range reads back zeros.
 # A regular file: a hole punched (fio 3.33 fails there, its BLKDISCARD is not
 # a file's ioctl). trim with fsync=, verify= or a log stays fio's.
 . "$(dirname "$0")/lib.sh"
@@ -70,7 +71,10 @@ dd if=/dev/urandom of="$dev" bs=1M count=64 oflag=direct status=none
 before=$(stat -c %b "$img")
 "$IOTRIAGE" run --fio-job "$job" "$dev" --native --json --fio-json "$TMP/io-fio.json" >"$TMP/io.json" 2>"$TMP/io.err"
 ok $? "iotriage runs it natively (--native) on $dev" || diag_file "$TMP/io.err"
+blockdev --flushbufs "$dev" # trimwrite's writes are buffered, as fio's (no O_DIRECT for trims)
 after=$(stat -c %b "$img")
+check "direct=1 is ignored with trims, as fio ignores it (buffered)" -- jtest "$TMP/io.json" \
+	'[.fio_job.jobs[].parameters.direct] | all(. == false)'
 check "every job ok, run by iotriage" -- jtest "$TMP/io.json" \
 	'.fio_job.run_by == "iotriage" and (.fio_job.jobs | length == 5 and all(.status == "ok"))'
 for name in trim randtrim trimwrite uring aio; do

@@ -112,6 +112,8 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 		s->spec.trim = strstr(job->rw, "trimwrite") ? JOB_TRIM_WRITE : JOB_TRIM_ONLY;
 		s->spec.random = strncmp(job->rw, "rand", 4) == 0;
 		s->spec.read_pct = 0;
+		s->direct = false; /* fio opens a trim job's file without O_DIRECT whatever direct= says
+				    * (filesetup.c: td_trim skips the flags): trimwrite's writes are buffered */
 	}
 }
 
