@@ -467,7 +467,6 @@ void doctor_no_layer(struct doctor *dr)
 		 read_batch_count(&dr->batch, READTEST_OK),
 		 dr->twin_read_bw > 0 ? ", and the pool measured against the same pool on RAM" : "");
 	snprintf(v->next, sizeof(v->next), "%s",
-		 dr->have_pool ? "if the pool is still too slow for its workload, the ceiling is the file-system path "
-				 "itself: benchpool, then the tuning (record size, compression, sync, caches)"
-			       : "name the pool (doctor POOL) to measure the file-system path as well");
+		 dr->have_pool && dr->target.kind ? dr->target.kind->when_no_layer
+						  : "name the pool (doctor POOL) to measure the file-system path as well");
 }
