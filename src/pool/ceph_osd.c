@@ -267,6 +267,8 @@ int ceph_osd_perf(const int *ids, size_t n, double *commit_ms, double *apply_ms)
 
 /* ---- as a pool layout (readpooldisks, doctor) ---- */
 
+#define CEPH_MON_PROBE_MS 1000
+
 static void member_of(const struct ceph_osd *o, const char *hostname, struct pool_member *m)
 {
 	snprintf(m->name, sizeof(m->name), "%s", o->name);
@@ -288,6 +290,10 @@ int ceph_pool_layout(const char *pool, const char *hostname, struct pool_layout 
 {
 	if (!ceph_conf_present() || !ceph_valid_name(pool))
 		return -ENOENT;
+	/* A name that is no pool of another kind need not wait out the tools'
+	 * time limit on a cluster whose monitors do not even take a connection. */
+	if (!ceph_mons_may_answer(CEPH_MON_PROBE_MS, why, len))
+		return -EHOSTDOWN;
 	char names[64][CEPH_NAME_MAX];
 	struct strbuf err = STRBUF_INIT;
 	int n = ceph_pool_names(names, 64, &err);

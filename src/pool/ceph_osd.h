@@ -74,7 +74,10 @@ int ceph_osd_perf(const int *ids, size_t n, double *commit_ms, double *apply_ms)
  * device as the path, its host as the group (vdev); an OSD on another host
  * than HOSTNAME, down, or without a device in its metadata is listed with
  * why it is not read here. Returns 0, -ENOENT (no such Ceph pool, or no Ceph
- * cluster configured here: nothing logged) or -errno with WHY. */
+ * cluster configured here: nothing logged), -EHOSTDOWN (its monitors do
+ * not take a TCP connection within a second: pool/ceph.h's
+ * ceph_mons_may_answer, WHY says so; nothing waits for the tools' limit)
+ * or -errno with WHY. */
 int ceph_pool_layout(const char *pool, const char *hostname, struct pool_layout *ret, char *why, size_t len);
 
 #endif

@@ -129,6 +129,14 @@ CEPH_CONF=$TMP/dead.conf "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 
 rc=$?
 check "a cluster that does not answer: exit 1 within the time limit" -- test "$rc" -eq 1 -a $((SECONDS - t0)) -le 20
 check "the error says it does not answer" -- grep -q "the Ceph cluster does not answer within 10 s" "$TMP/dead.err"
+t0=$SECONDS
+CEPH_CONF=$TMP/dead.conf "$IOTRIAGE" readpooldisks nosuchpool -s 16M >/dev/null 2>"$TMP/fastno.err"
+rc=$?
+check "an unknown pool name, the configured cluster down: exit 1 within 3 s (its monitor probed for 1 s, not the tools' 10 s)" -- \
+	test "$rc" -eq 1 -a $((SECONDS - t0)) -le 3
+check "the usual error, and why Ceph was not asked" -- bash -c \
+	'grep -q "no ZFS pool or btrfs file system named .nosuchpool." "$1" && grep -q "not asking the Ceph cluster about .nosuchpool.: its monitors do not take a connection within 1000 ms: 127.0.0.1:40999" "$1"' \
+	_ "$TMP/fastno.err" || diag_file "$TMP/fastno.err"
 mkdir "$TMP/bin" && ln -s "$(command -v fio)" "$TMP/bin/fio"
 PATH=$TMP/bin "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 2>"$TMP/notools.err"
 check "no ceph tools: exit 1" -- test $? -eq 1
