@@ -129,9 +129,16 @@ static const struct docgen_details details[] = {
 		"file system has the name and a Ceph configuration is there: CEPH_CONF, else "
 		"/etc/ceph/ceph.conf) has its OSDs as members: those holding its PGs (ceph pg ls-by-pool), "
 		"each named osd.N, its device from ceph osd metadata (bluestore_bdev_dev_node), grouped by "
-		"its host; the device of each OSD on this host that is up is read raw; an OSD on another "
-		"host is listed with where to read it (iotriage readdisk DEVICE there), as is one that is "
-		"down or has no device in its metadata." },
+		"its host; the device of each OSD that is up is read raw: here when the OSD runs on this "
+		"host, else on its host (the name ceph osd metadata gives) through the fleet's ssh: the "
+		"handshake, then iotriage readdisk DEVICE --json there with the same size, block size, "
+		"queue depth and engine, its figures judged with the local ones (HOST:DEVICE in the table, "
+		"host in the document; a flagged one re-read there). ssh uses ~/.ssh/config (-F FILE "
+		"instead) in BatchMode; --remote-iotriage names the program there. A host that cannot be "
+		"reached, refuses the key or has no iotriage fails its OSDs' reads with its reason, once; "
+		"the others are read. An OSD that is down or has no device in its metadata is listed with "
+		"why. When the configured cluster's monitors take no TCP connection within a second, a name "
+		"that is no ZFS pool or btrfs file system is not looked for among Ceph's pools." },
 	{ { "readdisk" },
 		"The same test on one device, to re-test a suspect disk. Says why when it cannot read (not "
 		"a block device, no such path, permission refused, device smaller than asked)." },

@@ -279,11 +279,10 @@ static void member_of(const struct ceph_osd *o, const char *hostname, struct poo
 		snprintf(m->not_read, sizeof(m->not_read), "ceph osd metadata does not describe %s", o->name);
 	else if (!o->device[0])
 		snprintf(m->not_read, sizeof(m->not_read), "ceph osd metadata names no device for %s", o->name);
-	else if (strcmp(o->host, hostname) != 0)
-		snprintf(m->not_read, sizeof(m->not_read), "on host %s, not this one (%s): read it there "
-			 "(iotriage readdisk %s)", o->host, hostname, o->device);
 	else if (!o->up)
 		snprintf(m->not_read, sizeof(m->not_read), "%s is down", o->name);
+	else if (strcmp(o->host, hostname) != 0)
+		snprintf(m->host, sizeof(m->host), "%s", o->host);
 }
 
 int ceph_pool_layout(const char *pool, const char *hostname, struct pool_layout *ret, char *why, size_t len)

@@ -72,8 +72,9 @@ int ceph_osd_perf(const int *ids, size_t n, double *commit_ms, double *apply_ms)
 
 /* The pool's OSDs as a pool layout: a member per OSD named "osd.N", its
  * device as the path, its host as the group (vdev); an OSD on another host
- * than HOSTNAME, down, or without a device in its metadata is listed with
- * why it is not read here. Returns 0, -ENOENT (no such Ceph pool, or no Ceph
+ * than HOSTNAME has that host as its member's host (read there over ssh);
+ * one down, or without a device in its metadata, is listed with why it is
+ * not read. Returns 0, -ENOENT (no such Ceph pool, or no Ceph
  * cluster configured here: nothing logged), -EHOSTDOWN (its monitors do
  * not take a TCP connection within a second: pool/ceph.h's
  * ceph_mons_may_answer, WHY says so; nothing waits for the tools' limit)

@@ -35,6 +35,7 @@ int doctor_media_prepare(struct doctor *dr)
 	struct read_batch *b = &dr->batch;
 	*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = dr->have_pool ? READ_GROUP_VDEV : READ_GROUP_NONE };
 	readtest_opts_default(&b->opts);
+	b->remote = dr->set.remote;
 	b->opts.size = dr->budget->read_size;
 	b->opts.runtime_ns = (uint64_t)dr->budget->read_cap_s * 1000000000ULL;
 	b->opts.progress = NULL;
