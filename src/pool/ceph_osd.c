@@ -71,6 +71,19 @@ static void metadata_device(const struct jv *m, struct ceph_osd *o)
 		snprintf(o->device, sizeof(o->device), "/dev/%.*s", (int)strcspn(devices, ","), devices);
 }
 
+int ceph_addr_ip(const char *addr, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *p = addr + (addr[0] == '[');
+	if (!strncmp(p, "v2:", 3) || !strncmp(p, "v1:", 3) || !strncmp(p, "any:", 4))
+		p += p[0] == 'a' ? 4 : 3;
+	size_t n = strspn(p, "0123456789.");
+	if (n == 0 || n >= len || n > 15 || p[n] != ':')
+		return -EINVAL; /* not IPv4 (netcheck probes IPv4), or no port after it */
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return 0;
+}
+
 int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 {
 	struct jv *v = ceph_parse_json(json);
@@ -88,6 +101,8 @@ int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 		found++;
 		snprintf(o->host, sizeof(o->host), "%s", jv_string(jv_get(m, "hostname"), ""));
 		metadata_device(m, o);
+		ceph_addr_ip(jv_string(jv_get(m, "front_addr"), ""), o->front_ip, sizeof(o->front_ip));
+		ceph_addr_ip(jv_string(jv_get(m, "back_addr"), ""), o->back_ip, sizeof(o->back_ip));
 		if (!o->device_class[0])
 			snprintf(o->device_class, sizeof(o->device_class), "%s",
 				 jv_string(jv_get(m, "bluestore_bdev_type"), ""));

@@ -34,6 +34,8 @@ struct ceph_osd {
 	char device[256];       /* the data device's node ("/dev/sdq"); "" when not reported */
 	char devices[128];      /* the kernel's names of its devices ("sdq", "dm-0,sdq") */
 	char device_class[16];  /* the crush device class ("hdd", "ssd"); else BlueStore's bdev type */
+	char front_ip[46];      /* its public network address (front_addr), "" when not reported */
+	char back_ip[46];       /* its cluster network address (back_addr), "" when not reported */
 	bool up, in;
 	bool known;             /* ceph osd metadata described it */
 };
@@ -46,8 +48,14 @@ struct ceph_bench {
 /* `ceph pg ls-by-pool POOL`: the distinct OSDs of the PGs' acting sets,
  * ascending, up to MAX into IDS. Returns the count (0: no PGs) or -EINVAL. */
 int ceph_parse_pool_osds(const char *json, int *ids, size_t max);
+/* The address of a Ceph entity address vector ("v2:10.0.0.5:6802/1234",
+ * "[v2:10.0.0.5:6802/1234,v1:10.0.0.5:6803/1234]", "10.0.0.5:6801/99"):
+ * its first entry's IPv4 address into BUF ("10.0.0.5"). Returns 0, or
+ * -EINVAL (BUF "": IPv6, which netcheck does not probe, or not an address). */
+int ceph_addr_ip(const char *addr, char *buf, size_t len);
 /* `ceph osd metadata` (every OSD): fills the OSD of OSDS[i] whose id it
- * describes (name, host, device, devices, class from the bdev type, known).
+ * describes (name, host, device, devices, class from the bdev type, its
+ * front and back addresses, known).
  * Returns how many of N were described, or -EINVAL. */
 int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n);
 /* `ceph osd tree`: up, in and the device class of each of OSDS. Returns how

@@ -195,6 +195,11 @@ void doctor_step_network(struct doctor *dr)
 		return;
 	}
 	struct netcheck *nc = xcalloc(1, sizeof(*nc));
+	char towards[600] = "";
+	if (doctor_is_ceph(dr) && !doctor_ceph_network(dr, nc, towards, sizeof(towards))) {
+		free(nc);
+		return;
+	}
 	nc->window_ns = dr->budget->window_ns;
 	netcheck_gather(nc);
 	netcheck_judge(nc);
@@ -214,11 +219,12 @@ void doctor_step_network(struct doctor *dr)
 		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
 			 "%zu network finding(s) from live probes and the kernel's own tables", problems);
 		snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s", problem->fix);
-		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s); %s", nc->links.n, nc->ndests,
-			 problem->sentence);
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s)%s%s; %s", nc->links.n,
+			 nc->ndests, towards[0] ? " " : "", towards, problem->sentence);
 	} else {
-		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s) probed; no network finding%s",
-			 nc->links.n, nc->ndests, nc->errors ? " (some checks could not be made)" : "");
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s) probed%s%s; no network finding%s",
+			 nc->links.n, nc->ndests, towards[0] ? " " : "", towards,
+			 nc->errors ? " (some checks could not be made)" : "");
 	}
 	netcheck_release(nc);
 	free(nc);
