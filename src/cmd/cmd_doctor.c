@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "render/doctor.h"
 #include "cmd/progress.h"
+#include "cmd/read_options.h"
 #include "cmd/read_report.h"
 #include "cmd/runctx.h"
 #include "triage/doctor/doctor.h"
@@ -46,6 +47,7 @@ static const struct opt_def doctor_opts[] = {
 	  "the step's few seconds)", OPT_HOST_NQN, OPT_V_STRING(struct doctor_cmd, set.host_nqn) },
 	{ "client-iotriage", 0, "PATH", "with --client: the iotriage program on the client (default: this binary's "
 	  "path)", OPT_CLIENT_IOTRIAGE, OPT_V_STRING(struct doctor_cmd, set.client_iotriage) },
+	REMOTE_READ_OPT_DEFS(struct doctor_cmd, set.remote),
 	OPT_END,
 };
 
@@ -121,6 +123,7 @@ static int doctor_main(struct command_call *call)
 	struct doctor *dr = xcalloc(1, sizeof(*dr));
 	struct progress live;
 	c->set.progress = cmd_progress_attach(&live, rc->json, "doctor");
+	c->set.remote.schema_version = run_ctx_schema_version();
 	int status = exit_status(dr, doctor_run(dr, &c->set, rc->id, rc->db_path));
 	if (!rc->json && (status == 0 || dr->verdict.undetermined) && !run_ctx_interrupted_status())
 		doctor_print(dr);

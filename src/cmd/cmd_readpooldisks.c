@@ -22,6 +22,7 @@ struct readpooldisks_settings {
 static const struct opt_def readpooldisks_opts[] = {
 	READTEST_OPT_DEFS(struct readpooldisks_settings),
 	BASELINE_OPT_DEFS(struct readpooldisks_settings),
+	REMOTE_READ_OPT_DEFS(struct readpooldisks_settings, read.batch.remote),
 	GROUP_BY_OPT_DEF("vdev"),
 	{ "mode", 0, "MODE", "serial, or both: each member alone, then each group's members together, one group "
 			       "at a time, then all of them (finds a path a group or the pool shares)", OPT_POOL_MODE,
@@ -82,7 +83,9 @@ static const struct command_doc readpooldisks_doc = {
 	"readpooldisks", "readpooldisks [options] POOL",
 	"Reads the members of one pool the way readdisk does: a ZFS pool (by name or GUID,\n"
 	"members from 'zpool status', shown by device group) or a btrfs file system (by\n"
-	"label or UUID, members from 'btrfs filesystem show'). Nothing outside it is read.",
+	"label or UUID, members from 'btrfs filesystem show') or a Ceph pool (its OSDs'\n"
+	"devices, from 'ceph osd metadata'; an OSD on another host is read there with\n"
+	"'iotriage readdisk' over ssh, as fleet runs it). Nothing outside it is read.",
 	readpooldisks_opts,
 };
 

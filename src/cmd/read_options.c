@@ -7,6 +7,7 @@
 
 #include "basic/parse.h"
 #include "cmd/progress.h"
+#include "cmd/runctx.h"
 #include "engine/engine.h"
 #include "triage/media/read_group.h"
 
@@ -81,5 +82,6 @@ int read_settings_option(const char *command, int id, const char *arg, struct re
 void read_settings_apply(struct read_settings *rs, bool json, const char *command)
 {
 	rs->batch.regression_pct = rs->regression_pct;
+	rs->batch.remote.schema_version = run_ctx_schema_version();
 	rs->batch.progress = cmd_progress_attach(&rs->live, json, command);
 }

@@ -74,6 +74,17 @@ enum { OPT_GROUP_BY = OPT_COMMAND_BASE + 70 };
 	    .width = sizeof(unsigned), .min = 1, .max = 99, .def = "20",                                  \
 	    .expect = "a percentage from 1 to 99" } }
 
+enum { OPT_RT_SSH_CONFIG = OPT_COMMAND_BASE + 80, OPT_RT_REMOTE_IOTRIAGE };
+
+/* How members on other hosts (a Ceph OSD's device elsewhere) are read there
+ * over ssh (triage/media/read_remote.h), for the table of STRUCT at FIELD
+ * (a struct read_remote): readpooldisks and doctor. */
+#define REMOTE_READ_OPT_DEFS(STRUCT, FIELD)                                                        \
+	{ "ssh-config", 'F', "FILE", "for members on other hosts: ssh -F FILE instead of ~/.ssh/config", \
+	  OPT_RT_SSH_CONFIG, OPT_V_STRING(STRUCT, FIELD.ssh_config) },                                  \
+	{ "remote-iotriage", 0, "PATH", "for members on other hosts: the iotriage program there (default: " \
+	  "iotriage in their PATH)", OPT_RT_REMOTE_IOTRIAGE, OPT_V_STRING(STRUCT, FIELD.iotriage) }
+
 /* Handles one of the handler rows above (--size, --bs, --engine,
  * --group-by) into R. Returns 0 when handled, 1 when ID is not one of
  * them, 2 after printing a usage error. */

@@ -83,6 +83,8 @@ struct disk_read {
 	 * triage/), with its reasons; kind VERDICT_NOT_JUDGED before judging. */
 	struct disk_verdict verdict;
 
+	char host[64];          /* the host it is read on over ssh (triage/media/read_remote.h: a Ceph
+				 * OSD's device elsewhere); "" here */
 	char pool[128];         /* readdisks --group-by vdev: the pool it belongs to, "" if none */
 	char vdev[64];          /* the pool's device group for this member, "" if none */
 

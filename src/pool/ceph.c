@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "basic/jsonread.h"
 #include "basic/spawn.h"
+#include "basic/strbuf.h"
+#include "net/tcp_rtt.h"
 
 #define ARGS_MAX 24
 
@@ -143,6 +146,104 @@ bool ceph_conf_present(void)
 {
 	const char *conf = getenv("CEPH_CONF");
 	return (conf && conf[0]) || access("/etc/ceph/ceph.conf", F_OK) == 0;
+}
+
+/* The value of CONF's "mon host" line (any spelling: spaces, _ or -), or NULL. */
+static const char *mon_host_value(const char *conf, size_t *ret_len)
+{
+	for (const char *line = conf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *p = line + strspn(line, " \t");
+		size_t n = strcspn(p, "\n");
+		if (n < 8 || strncasecmp(p, "mon", 3) != 0 || !strchr(" _-", p[3]) || strncasecmp(p + 4, "host", 4) != 0)
+			continue;
+		const char *v = p + 8 + strspn(p + 8, " \t");
+		if (*v != '=')
+			continue;
+		v++;
+		v += strspn(v, " \t");
+		*ret_len = strcspn(v, "\n#;");
+		return v;
+	}
+	return NULL;
+}
+
+/* One entry ("v2:IP:PORT", "IP:PORT", "IP") into A. 0 or -ENOENT. */
+static int mon_entry(const char *e, size_t n, struct ceph_mon_addr *a)
+{
+	unsigned port = 6789;
+	if (n > 3 && (!strncmp(e, "v2:", 3) || !strncmp(e, "v1:", 3))) {
+		port = e[1] == '2' ? 3300 : 6789;
+		e += 3;
+		n -= 3;
+	}
+	size_t ip = strspn(e, "0123456789.");
+	if (ip == 0 || ip > 15 || ip > n || (ip < n && e[ip] != ':'))
+		return -ENOENT;
+	if (ip < n) {
+		char digits[8];
+		size_t d = n - ip - 1;
+		if (d == 0 || d >= sizeof(digits) || strspn(e + ip + 1, "0123456789") < d)
+			return -ENOENT;
+		snprintf(digits, sizeof(digits), "%.*s", (int)d, e + ip + 1);
+		port = (unsigned)strtoul(digits, NULL, 10);
+		if (port == 0 || port > 65535)
+			return -ENOENT;
+	}
+	snprintf(a->ip, sizeof(a->ip), "%.*s", (int)ip, e);
+	a->port = port;
+	return 0;
+}
+
+int ceph_parse_mon_hosts(const char *conf, struct ceph_mon_addr *addrs, size_t max)
+{
+	size_t len = 0, count = 0;
+	const char *v = mon_host_value(conf, &len);
+	if (!v)
+		return -ENOENT;
+	for (size_t i = 0; i < len;) {
+		i += strspn(v + i, " \t,[]");
+		if (i >= len)
+			break;
+		size_t n = strcspn(v + i, " \t,[]");
+		n = n > len - i ? len - i : n;
+		struct ceph_mon_addr a;
+		if (mon_entry(v + i, n, &a) < 0)
+			return -ENOENT;
+		if (count < max)
+			addrs[count++] = a;
+		i += n;
+	}
+	return count ? (int)count : -ENOENT;
+}
+
+bool ceph_mons_may_answer(int timeout_ms, char *why, size_t len)
+{
+	const char *path = getenv("CEPH_CONF");
+	FILE *f = fopen(path && path[0] ? path : "/etc/ceph/ceph.conf", "re");
+	if (!f)
+		return true;
+	struct strbuf conf = STRBUF_INIT;
+	char chunk[4096];
+	for (size_t n; (n = fread(chunk, 1, sizeof(chunk), f)) > 0 && conf.len < (1 << 20);)
+		strbuf_add(&conf, chunk, n);
+	fclose(f);
+	struct ceph_mon_addr mons[8];
+	int n = ceph_parse_mon_hosts(conf.buf ? conf.buf : "", mons, 8);
+	strbuf_release(&conf);
+	if (n <= 0)
+		return true;
+	struct strbuf tried = STRBUF_INIT;
+	bool answers = false;
+	for (int i = 0; i < n && i < 8 && !answers; i++) {
+		uint64_t ns;
+		char err[160];
+		answers = tcp_connect_rtt(mons[i].ip, mons[i].port, 1, timeout_ms, &ns, err, sizeof(err)) == 0;
+		strbuf_addf(&tried, "%s%s:%u (%s)", tried.len ? ", " : "", mons[i].ip, mons[i].port, err);
+	}
+	if (!answers)
+		snprintf(why, len, "its monitors do not take a connection within %d ms: %s", timeout_ms, tried.buf);
+	strbuf_release(&tried);
+	return answers;
 }
 
 int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err)

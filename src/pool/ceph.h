@@ -69,6 +69,27 @@ int ceph_json_within(const char *const *args, unsigned seconds, struct strbuf *o
 /* Whether a Ceph configuration is there to find a cluster by: CEPH_CONF,
  * else /etc/ceph/ceph.conf. */
 bool ceph_conf_present(void);
+
+/* A monitor's address from a configuration's "mon host" (mon_host). */
+struct ceph_mon_addr {
+	char ip[16];     /* IPv4, dotted quad */
+	unsigned port;   /* as given; else 3300 (msgr2) for a v2: entry, 6789 otherwise */
+};
+/* The IPv4 monitor addresses of the "mon host" line of CONF (a ceph.conf's
+ * text), up to MAX into ADDRS: entries separated by commas or spaces, each
+ * "v2:IP:PORT", "v1:IP:PORT", "[v2:IP:PORT,v1:IP:PORT]", "IP:PORT" or "IP".
+ * Returns how many, or -ENOENT when the line is missing or names its
+ * monitors otherwise (by host name, IPv6, DNS SRV): they cannot be checked
+ * here. Pure (tests/unit/test_ceph.c, fuzz_ceph). */
+int ceph_parse_mon_hosts(const char *conf, struct ceph_mon_addr *addrs, size_t max);
+/* Whether the configured cluster's monitors (CEPH_CONF, else
+ * /etc/ceph/ceph.conf) may answer: false only when every monitor address
+ * of its "mon host" refuses or does not take a TCP connection within
+ * TIMEOUT_MS (WHY then names them); true when one does, or when the
+ * addresses cannot be checked (the ceph tools then say, within their own
+ * limit). A quick look before asking ceph about a name that may well be
+ * no Ceph pool at all. */
+bool ceph_mons_may_answer(int timeout_ms, char *why, size_t len);
 /* `rbd ARGS...` with the time limit (SECONDS; 0 for CEPH_TIMEOUT_S). */
 int ceph_rbd(const char *const *args, unsigned seconds, struct strbuf *out, struct strbuf *err);
 /* A sentence for R from ceph_json or ceph_rbd: not installed (what to

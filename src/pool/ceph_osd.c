@@ -71,6 +71,19 @@ static void metadata_device(const struct jv *m, struct ceph_osd *o)
 		snprintf(o->device, sizeof(o->device), "/dev/%.*s", (int)strcspn(devices, ","), devices);
 }
 
+int ceph_addr_ip(const char *addr, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *p = addr + (addr[0] == '[');
+	if (!strncmp(p, "v2:", 3) || !strncmp(p, "v1:", 3) || !strncmp(p, "any:", 4))
+		p += p[0] == 'a' ? 4 : 3;
+	size_t n = strspn(p, "0123456789.");
+	if (n == 0 || n >= len || n > 15 || p[n] != ':')
+		return -EINVAL; /* not IPv4 (netcheck probes IPv4), or no port after it */
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return 0;
+}
+
 int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 {
 	struct jv *v = ceph_parse_json(json);
@@ -88,6 +101,8 @@ int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n)
 		found++;
 		snprintf(o->host, sizeof(o->host), "%s", jv_string(jv_get(m, "hostname"), ""));
 		metadata_device(m, o);
+		ceph_addr_ip(jv_string(jv_get(m, "front_addr"), ""), o->front_ip, sizeof(o->front_ip));
+		ceph_addr_ip(jv_string(jv_get(m, "back_addr"), ""), o->back_ip, sizeof(o->back_ip));
 		if (!o->device_class[0])
 			snprintf(o->device_class, sizeof(o->device_class), "%s",
 				 jv_string(jv_get(m, "bluestore_bdev_type"), ""));
@@ -267,6 +282,8 @@ int ceph_osd_perf(const int *ids, size_t n, double *commit_ms, double *apply_ms)
 
 /* ---- as a pool layout (readpooldisks, doctor) ---- */
 
+#define CEPH_MON_PROBE_MS 1000
+
 static void member_of(const struct ceph_osd *o, const char *hostname, struct pool_member *m)
 {
 	snprintf(m->name, sizeof(m->name), "%s", o->name);
@@ -277,17 +294,20 @@ static void member_of(const struct ceph_osd *o, const char *hostname, struct poo
 		snprintf(m->not_read, sizeof(m->not_read), "ceph osd metadata does not describe %s", o->name);
 	else if (!o->device[0])
 		snprintf(m->not_read, sizeof(m->not_read), "ceph osd metadata names no device for %s", o->name);
-	else if (strcmp(o->host, hostname) != 0)
-		snprintf(m->not_read, sizeof(m->not_read), "on host %s, not this one (%s): read it there "
-			 "(iotriage readdisk %s)", o->host, hostname, o->device);
 	else if (!o->up)
 		snprintf(m->not_read, sizeof(m->not_read), "%s is down", o->name);
+	else if (strcmp(o->host, hostname) != 0)
+		snprintf(m->host, sizeof(m->host), "%s", o->host);
 }
 
 int ceph_pool_layout(const char *pool, const char *hostname, struct pool_layout *ret, char *why, size_t len)
 {
 	if (!ceph_conf_present() || !ceph_valid_name(pool))
 		return -ENOENT;
+	/* A name that is no pool of another kind need not wait out the tools'
+	 * time limit on a cluster whose monitors do not even take a connection. */
+	if (!ceph_mons_may_answer(CEPH_MON_PROBE_MS, why, len))
+		return -EHOSTDOWN;
 	char names[64][CEPH_NAME_MAX];
 	struct strbuf err = STRBUF_INIT;
 	int n = ceph_pool_names(names, 64, &err);

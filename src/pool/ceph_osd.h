@@ -34,6 +34,8 @@ struct ceph_osd {
 	char device[256];       /* the data device's node ("/dev/sdq"); "" when not reported */
 	char devices[128];      /* the kernel's names of its devices ("sdq", "dm-0,sdq") */
 	char device_class[16];  /* the crush device class ("hdd", "ssd"); else BlueStore's bdev type */
+	char front_ip[46];      /* its public network address (front_addr), "" when not reported */
+	char back_ip[46];       /* its cluster network address (back_addr), "" when not reported */
 	bool up, in;
 	bool known;             /* ceph osd metadata described it */
 };
@@ -46,8 +48,14 @@ struct ceph_bench {
 /* `ceph pg ls-by-pool POOL`: the distinct OSDs of the PGs' acting sets,
  * ascending, up to MAX into IDS. Returns the count (0: no PGs) or -EINVAL. */
 int ceph_parse_pool_osds(const char *json, int *ids, size_t max);
+/* The address of a Ceph entity address vector ("v2:10.0.0.5:6802/1234",
+ * "[v2:10.0.0.5:6802/1234,v1:10.0.0.5:6803/1234]", "10.0.0.5:6801/99"):
+ * its first entry's IPv4 address into BUF ("10.0.0.5"). Returns 0, or
+ * -EINVAL (BUF "": IPv6, which netcheck does not probe, or not an address). */
+int ceph_addr_ip(const char *addr, char *buf, size_t len);
 /* `ceph osd metadata` (every OSD): fills the OSD of OSDS[i] whose id it
- * describes (name, host, device, devices, class from the bdev type, known).
+ * describes (name, host, device, devices, class from the bdev type, its
+ * front and back addresses, known).
  * Returns how many of N were described, or -EINVAL. */
 int ceph_parse_osd_metadata(const char *json, struct ceph_osd *osds, size_t n);
 /* `ceph osd tree`: up, in and the device class of each of OSDS. Returns how
@@ -72,9 +80,13 @@ int ceph_osd_perf(const int *ids, size_t n, double *commit_ms, double *apply_ms)
 
 /* The pool's OSDs as a pool layout: a member per OSD named "osd.N", its
  * device as the path, its host as the group (vdev); an OSD on another host
- * than HOSTNAME, down, or without a device in its metadata is listed with
- * why it is not read here. Returns 0, -ENOENT (no such Ceph pool, or no Ceph
- * cluster configured here: nothing logged) or -errno with WHY. */
+ * than HOSTNAME has that host as its member's host (read there over ssh);
+ * one down, or without a device in its metadata, is listed with why it is
+ * not read. Returns 0, -ENOENT (no such Ceph pool, or no Ceph
+ * cluster configured here: nothing logged), -EHOSTDOWN (its monitors do
+ * not take a TCP connection within a second: pool/ceph.h's
+ * ceph_mons_may_answer, WHY says so; nothing waits for the tools' limit)
+ * or -errno with WHY. */
 int ceph_pool_layout(const char *pool, const char *hostname, struct pool_layout *ret, char *why, size_t len);
 
 #endif

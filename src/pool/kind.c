@@ -442,6 +442,8 @@ const struct pool_kind pool_kind_zfs = {
 	.zvols = true,
 	.layout = POOL_LAYOUT_VDEVS,
 	.members_from = "zpool status",
+	.when_no_layer = "if the pool is still too slow for its workload, the ceiling is the file-system path "
+			 "itself: benchpool, then the tuning (record size, compression, sync, caches)",
 	.resolve = zfs_resolve,
 	.status = zfs_status,
 	.settings = zfs_settings,
@@ -454,6 +456,9 @@ const struct pool_kind pool_kind_btrfs = {
 	.area = SCRATCH_BTRFS,
 	.layout = POOL_LAYOUT_PROFILE,
 	.members_from = "btrfs filesystem show",
+	.when_no_layer = "if the file system is still too slow for its workload, the ceiling is the file-system "
+			 "path itself: benchpool, then its mount options (compression, commit interval, space_cache, "
+			 "nodatacow for images) and its data profile",
 	.resolve = btrfs_resolve,
 	.status = btrfs_status,
 	.settings = btrfs_settings,
@@ -464,6 +469,10 @@ const struct pool_kind pool_kind_rbd = {
 	.fstype = "ceph",
 	.what = "a Ceph pool",
 	.area = SCRATCH_RBD,
+	.when_no_layer = "if the pool is still too slow for its workload, the ceiling is the Ceph path itself: "
+			 "benchpool with more jobs and a deeper queue (one client rarely fills a cluster), then the "
+			 "pool's PG count and replication, the OSDs' osd_memory_target and BlueStore cache, the "
+			 "client's RBD cache and the network between the clients and the OSDs",
 	.no_members = "a Ceph pool: its OSDs are not sampled yet",
 	.no_settings = "a Ceph pool: its settings and the cluster's state are judged in ceph_osds (the Ceph step)",
 	.resolve = rbd_resolve,
@@ -475,6 +484,10 @@ const struct pool_kind pool_kind_cephfs = {
 	.fstype = "ceph",
 	.what = "a Ceph pool",
 	.area = SCRATCH_CEPHFS,
+	.when_no_layer = "if CephFS is still too slow for its workload, the ceiling is the Ceph path itself: "
+			 "benchpool with more jobs, then the data pool's PG count and replication, the MDS cache "
+			 "(mds_cache_memory_limit), the client's caches and file layout (stripe unit and count), the "
+			 "OSDs' osd_memory_target and the network between the clients and the OSDs",
 	.no_members = "a Ceph pool: its OSDs are not sampled yet",
 	.no_settings = "a Ceph pool: its settings and the cluster's state are judged in ceph_osds (the Ceph step)",
 	.resolve = resolve_cephfs,
@@ -485,6 +498,8 @@ const struct pool_kind pool_kind_dir = {
 	.fstype = "dir",
 	.what = "a directory",
 	.area = SCRATCH_DIR,
+	.when_no_layer = "if the directory is still too slow for its workload, the ceiling is its file system: "
+			 "benchpool, then that file system's mount options and the device under it",
 	.no_members = "a directory: no pool members to sample",
 	.no_settings = "a directory: no pool settings to read",
 	.resolve = dir_resolve,

@@ -69,6 +69,9 @@ struct pool_kind {
 	const char *members_from;       /* where its members are read ("zpool status"); NULL: it has none */
 	const char *no_members;         /* why not, for telemetry ("a directory: no pool members to sample") */
 	const char *no_settings;        /* NULL when it has settings to judge, else why not */
+	/* doctor's next step when no layer stands out and the pool is still too
+	 * slow: where its ceiling is and what to tune, in its own terms. */
+	const char *when_no_layer;
 	/* ID resolved into *T (T->kind set). 0; 1 when ID is not of this kind
 	 * (nothing logged: the next row is asked); or -errno after logging. */
 	int (*resolve)(const char *id, enum pool_resolve_how how, struct pool_target *t);

@@ -122,6 +122,11 @@ static int find_ceph(const char *id, struct pool_layout *layout)
 		host[0] = '\0';
 	host[strcspn(host, ".")] = '\0'; /* Ceph names hosts by their short name */
 	int r = ceph_pool_layout(id, host, layout, why, sizeof(why));
+	if (r == -EHOSTDOWN) {
+		/* Not asked: the name is most likely no Ceph pool, and the cluster is down. */
+		log_msg(LOG_INFO, "not asking the Ceph cluster about '%s': %s", id, why);
+		return -ENOENT;
+	}
 	if (r < 0 && r != -ENOENT)
 		log_msg(LOG_ERR, "Ceph pool '%s': %s", id, why);
 	return r;

@@ -43,8 +43,10 @@ struct pool_member {
 	char was[512];         /* a member shown by GUID: the path zpool says it had */
 	bool virtual_spare;    /* a dRAID distributed spare ("draid1-0-0"): space spread over the
 				* dRAID's disks, never a disk to read */
-	char not_read[256];    /* why its kind does not read it here (a Ceph OSD on another host,
-				* down, no device); "" */
+	char not_read[256];    /* why its kind does not read it (a Ceph OSD down, or without a
+				* device); "" */
+	char host[64];         /* the host it is read on over ssh when not this one (a Ceph OSD
+				* elsewhere); "" */
 };
 
 /* The kind of a top-level vdev, with dRAID's geometry. */

@@ -43,7 +43,10 @@ void read_batch_print_table(const struct read_batch *b, FILE *out)
 		read_health_word(d, health, sizeof(health));
 		read_link_cell(d, link, sizeof(link));
 		const char *word = disk_verdict_word(d->verdict.kind);
-		const char *row[] = { d->info.dev_path, d->info.model, size, bytes, secs, rate, pct, together,
+		char device[200];
+		/* A disk read on another host over ssh: HOST:PATH, as scp names a file there. */
+		snprintf(device, sizeof(device), "%s%s%s", d->host, d->host[0] ? ":" : "", d->info.dev_path);
+		const char *row[] = { device, d->info.model, size, bytes, secs, rate, pct, together,
 				      word ? word : "", health, link, status };
 		table_add_row(&t, row);
 	}

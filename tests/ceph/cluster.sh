@@ -14,13 +14,26 @@
 #   tests/ceph/cluster.sh unslow DIR ID
 #                                     osd.ID back in the root group, the group
 #                                     removed (stop removes it too)
+#   tests/ceph/cluster.sh osd-host DIR ID [HOSTNAME]
+#                                     osd.ID restarted under HOSTNAME: its
+#                                     process in a UTS namespace of its own
+#                                     (unshare --uts; same network namespace,
+#                                     file system and /dev), so `ceph osd
+#                                     metadata` and the CRUSH map put it on
+#                                     host HOSTNAME; without one, back under
+#                                     this host's name. Waits until it is up
+#                                     and the PGs are clean again.
+#   tests/ceph/cluster.sh start DIR ID:HOSTNAME...
+#                                     as start, osd.ID under HOSTNAME from the
+#                                     first
 #
 # Everything lives in DIR: its own ceph.conf and keyring (never /etc/ceph),
 # daemons run directly (no systemd), on 127.0.0.1 port 40300 (msgr2 only) and
 # 40400-40600, memory targets lowered. A failed start tears down what it made.
-# Sourced (by a command test), it defines ceph_cluster_start DIR,
-# ceph_cluster_stop DIR, ceph_cluster_slow_osd DIR ID BYTES_PER_S and
-# ceph_cluster_unslow_osd DIR ID, and exports CEPH_CONF after a start.
+# Sourced (by a command test), it defines ceph_cluster_start DIR
+# [ID:HOSTNAME...], ceph_cluster_stop DIR, ceph_cluster_slow_osd DIR ID
+# BYTES_PER_S, ceph_cluster_unslow_osd DIR ID and ceph_cluster_osd_host DIR
+# ID [HOSTNAME], and exports CEPH_CONF after a start.
 #
 # Tuning by the environment: CEPH_OSD_SIZE (default 3G, sparse files in DIR),
 # CEPH_MON_PORT (40300).
@@ -144,11 +157,52 @@ ceph_cluster_osd() { # DIR ID: a BlueStore OSD on a new loop device
 	[ "$(ceph osd new "$uuid")" = "$id" ] || return 1
 	mkdir -p "$dir/osd.$id" && ln -s "$dir/osd.$id.dev" "$dir/osd.$id/block" || return 1
 	ceph-osd -c "$dir/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" >>"$dir/log/mkfs.log" 2>&1 || return 1
-	nice -n 10 ceph-osd -c "$dir/ceph.conf" -i "$id"
+	ceph_cluster_osd_run "$dir" "$id" "${3:-}"
 }
 
-ceph_cluster_start() { # DIR
+# DIR ID [HOSTNAME]: osd.ID's daemon started (it forks and writes its pid
+# file); under HOSTNAME, in a UTS namespace of its own: the host name it
+# reports (ceph osd metadata) and its CRUSH host. Network, mounts and /dev
+# stay this host's.
+ceph_cluster_osd_run() {
+	local dir=$1 id=$2 name=${3:-}
+	# What it says while starting goes to its log directory, not the test's output.
+	if [ -n "$name" ]; then
+		unshare --uts sh -c 'hostname "$1" && shift && exec "$@"' _ "$name" \
+			nice -n 10 ceph-osd -c "$dir/ceph.conf" -i "$id" >>"$dir/log/osd-start.log" 2>&1
+	else
+		nice -n 10 ceph-osd -c "$dir/ceph.conf" -i "$id" >>"$dir/log/osd-start.log" 2>&1
+	fi
+}
+
+# The host name START's ID:HOSTNAME words give osd.ID, or nothing.
+ceph_cluster_host_of() { # ID WORDS...
+	local id=$1 w
+	shift
+	for w in "$@"; do [ "${w%%:*}" = "$id" ] && echo "${w#*:}"; done
+	return 0
+}
+
+ceph_cluster_osd_reports() { # ID HOSTNAME: up, and its metadata names HOSTNAME
+	[ "$(ceph osd dump --format json 2>/dev/null | jq -r ".osds[] | select(.osd == $1) | .up")" = 1 ] &&
+	[ "$(ceph osd metadata "$1" --format json 2>/dev/null | jq -r .hostname)" = "$2" ]
+}
+
+ceph_cluster_osd_host() { # DIR ID [HOSTNAME]: osd.ID restarted under HOSTNAME (default: this host's)
+	local dir=$1 id=$2 name=${3:-} pid i
+	pid=$(cat "$dir/run/osd.$id.pid" 2>/dev/null) || { echo "cluster.sh: osd.$id is not running" >&2; return 1; }
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+	ceph_cluster_osd_run "$dir" "$id" "$name" &&
+	ceph_cluster_wait 60 ceph_cluster_osd_reports "$id" "${name:-$(hostname -s)}" &&
+	ceph_cluster_wait 120 ceph_cluster_pgs_clean
+}
+
+ceph_cluster_start() { # DIR [ID:HOSTNAME...]
 	local dir=$1
+	shift
+	local hosts=("$@")
 	local t0=$SECONDS
 	for tool in ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph rbd ceph-authtool monmaptool jq; do
 		command -v "$tool" >/dev/null || {
@@ -170,7 +224,9 @@ ceph_cluster_start() { # DIR
 		nice -n 10 ceph-mon -c "$CEPH_CONF" -i a &&
 		ceph_cluster_wait 60 ceph --connect-timeout 5 mon stat &&
 		nice -n 10 ceph-mgr -c "$CEPH_CONF" -i x &&
-		ceph_cluster_osd "$dir" 0 && ceph_cluster_osd "$dir" 1 && ceph_cluster_osd "$dir" 2 &&
+		ceph_cluster_osd "$dir" 0 "$(ceph_cluster_host_of 0 "${hosts[@]}")" &&
+		ceph_cluster_osd "$dir" 1 "$(ceph_cluster_host_of 1 "${hosts[@]}")" &&
+		ceph_cluster_osd "$dir" 2 "$(ceph_cluster_host_of 2 "${hosts[@]}")" &&
 		ceph_cluster_wait 120 ceph_cluster_osds_up &&
 		ceph osd pool create rbd 8 8 replicated >/dev/null 2>&1 &&
 		ceph osd pool application enable rbd rbd >/dev/null 2>&1 &&
@@ -251,12 +307,15 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
 	case "${1:-}:${2:-}" in
 	start:?*)
-		ceph_cluster_start "$2" || exit 1
+		shift
+		ceph_cluster_start "$@" || exit 1
 		echo "export CEPH_CONF=$CEPH_CONF"
 		;;
 	stop:?*) ceph_cluster_stop "$2" ;;
 	slow:?*) ceph_cluster_slow_osd "$2" "${3:?ID}" "${4:?BYTES_PER_S}" ;;
 	unslow:?*) ceph_cluster_unslow_osd "$2" "${3:?ID}" ;;
-	*) echo "usage: $0 start|stop DIR | slow DIR ID BYTES_PER_S | unslow DIR ID" >&2; exit 2 ;;
+	osd-host:?*) ceph_cluster_osd_host "$2" "${3:?ID}" "${4:-}" ;;
+	*) echo "usage: $0 start DIR [ID:HOSTNAME...] | stop DIR | slow DIR ID BYTES_PER_S | unslow DIR ID |" \
+		"osd-host DIR ID [HOSTNAME]" >&2; exit 2 ;;
 	esac
 fi

@@ -14,6 +14,9 @@
 # everything they started, loop devices, cgroups, files (undo in lib.sh).
 #
 #   fleetlab_up                 bridge, client namespace, keys, config
+#   fleetlab_files              keys and config only (for fleetlab_host_here)
+#   fleetlab_host_here NAME     a host whose sshd listens on 127.0.0.1 here, in
+#                               this network namespace (no bridge needed)
 #   fleetlab_host NAME [KIND] [DISK_BPS]
 #       KIND: ok (default); nokey (authorized keys hold another key);
 #       noiotriage (no binary); nodisk (no loop device: commands on it fail);
@@ -55,15 +58,20 @@ fleetlab_kill_ns() {
 }
 
 fleetlab_up() {
+	fleetlab_files || return 1
+	ip netns add "$FLEET_NS_BR" && undo "fleetlab_kill_ns $FLEET_NS_BR" || return 1
+	ip -n "$FLEET_NS_BR" link add br0 type bridge && ip -n "$FLEET_NS_BR" link set br0 up || return 1
+	fleetlab_ns "$FLEET_NS_C" 10.77.0.1 c
+}
+
+# The binary, the keys and the ssh config, without any namespace.
+fleetlab_files() {
 	mkdir -p "$FLEET_DIR" && chmod 0755 "$FLEET_DIR" || return 1
 	install -m 0755 "$IOTRIAGE" "$FLEET_BIN" || return 1
 	if [ ! -d /run/sshd ]; then
 		mkdir -p /run/sshd && undo "rmdir /run/sshd"
 	fi
 	mkdir "$FLEET_FIX" && undo "rmdir $FLEET_FIX" || return 1
-	ip netns add "$FLEET_NS_BR" && undo "fleetlab_kill_ns $FLEET_NS_BR" || return 1
-	ip -n "$FLEET_NS_BR" link add br0 type bridge && ip -n "$FLEET_NS_BR" link set br0 up || return 1
-	fleetlab_ns "$FLEET_NS_C" 10.77.0.1 c || return 1
 	ssh-keygen -q -t ed25519 -N '' -C fleet-client -f "$FLEET_DIR/client_key" || return 1
 	ssh-keygen -q -t ed25519 -N '' -C fleet-other -f "$FLEET_DIR/other_key" || return 1
 	cp "$FLEET_DIR/client_key.pub" "$FLEET_DIR/authorized_keys"
@@ -183,6 +191,49 @@ fleetlab_host() { # NAME [KIND] [DISK_BPS]
 		"$cgroup" "$FLEET-$name" "$d/init.sh" >"$d/sshd.log" 2>&1 &
 	fleetlab_wait_port "$addr" "$port" || { cat "$d/sshd.log" >&2; return 1; }
 	echo "$loop" >"$d/loop"
+}
+
+# fleetlab_host_here NAME: a host NAME whose sshd listens on 127.0.0.1 in
+# this network namespace (port 40700 and up), in a mount and UTS namespace
+# of its own as fleetlab_host's (its own host name, machine-id and
+# $FLEET_FIX/bin/iotriage), sharing this host's network, file system and
+# /dev: what runs there reaches what runs here at 127.0.0.1 and reads its
+# devices by the same paths (a Ceph OSD's device, tests/cli/test_ceph.sh).
+# Needs fleetlab_files only. Its sshd and every session are killed at the end.
+fleetlab_host_here() {
+	local name=$1 d=$FLEET_DIR/$1 i port pid
+	i=$FLEET_NEXT
+	FLEET_NEXT=$((FLEET_NEXT + 1))
+	port=$((40700 + i))
+	mkdir -p "$d/pool" "$d/state" || return 1
+	head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$d/machine-id" && echo >>"$d/machine-id"
+	ssh-keygen -q -t ed25519 -N '' -C "host-$name" -f "$d/host_key" || return 1
+	echo "$name $(cut -d' ' -f1,2 "$d/host_key.pub")" >>"$FLEET_DIR/known_hosts"
+	fleetlab_sshd_config "$name" 127.0.0.1 "$port" "$FLEET_DIR/authorized_keys"
+	fleetlab_host_init "$name" ok ""
+	printf 'Host %s\n  HostName 127.0.0.1\n  Port %s\n  HostKeyAlias %s\n' "$name" "$port" "$name" \
+		>>"$FLEET_SSH_CONFIG.hosts"
+	unshare --mount --uts --propagation private sh "$d/init.sh" >"$d/sshd.log" 2>&1 &
+	pid=$!
+	undo "fleetlab_kill_tree $pid"
+	fleetlab_wait_port_here "$port" || { cat "$d/sshd.log" >&2; return 1; }
+}
+
+# fleetlab_kill_tree PID: PID and every process under it (an sshd and its sessions).
+fleetlab_kill_tree() {
+	local child
+	for child in $(pgrep -P "$1" 2>/dev/null); do fleetlab_kill_tree "$child"; done
+	kill -KILL "$1" 2>/dev/null
+	return 0
+}
+
+fleetlab_wait_port_here() { # PORT: until a local sshd listens on 127.0.0.1 (5 s)
+	local k
+	for k in $(seq 50); do
+		bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 fleetlab_wait_port() { # ADDR PORT: until sshd listens (5 s)

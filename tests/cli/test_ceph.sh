@@ -12,13 +12,20 @@
 # benchpool and doctor with its device and host, readpooldisks reads the
 # OSDs' devices, no OSD is named once it is free, a pool with size 1 gets its
 # data-safety finding, and an OSD out with recovery held makes doctor name
-# the cluster's state.
+# the cluster's state (its network step skipped: every OSD is here).
+# An OSD on another host: osd.2 restarted under host name h1, and h1 an ssh
+# host (fleetlab_host_here): readpooldisks and doctor read its device there
+# over ssh, judged with the local two; h1 unreachable fails osd.2 alone with
+# h1's reason; doctor's network step probes h1's addresses and, nothing
+# standing out, its next step is Ceph's. An unknown pool name with the
+# configured cluster down fails at once (its monitor probed for 1 s).
 # The cluster costs 25-30 s to start and its runs about four minutes more:
 # one pass is enough (tests/run.sh); the plain one (the sanitized build
 # passes it too: 67 of 67 when the Ceph step was added).
 # run-once: plain
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../ceph/cluster.sh"
+. "$(dirname "$0")/fleetlab.sh"
 
 if ! need_root; then skip "ceph" "needs root for loop devices and FUSE"; exit 0; fi
 for tool in ceph-mon ceph-osd ceph-mds ceph-fuse rbd fio; do
@@ -133,6 +140,14 @@ CEPH_CONF=$TMP/dead.conf "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 
 rc=$?
 check "a cluster that does not answer: exit 1 within the time limit" -- test "$rc" -eq 1 -a $((SECONDS - t0)) -le 20
 check "the error says it does not answer" -- grep -q "the Ceph cluster does not answer within 10 s" "$TMP/dead.err"
+t0=$SECONDS
+CEPH_CONF=$TMP/dead.conf "$IOTRIAGE" readpooldisks nosuchpool -s 16M >/dev/null 2>"$TMP/fastno.err"
+rc=$?
+check "an unknown pool name, the configured cluster down: exit 1 within 3 s (its monitor probed for 1 s, not the tools' 10 s)" -- \
+	test "$rc" -eq 1 -a $((SECONDS - t0)) -le 3
+check "the usual error, and why Ceph was not asked" -- bash -c \
+	'grep -q "no ZFS pool or btrfs file system named .nosuchpool." "$1" && grep -q "not asking the Ceph cluster about .nosuchpool.: its monitors do not take a connection within 1000 ms: 127.0.0.1:40999" "$1"' \
+	_ "$TMP/fastno.err" || diag_file "$TMP/fastno.err"
 mkdir "$TMP/bin" && ln -s "$(command -v fio)" "$TMP/bin/fio"
 PATH=$TMP/bin "$IOTRIAGE" benchpool --fstype ceph rbd 32M >/dev/null 2>"$TMP/notools.err"
 check "no ceph tools: exit 1" -- test $? -eq 1
@@ -189,6 +204,61 @@ check "with no OSD held, benchpool names none" -- jtest "$TMP/free-bp.json" \
 	 and ([.ceph_osds.osds[] | select(.bw_bytes_per_s > 0)] | length == 3) and (.ceph_osds.findings | length == 0)' ||
 	diag "$(jq -c '[.ceph_osds.osds[] | {name, bw_bytes_per_s, verdict}]' "$TMP/free-bp.json")"
 
+# ---- an OSD on another host: read there through the fleet ----
+# osd.2 restarted under host name h1 (its own UTS namespace, this network
+# namespace: it still reaches the monitor on 127.0.0.1), and h1 an ssh host:
+# an sshd on 127.0.0.1 in a mount and UTS namespace of its own, with its own
+# iotriage (tests/cli/fleetlab.sh: fleetlab_host_here), sharing /dev, so
+# osd.2's device has the same path there.
+if why=$(fleetlab_need); then
+	fleetlab_files && fleetlab_host_here h1 && fleetlab_config
+	ok $? "h1: an sshd on 127.0.0.1 in a UTS and mount namespace of its own"
+	dev2=$(ceph osd metadata 2 --format json | jq -r .bluestore_bdev_dev_node)
+	ceph_cluster_osd_host "$C" 2 h1
+	ok $? "osd.2 restarted under host name h1 (ceph osd metadata says so)"
+	remote=(-F "$FLEET_SSH_CONFIG.all" --remote-iotriage "$FLEET_FIX/bin/iotriage")
+	"$IOTRIAGE" readpooldisks rbd -s 16M "${remote[@]}" --json >"$TMP/rpd-h1.json" 2>"$TMP/rpd-h1.err"
+	ok $? "readpooldisks on the pool with osd.2 on h1 exits 0"
+	diag_file "$TMP/rpd-h1.err"
+	check "osd.2's device is read on host h1, named with its host" -- jtest "$TMP/rpd-h1.json" \
+		"(.pool.members[2] | .name == \"osd.2\" and .vdev == \"h1\" and .read_on_host == \"h1\" and .path == \"$dev2\" and .not_read == null)
+		 and (.devices[2] | .host == \"h1\" and .status == \"ok\" and .path == \"$dev2\" and .bytes == 16777216 and .bw_bytes_per_s > 0
+		      and .lat_ns.count == 16 and .lat_ns.p99 > 0)" ||
+		diag "$(jq -c '[.devices[] | {path, host, status, reason, bytes}]' "$TMP/rpd-h1.json")"
+	check "the figures came over ssh: h1's iotriage ran readdisk there and kept its own run" -- bash -c \
+		'grep -q "READ-DISK ($1): completed on host h1" "$2" && ls "$3"/results/iotriage_readdisk_*.json >/dev/null' \
+		_ "$dev2" "$IOTRIAGE_STATE_DIR/iotriage.log" "$FLEET_DIR/h1/state"
+	check "the local OSDs read here, the three judged together" -- jtest "$TMP/rpd-h1.json" \
+		'([.devices[0,1] | select(.status == "ok" and .host == null)] | length == 2) and .summary.ok == 3
+		 and ([.devices[] | select(.peers.set_size == 3)] | length == 3)'
+	"$IOTRIAGE" readpooldisks rbd -s 16M "${remote[@]}" >"$TMP/rpd-h1.txt" 2>/dev/null
+	check "on the terminal: h1:$dev2 in the table, and h1 among the hosts" -- bash -c \
+		'grep -q "^h1:$1 " "$2" && grep -q "^h1  *osd.2 [0-9]* MB/s" "$2"' _ "$dev2" "$TMP/rpd-h1.txt" || diag_file "$TMP/rpd-h1.txt"
+	# h1 unreachable: its own error, the other OSDs still read.
+	sed 's/^  Port .*/  Port 40799/' "$FLEET_SSH_CONFIG.all" >"$TMP/dead_ssh_config"
+	"$IOTRIAGE" readpooldisks rbd -s 16M -F "$TMP/dead_ssh_config" --remote-iotriage "$FLEET_FIX/bin/iotriage" --json \
+		>"$TMP/rpd-dead.json" 2>"$TMP/rpd-dead.err"
+	check "h1 unreachable: readpooldisks exits 1" -- test $? -eq 1
+	check "osd.2's read fails with h1's own reason; osd.0 and osd.1 are read" -- jtest "$TMP/rpd-dead.json" \
+		'(.devices[2] | .status == "error" and (.reason | test("^on host h1, read over ssh: unreachable: .*Connection refused")))
+		 and ([.devices[0,1] | select(.status == "ok")] | length == 2)' ||
+		diag "$(jq -c '[.devices[] | {path, host, status, reason}]' "$TMP/rpd-dead.json")"
+	"$IOTRIAGE" doctor --quick rbd "${remote[@]}" --json >"$TMP/h1-dr.json" 2>"$TMP/h1-dr.err"
+	ok $? "doctor on the pool with osd.2 on h1 exits 0"
+	check "doctor's step 1 read osd.2's device on h1 with the local two" -- jtest "$TMP/h1-dr.json" \
+		'([.devices[] | select(.status == "ok")] | length == 3) and .devices[2].host == "h1"'
+	check "its network step probed h1's public and cluster addresses (osd.2's front and back, 127.0.0.1 here)" -- \
+		jtest "$TMP/h1-dr.json" '.doctor.steps[1].state == "ran" and (.doctor.steps[1].summary | test("towards the OSDs. hosts h1"))' ||
+		diag "$(jq -c '.doctor.steps[1]' "$TMP/h1-dr.json")"
+	check "no layer stands out, and the next step is Ceph's, not ZFS's tuning" -- jtest "$TMP/h1-dr.json" \
+		'.doctor.verdict.layer == "none" and (.doctor.verdict.next | test("the Ceph path") and (test("record size") | not))' ||
+		diag "$(jq -c '.doctor.verdict' "$TMP/h1-dr.json")"
+	ceph_cluster_osd_host "$C" 2
+	ok $? "osd.2 back under this host's name"
+else
+	skip "an OSD on another host" "$why"
+fi
+
 # ---- a pool with size 1 ----
 ceph config set global mon_allow_pool_size_one true >/dev/null 2>&1
 ceph osd pool create one 1 1 replicated >/dev/null 2>&1 && ceph osd pool application enable one rbd >/dev/null 2>&1 &&
@@ -206,13 +276,16 @@ timeout 60 rados bench -p rbd 2 write --no-cleanup -b 1048576 >/dev/null 2>&1
 ceph osd set norecover >/dev/null 2>&1 && ceph osd set nobackfill >/dev/null 2>&1 && ceph osd out 2 >/dev/null 2>&1
 ok $? "osd.2 marked out with norecover and nobackfill set"
 for _ in $(seq 1 30); do ceph status --format json | jq -e '.pgmap.misplaced_objects > 0' >/dev/null 2>&1 && break; sleep 1; done
-"$IOTRIAGE" doctor --quick --no-network rbd --json >"$TMP/out-dr.json" 2>"$TMP/out-dr.err"
+"$IOTRIAGE" doctor --quick rbd --json >"$TMP/out-dr.json" 2>"$TMP/out-dr.err"
 ok $? "doctor exits 0"
 check "doctor names the pool layer: the cluster's state, no OSD" -- jtest "$TMP/out-dr.json" \
 	'.doctor.verdict.layer == "pool" and (.doctor.verdict.subject | test("Ceph cluster")) and .doctor.ceph_osds.slow_osd == null' ||
 	diag "$(jq -c '.doctor.verdict' "$TMP/out-dr.json")"
 check "its evidence: the flags and the misplaced objects; its next step: unset them" -- jtest "$TMP/out-dr.json" \
 	'(.doctor.verdict.evidence | test("norecover") and test("objects misplaced")) and (.doctor.verdict.next | test("ceph osd unset"))'
+check "every OSD on this host: the network step is skipped, saying there is no network between client and OSDs" -- \
+	jtest "$TMP/out-dr.json" '.doctor.steps[1].state == "skipped" and (.doctor.steps[1].summary | test("every OSD of pool rbd is on this host.*no network between this client and the OSDs"))' ||
+	diag "$(jq -c '.doctor.steps[1]' "$TMP/out-dr.json")"
 check "no RAM twin for a Ceph pool: step 3 skipped, saying why; step 4 ran fio on it" -- jtest "$TMP/out-dr.json" \
 	'.doctor.steps[2].state == "skipped" and (.doctor.steps[2].summary | test("no RAM twin")) and .doctor.steps[3].state == "ran"
 	 and .doctor.figures.pool_read_bw_bytes_per_s > 0'

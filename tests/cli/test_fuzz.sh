@@ -45,6 +45,7 @@ declare -A seeds=(
 	[parse]=""
 	[fiojob]="fiojob_*"
 	[handshake]=""
+	[remote_read]="readdisk_remote_*"
 	[iperf3]="iperf3_*"
 	[fio_clients]="fio333_client_server_*"
 	[zpool_iostat]=""

@@ -103,6 +103,15 @@ check "the gateways are the default destinations, each from its own port" -- \
 check "the routes are in the document" -- \
 	jtest "$TMP/dr.json" '[.routes[] | select(.default) | {gateway, port, metric}] | sort_by(.port) == [{"gateway":"10.99.1.254","port":"a0","metric":100},{"gateway":"10.99.2.254","port":"a1","metric":100}]'
 check "no cached route exception is listed as a route" -- jtest "$TMP/dr.json" '[.routes[] | select(.destination == "10.99.4.2/32")] | length == 0'
+# This host's own addresses: delivered through lo (loopback) or the port
+# holding them, never out through a default route's gateway.
+nc_a --dest 127.0.0.1 --dest 10.99.1.1 --window 0.1 --json >"$TMP/own.json" 2>/dev/null
+ok $? "netcheck towards this host's own addresses exits 0"
+check "127.0.0.1 probed from lo, 10.99.1.1 from a0, both without a gateway and reached" -- jtest "$TMP/own.json" \
+	'[.destinations[] | select(.address == "127.0.0.1" or .address == "10.99.1.1") | {address, port: .probes[0].port, via: .probes[0].via, reachable, n: (.probes | length)}] | sort_by(.address)
+	 == [{"address":"10.99.1.1","port":"a0","via":null,"reachable":true,"n":1},{"address":"127.0.0.1","port":"lo","via":null,"reachable":true,"n":1}]' ||
+	diag "$(jq -c '.destinations' "$TMP/own.json")"
+check "and no unreachable finding for them" -- jtest "$TMP/own.json" '[.findings[] | select(.kind == "unreachable")] | length == 0'
 nc_a --window 0.1 >"$TMP/dr.txt" 2>/dev/null
 check "human output: a verdict line for it" -- \
 	grep -q "^FINDING: 2 IPv4 default routes of equal metric 100 on different ports: via 10.99.1.254 on a0, via 10.99.2.254 on a1" "$TMP/dr.txt"

@@ -1,5 +1,6 @@
 /* The ceph and rbd tools' --format json (pool/ceph.c): pool and image
- * lists, a pool's settings, ceph status, ceph fs ls; and the name rule. */
+ * lists, a pool's settings, ceph status, ceph fs ls; the name rule and a
+ * ceph.conf's mon host line. */
 #include "fuzz.h"
 #include "pool/ceph.h"
 
@@ -22,6 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ceph_parse_fs_data_pool(text, pool, sizeof(pool)) == 0 && strlen(pool) >= sizeof(pool))
 		abort();
 	ceph_valid_name(text);
+	struct ceph_mon_addr mons[2];
+	int m = ceph_parse_mon_hosts(text, mons, 2);
+	for (int i = 0; i < m && i < 2; i++)
+		if (strlen(mons[i].ip) >= sizeof(mons[i].ip) || mons[i].port == 0 || mons[i].port > 65535)
+			abort();
 	free(text);
 	return 0;
 }

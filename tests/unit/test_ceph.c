@@ -85,8 +85,33 @@ static void names(void)
 	ok(!ceph_valid_name(""), "no empty name");
 }
 
+/* "mon host" as tests/ceph/cluster.sh writes it, and the other forms. */
+static void mon_hosts(void)
+{
+	struct ceph_mon_addr m[4];
+	const char *cluster = "[global]\nfsid = 1\nmon initial members = a\nmon host = v2:127.0.0.1:40300\n"
+			      "public network = 127.0.0.0/8\n";
+	is_int(ceph_parse_mon_hosts(cluster, m, 4), 1, "the test cluster's one monitor");
+	is_str(m[0].ip, "127.0.0.1", "its address");
+	is_int((int)m[0].port, 40300, "its port");
+	is_int(ceph_parse_mon_hosts("[global]\n\tmon_host = [v2:10.0.0.1:3300,v1:10.0.0.1:6789] "
+				    "[v2:10.0.0.2:3300,v1:10.0.0.2:6789]\n", m, 4), 4,
+	       "ceph config generate-minimal-conf's vectors, every entry");
+	ok(!strcmp(m[2].ip, "10.0.0.2") && m[2].port == 3300, "the second monitor's v2 address");
+	is_int(ceph_parse_mon_hosts("mon-host=10.0.0.1,10.0.0.2:6790 ; comment\n", m, 4), 2, "plain addresses");
+	ok(m[0].port == 6789 && m[1].port == 6790, "the default port, and one given");
+	is_int(ceph_parse_mon_hosts("mon host = v2:10.0.0.1\n", m, 4), 1, "a v2 entry without a port");
+	is_int((int)m[0].port, 3300, "takes msgr2's port");
+	is_int(ceph_parse_mon_hosts("mon host = mon1.example.org\n", m, 4), -ENOENT, "a host name is not checked here");
+	is_int(ceph_parse_mon_hosts("mon host = [v2:[::1]:3300]\n", m, 4), -ENOENT, "nor IPv6");
+	is_int(ceph_parse_mon_hosts("[global]\nfsid = 1\n", m, 4), -ENOENT, "no mon host line");
+	is_int(ceph_parse_mon_hosts("mon host = 10.0.0.1:99999\n", m, 4), -ENOENT, "a port out of range");
+	is_int(ceph_parse_mon_hosts("mon host =\n", m, 4), -ENOENT, "an empty value");
+}
+
 int main(void)
 {
+	mon_hosts();
 	pool_names();
 	pool_settings();
 	status();

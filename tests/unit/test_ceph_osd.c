@@ -56,6 +56,16 @@ static void metadata_and_tree(void)
 	ceph_parse_osd_metadata("[{\"id\":4,\"hostname\":\"h\",\"devices\":\"sdq,sdr\"}]", bare, 1);
 	is_str(bare[0].device, "/dev/sdq", "no dev node: the first of devices (composed)");
 	is_int(ceph_parse_osd_metadata("{\"id\":0}", osds, 3), -EINVAL, "an object is not the metadata list");
+	is_str(osds[1].front_ip, "127.0.0.1", "the captured front address (public network)");
+	is_str(osds[1].back_ip, "127.0.0.1", "and back address (cluster network)");
+	char ip[46];
+	is_int(ceph_addr_ip("[v2:10.1.2.3:6802/99,v1:10.1.2.3:6803/99]", ip, sizeof(ip)), 0, "an address vector");
+	is_str(ip, "10.1.2.3", "its first entry's address");
+	is_int(ceph_addr_ip("10.0.0.7:6801/5", ip, sizeof(ip)), 0, "a bare address");
+	is_str(ip, "10.0.0.7", "its address");
+	is_int(ceph_addr_ip("v2:[::1]:6800/0", ip, sizeof(ip)), -EINVAL, "IPv6 is not taken (netcheck probes IPv4)");
+	is_str(ip, "", "and leaves nothing");
+	is_int(ceph_addr_ip("-", ip, sizeof(ip)), -EINVAL, "no address");
 
 	is_int(ceph_parse_osd_tree(test_data("ceph_osd_tree_captured.json", NULL), osds, 3), 3, "ceph osd tree lists them");
 	ok(osds[0].up && osds[0].in && osds[2].up && osds[2].in, "all up and in");

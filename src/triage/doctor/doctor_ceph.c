@@ -8,6 +8,7 @@
 #include "basic/interrupt.h"
 #include "basic/log.h"
 #include "basic/strbuf.h"
+#include "triage/network/netcheck.h"
 #include "triage/pool/benchpool.h"
 
 /* A bench's typical cost in seconds (the ceph tool's start and the write),
@@ -156,6 +157,65 @@ void doctor_ceph_media(struct doctor *dr)
 		subject_as_osd(dr);
 	else if (dr->ceph.slow >= 0)
 		name_slow_osd(dr);
+}
+
+/* ---- step 2 ---- */
+
+/* OSD NAME as the Ceph step saw it (its addresses), or NULL. */
+static const struct ceph_osd *benched_osd(const struct doctor *dr, const char *name)
+{
+	for (size_t i = 0; dr->have_ceph && i < dr->ceph.nosds; i++)
+		if (!strcmp(dr->ceph.osds[i].osd.name, name))
+			return &dr->ceph.osds[i].osd;
+	return NULL;
+}
+
+/* ADDR (or, without one, the host's name) as a destination of NC, once. */
+static void add_dest(struct netcheck *nc, const char *addr, const char *label)
+{
+	for (size_t i = 0; i < nc->ndests; i++)
+		if (!strcmp(nc->dests[i].addr, addr) || !strcmp(nc->dests[i].name, label))
+			return;
+	char why[200];
+	if (nc->ndests >= NC_MAX_DESTS || netcheck_resolve_dest(addr, &nc->dests[nc->ndests], why, sizeof(why)) < 0) {
+		log_msg(LOG_WARN, "DOCTOR: %s not probed: %s", label, nc->ndests >= NC_MAX_DESTS ? "too many" : why);
+		return;
+	}
+	snprintf(nc->dests[nc->ndests++].name, sizeof(nc->dests[0].name), "%s", label);
+}
+
+bool doctor_ceph_network(struct doctor *dr, struct netcheck *nc, char *towards, size_t len)
+{
+	struct strbuf hosts = STRBUF_INIT;
+	for (size_t i = 0; i < dr->layout.count; i++) {
+		const struct pool_member *m = &dr->layout.members[i];
+		if (!m->host[0])
+			continue;
+		const struct ceph_osd *o = benched_osd(dr, m->name);
+		char label[256];
+		snprintf(label, sizeof(label), "%s (%s, public network)", m->host, m->name);
+		add_dest(nc, o && o->front_ip[0] ? o->front_ip : m->host, label);
+		snprintf(label, sizeof(label), "%s (%s, cluster network)", m->host, m->name);
+		if (o && o->back_ip[0])
+			add_dest(nc, o->back_ip, label);
+		bool named = false;
+		for (size_t k = 0; k < i && !named; k++)
+			named = !strcmp(dr->layout.members[k].host, m->host);
+		if (!named)
+			strbuf_addf(&hosts, "%s%s", hosts.len ? ", " : "", m->host);
+	}
+	nc->dests_given = true;
+	snprintf(towards, len, "towards the OSDs' hosts %s (their public and cluster network addresses, ceph osd "
+		 "metadata)", hosts.len ? hosts.buf : "");
+	bool remote = hosts.len > 0;
+	strbuf_release(&hosts);
+	if (remote)
+		return true;
+	struct doctor_step *s = &dr->steps[1];
+	s->state = STEP_SKIPPED;
+	snprintf(s->summary, sizeof(s->summary), "every OSD of pool %s is on this host (ceph osd metadata): no network "
+		 "between this client and the OSDs", dr->target.ceph_pool);
+	return false;
 }
 
 /* ---- step 3 ---- */

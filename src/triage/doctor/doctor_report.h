@@ -37,6 +37,8 @@ struct doctor_settings {
 	const char *export_addr;
 	const char *host_nqn;
 	const char *client_iotriage;
+	/* A pool member on another host (a Ceph OSD elsewhere): read there over ssh. */
+	struct read_remote remote;
 };
 
 /* Sizes and caps for one run. */

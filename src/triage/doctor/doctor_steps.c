@@ -35,6 +35,7 @@ int doctor_media_prepare(struct doctor *dr)
 	struct read_batch *b = &dr->batch;
 	*b = (struct read_batch){ .regression_pct = DEFAULT_REGRESSION_PCT, .group_by = dr->have_pool ? READ_GROUP_VDEV : READ_GROUP_NONE };
 	readtest_opts_default(&b->opts);
+	b->remote = dr->set.remote;
 	b->opts.size = dr->budget->read_size;
 	b->opts.runtime_ns = (uint64_t)dr->budget->read_cap_s * 1000000000ULL;
 	b->opts.progress = NULL;
@@ -194,6 +195,11 @@ void doctor_step_network(struct doctor *dr)
 		return;
 	}
 	struct netcheck *nc = xcalloc(1, sizeof(*nc));
+	char towards[600] = "";
+	if (doctor_is_ceph(dr) && !doctor_ceph_network(dr, nc, towards, sizeof(towards))) {
+		free(nc);
+		return;
+	}
 	nc->window_ns = dr->budget->window_ns;
 	netcheck_gather(nc);
 	netcheck_judge(nc);
@@ -213,11 +219,12 @@ void doctor_step_network(struct doctor *dr)
 		snprintf(dr->verdict.confidence, sizeof(dr->verdict.confidence),
 			 "%zu network finding(s) from live probes and the kernel's own tables", problems);
 		snprintf(dr->verdict.next, sizeof(dr->verdict.next), "%s", problem->fix);
-		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s); %s", nc->links.n, nc->ndests,
-			 problem->sentence);
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s)%s%s; %s", nc->links.n,
+			 nc->ndests, towards[0] ? " " : "", towards, problem->sentence);
 	} else {
-		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s) probed; no network finding%s",
-			 nc->links.n, nc->ndests, nc->errors ? " (some checks could not be made)" : "");
+		snprintf(s->summary, sizeof(s->summary), "%zu port(s), %zu destination(s) probed%s%s; no network finding%s",
+			 nc->links.n, nc->ndests, towards[0] ? " " : "", towards,
+			 nc->errors ? " (some checks could not be made)" : "");
 	}
 	netcheck_release(nc);
 	free(nc);
@@ -467,7 +474,6 @@ void doctor_no_layer(struct doctor *dr)
 		 read_batch_count(&dr->batch, READTEST_OK),
 		 dr->twin_read_bw > 0 ? ", and the pool measured against the same pool on RAM" : "");
 	snprintf(v->next, sizeof(v->next), "%s",
-		 dr->have_pool ? "if the pool is still too slow for its workload, the ceiling is the file-system path "
-				 "itself: benchpool, then the tuning (record size, compression, sync, caches)"
-			       : "name the pool (doctor POOL) to measure the file-system path as well");
+		 dr->have_pool && dr->target.kind ? dr->target.kind->when_no_layer
+						  : "name the pool (doctor POOL) to measure the file-system path as well");
 }

@@ -35,6 +35,13 @@ void readtest_opts_default(struct readtest_opts *opts)
 
 /* ---- one read, its log lines ---- */
 
+/* Read by this process: not skipped, and on this host (the others are
+ * read_remote's). */
+static bool read_here(const struct disk_read *d)
+{
+	return d->status != READTEST_SKIPPED && !d->host[0];
+}
+
 static void log_starting(const struct disk_read *d, const struct readtest_opts *opts)
 {
 	char size[32], bs[32];
@@ -94,7 +101,7 @@ static size_t start_progress(struct read_batch *b, bool at_once)
 	size_t disks = 0;
 	uint64_t total = 0;
 	for (size_t i = 0; i < b->count; i++) {
-		if (b->reads[i].status == READTEST_SKIPPED)
+		if (!read_here(&b->reads[i]))
 			continue;
 		disks++;
 		total += planned_units(&b->reads[i], &b->opts);
@@ -150,7 +157,7 @@ static void read_all_at_once(struct read_batch *b)
 	bool *started = xcalloc(b->count, sizeof(*started));
 	size_t disks = start_progress(b, true);
 	for (size_t i = 0; i < b->count; i++) {
-		if (b->reads[i].status == READTEST_SKIPPED)
+		if (!read_here(&b->reads[i]))
 			continue;
 		log_starting(&b->reads[i], &b->opts);
 		readers[i] = readtest_start(&b->reads[i], &opts);
@@ -169,7 +176,8 @@ static void read_all_at_once(struct read_batch *b)
 	wait_all(b, threads, started);
 	progress_finish(b->progress);
 	for (size_t i = 0; i < b->count; i++)
-		log_outcome(&b->reads[i]);
+		if (!b->reads[i].host[0])
+			log_outcome(&b->reads[i]);
 	free(readers);
 	free(threads);
 	free(started);
@@ -182,6 +190,8 @@ static void read_one_by_one(struct read_batch *b)
 	size_t disks = start_progress(b, false), n = 0;
 	for (size_t i = 0; i < b->count; i++) {
 		struct disk_read *d = &b->reads[i];
+		if (d->host[0])
+			continue; /* read on its host, after these */
 		if (d->status != READTEST_SKIPPED && interrupt_requested()) {
 			d->status = READTEST_SKIPPED;
 			snprintf(d->reason, sizeof(d->reason), "not read: interrupted");
@@ -208,6 +218,7 @@ size_t read_batch_execute(struct read_batch *b)
 		read_all_at_once(b);
 	else
 		read_one_by_one(b);
+	read_remote_execute(b->reads, b->count, &b->opts, &b->remote);
 	free(b->order);
 	b->order = xcalloc(b->count, sizeof(*b->order));
 	b->median_bw = readtest_rank(b->reads, b->count, b->order);

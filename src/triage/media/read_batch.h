@@ -22,6 +22,7 @@
 #include "media/readtest.h"
 #include "output/json.h"
 #include "store/store.h"
+#include "triage/media/read_remote.h"
 
 /* A disk this many percent below its baseline is flagged (--regression). */
 #define DEFAULT_REGRESSION_PCT 20.0
@@ -41,6 +42,7 @@ struct read_batch {
 	bool health_swept;       /* the health sweep ran, or is not wanted (the parallel pass's copy) */
 	struct progress *progress; /* told the disks and bytes read; NULL for none */
 	char conclusion[512];    /* the batch's verdict in words, "" when too few disks to compare */
+	struct read_remote remote; /* entries on other hosts */
 };
 
 /* The read defaults: 1000 MiB in 1 MiB blocks, queue depth 1, engine auto,

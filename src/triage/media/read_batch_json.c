@@ -126,6 +126,8 @@ static void json_device(struct json *j, const struct disk_read *d, double regres
 {
 	json_begin_object(j, NULL);
 	json_identity(j, &d->info);
+	if (d->host[0])
+		json_string(j, "host", d->host); /* read there over ssh (triage/media/read_remote.h) */
 	json_string(j, "status", readtest_status_name(d->status));
 	json_string(j, "reason", d->reason[0] ? d->reason : NULL);
 	if (d->io_error || d->no_response) {

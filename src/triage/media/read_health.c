@@ -23,6 +23,9 @@
 
 static bool needs_health_check(const struct disk_read *d)
 {
+	/* A disk on another host is not this host's smartctl's to ask. */
+	if (d->host[0])
+		return false;
 	/* A disk faster than its peers is worth a look but not a health question;
 	 * a slow tail is (retries, remapped sectors). */
 	if (disk_verdict_suspect(d->verdict.kind))

@@ -16,7 +16,7 @@ static const char *member_unread_reason(const struct pool_member *m)
 {
 	const char *why = pool_member_unread_reason(m);
 	struct stat st;
-	if (!why && stat(m->path, &st) < 0)
+	if (!why && !m->host[0] && stat(m->path, &st) < 0)
 		why = "no such device here (the pool names it, the system does not have it)";
 	return why;
 }
@@ -68,6 +68,7 @@ void pool_layout_json(struct json *j, void *arg)
 		json_string(j, "group", l->members[i].group[0] ? l->members[i].group : NULL);
 		json_string(j, "was", l->members[i].was[0] ? l->members[i].was : NULL);
 		json_string(j, "not_read", member_unread_reason(&l->members[i]));
+		json_string(j, "read_on_host", l->members[i].host[0] ? l->members[i].host : NULL);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -86,7 +87,12 @@ int pool_read_batch_prepare(const char *id, struct read_batch *b, struct pool_la
 	b->reads = xcalloc(b->count ? b->count : 1, sizeof(*b->reads));
 	for (size_t i = 0; i < layout->count; i++) {
 		struct disk_read *d = &b->reads[i];
-		read_describe_path(layout->members[i].path, &d->info);
+		/* A member on another host is described by its host's read (triage/media/read_remote.h). */
+		snprintf(d->host, sizeof(d->host), "%s", layout->members[i].host);
+		if (d->host[0])
+			snprintf(d->info.dev_path, sizeof(d->info.dev_path), "%s", layout->members[i].path);
+		else
+			read_describe_path(layout->members[i].path, &d->info);
 		/* Named the way the pool names it (sde1, or a by-id path's last part);
 		 * a member known only by GUID by the path it had. */
 		const char *name = layout->members[i].was[0] ? layout->members[i].was : layout->members[i].name;

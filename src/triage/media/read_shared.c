@@ -24,7 +24,8 @@ static void read_together(struct read_batch *b, const bool *include, double *rat
 		together.reads[i].info = b->reads[i].info;
 		together.reads[i].link = b->reads[i].link; /* read once: the pass logs no link again */
 		together.reads[i].link_read = b->reads[i].link_read;
-		if (b->reads[i].status != READTEST_OK || !include[i]) {
+		/* A disk on another host shares no path with this host's. */
+		if (b->reads[i].status != READTEST_OK || !include[i] || b->reads[i].host[0]) {
 			together.reads[i].status = READTEST_SKIPPED;
 			snprintf(together.reads[i].reason, sizeof(together.reads[i].reason), "not in this pass");
 		}
@@ -32,7 +33,7 @@ static void read_together(struct read_batch *b, const bool *include, double *rat
 	read_batch_execute(&together);
 	for (size_t i = 0; i < b->count; i++) {
 		rates[i] = 0;
-		if (b->reads[i].status != READTEST_OK || !include[i])
+		if (b->reads[i].status != READTEST_OK || !include[i] || b->reads[i].host[0])
 			continue;
 		if (together.reads[i].status == READTEST_OK)
 			rates[i] = job_bw_bytes_per_s(together.reads[i].res);

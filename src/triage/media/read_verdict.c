@@ -66,7 +66,8 @@ static bool below_baseline(const struct disk_read *d, double bw, double regressi
 
 /* Re-reads D and counts how many of its reads were out of line in the same
  * direction as the first, against its peers and against its baseline. */
-static void confirm(struct disk_read *d, const struct readtest_opts *opts, double regression_pct)
+static void confirm(const struct read_batch *b, struct disk_read *d, const struct readtest_opts *opts,
+		    double regression_pct)
 {
 	struct disk_verdict *v = &d->verdict;
 	enum outlier_flag first = v->peers.flag;
@@ -74,7 +75,10 @@ static void confirm(struct disk_read *d, const struct readtest_opts *opts, doubl
 	bool tail_suspect = v->tail.flag == VERDICT_TAIL_HIGH;
 	for (int i = 0; i < READ_CONFIRM_READS; i++) {
 		struct disk_read again = { .info = d->info };
-		readtest_run(&again, opts);
+		if (d->host[0])
+			read_remote_again(d, opts, &b->remote, &again); /* on its host, as its first read */
+		else
+			readtest_run(&again, opts);
 		v->reads.total++;
 		if (again.status == READTEST_OK) {
 			double bw = disk_read_figure(&again), p99 = read_verdict_p99_ns(&again);
@@ -147,8 +151,8 @@ struct first_read {
 
 /* Judges one disk of the batch from its first read. Returns whether it was
  * confirmed out of line. */
-static bool judge_one(struct disk_read *d, const struct first_read *first, const struct readtest_opts *opts,
-		      double regression_pct)
+static bool judge_one(const struct read_batch *b, struct disk_read *d, const struct first_read *first,
+		      const struct readtest_opts *opts, double regression_pct)
 {
 	if (d->status != READTEST_OK) {
 		judge_unread(d);
@@ -166,7 +170,7 @@ static bool judge_one(struct disk_read *d, const struct first_read *first, const
 		.tail_out_of_line = v->tail.flag == VERDICT_TAIL_HIGH ? 1 : 0,
 	};
 	if (v->reads.out_of_line || v->reads.below_baseline || v->reads.tail_out_of_line)
-		confirm(d, opts, regression_pct);
+		confirm(b, d, opts, regression_pct);
 	v->kind = disk_verdict_kind_of_reads(v->peers.flag, v->tail.flag, &v->reads);
 	read_verdict_describe(d, bw);
 	if (v->kind == VERDICT_OK)
@@ -215,7 +219,7 @@ size_t read_batch_judge(struct read_batch *b)
 	struct readtest_opts opts = b->opts;
 	opts.progress = NULL;
 	for (size_t i = 0; i < b->count; i++)
-		flagged += judge_one(&b->reads[i], &first[i], &opts, b->regression_pct);
+		flagged += judge_one(b, &b->reads[i], &first[i], &opts, b->regression_pct);
 	free(first);
 	return flagged;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -156,12 +157,37 @@ static void add_probe(struct netcheck *nc, struct nc_dest *d, const struct net_r
 		routes_format_addr(AF_INET, r->gateway, p->via, sizeof(p->via));
 }
 
+/* The port the kernel's local table delivers D through when it is this
+ * host's own address: lo for 127.0.0.0/8, else the port holding it; NULL
+ * otherwise. Whatever the main table's routes say (its default route would
+ * send the probes out through the gateway and lose them all). */
+static const struct net_link *own_address_port(const struct netcheck *nc, const struct nc_dest *d)
+{
+	bool loopback = (ntohl(d->in.s_addr) >> 24) == 127;
+	for (size_t i = 0; i < nc->links.n; i++) {
+		const struct net_link *l = &nc->links.v[i];
+		if (loopback && (l->flags & IFF_LOOPBACK))
+			return l;
+		for (size_t k = 0; k < l->naddrs && !loopback; k++)
+			if (l->addrs[k].family == AF_INET && !strcmp(l->addrs[k].text, d->addr))
+				return l;
+	}
+	return NULL;
+}
+
 /* The ports each destination is probed from: a gateway from the port of its
- * route; any other destination from every port with a most-specific route. */
+ * route; this host's own address from its port (lo for loopback); any other destination from every
+ * port with a most-specific route. */
 static void plan_probes(struct netcheck *nc)
 {
 	for (size_t i = 0; i < nc->ndests; i++) {
 		struct nc_dest *d = &nc->dests[i];
+		const struct net_link *own = d->from_gateway ? NULL : own_address_port(nc, d);
+		if (own) {
+			struct net_route r = { .family = AF_INET, .oif = own->ifindex, .dst_len = 32 };
+			add_probe(nc, d, &r);
+			continue;
+		}
 		if (d->from_gateway) {
 			for (size_t k = 0; k < nc->routes.n; k++) {
 				const struct net_route *r = &nc->routes.v[k];
