@@ -22,6 +22,9 @@
 # one holes, so its range is wide and its median is the figure (trimwrite
 # writes its blocks back: every run discards data). fio's fdatasyncs are counted from its sync
 # latency's N (fio 3.33 leaves them out of sync.total_ios).
+# The nrfiles job (8 files of 4 MiB, taken in turn) runs on files in a
+# directory of /var/tmp, one per tool, not on the device.
+# FIOJOB_ONLY=REGEX runs only the options whose names match.
 # Needs root and fio; removes the loop device on exit and signals. Run it alone.
 set -eu
 rounds=${1:-5}
@@ -64,6 +67,7 @@ option zoned 'rw=randrw\nrandom_distribution=zoned:60/10:30/20:10/70\n'
 option compress 'rw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n'
 option randtrim 'rw=randtrim\nbs=64k\nioengine=libaio\niodepth=8\n'
 option trimwrite 'rw=trimwrite\nsize=16m\n'
+option nrfiles 'rw=randread\nnrfiles=8\nioengine=io_uring\niodepth=8\n'
 
 # counts FILE PROGRAM: "reads writes syncs trims iops" of the file's jobs, summed.
 counts() {
@@ -77,11 +81,18 @@ counts() {
 			([.fio_job.jobs[].result | .ios / .seconds] | add)] | @tsv' "$1"
 	fi
 }
-run_fio() { fio --output-format=json --aux-path="$work" --filename="$dev" "$work/$1.fio" >"$work/f.json" 2>/dev/null; }
-run_iot() { "$iotriage" run --fio-job "$work/$1.fio" "$dev" --native --json >"$work/i.json" 2>/dev/null; }
+# The nrfiles job's files are laid out in a directory of /var/tmp (one per tool), the others run on the device.
+target() { case $1 in nrfiles*) mkdir -p "$work/$2.d" && echo "$work/$2.d" ;; *) echo "$dev" ;; esac; }
+run_fio() {
+	local where=--filename="$dev"
+	case $1 in nrfiles*) where=--directory="$(target "$1" fio)" ;; esac
+	fio --output-format=json --aux-path="$work" "$where" "$work/$1.fio" >"$work/f.json" 2>/dev/null
+}
+run_iot() { "$iotriage" run --fio-job "$work/$1.fio" "$(target "$1" iot)" --native --json >"$work/i.json" 2>/dev/null; }
 
 printf '%-17s %-22s %-22s %s\n' OPTION "FIO R/W/SYNC/TRIM" "IOTRIAGE R/W/SYNC/TRIM" "RATE RATIO (median, range)"
 for opt in "${options[@]}"; do
+	[[ $opt =~ ${FIOJOB_ONLY:-.} ]] || continue
 	ratios=() same=yes fc="" ic=""
 	for r in $(seq "$rounds"); do
 		if [ $((r % 2)) = 1 ]; then run_fio "$opt"; run_iot "$opt"; else run_iot "$opt"; run_fio "$opt"; fi

@@ -824,6 +824,26 @@ static bool engine_changes_files(const char *engine)
 }
 
 /* Native options iotriage runs only in some combinations: the others are fio's. */
+/* Why several files (nrfiles) are fio's, NULL when run natively: files of
+ * one fixed block size named by filename_format in turn (fio's roundrobin),
+ * all open at once, without the options that address one file. */
+static const char *nrfiles_why(const struct fiojob *j)
+{
+	uint64_t each = j->filesize ? j->filesize : j->size / j->nrfiles;
+	if (j->nrfiles > FIOJOB_MAX_NRFILES)
+		return "nrfiles= over 64";
+	if (j->openfiles && j->openfiles < j->nrfiles)
+		return "openfiles= under nrfiles= (files opened and closed in turn)";
+	if (j->filename[0] || j->files[0])
+		return "nrfiles= over 1 with filename=";
+	if (!each || each % j->bs || j->size_pct)
+		return "nrfiles= over 1 without a size that is a whole number of blocks per file";
+	if (j->bs_min || j->verify[0] || strstr(j->rw, "trim") || j->fsync || j->fdatasync || j->offset ||
+	    j->offset_increment || j->seq_hole || j->numjobs > 1 || strcmp(j->ioengine, "null") == 0)
+		return "nrfiles= over 1 with bsrange/bssplit, verify, trim, fsync, offset, ':N', numjobs or the null engine";
+	return NULL;
+}
+
 static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 {
 	bool reads = strcmp(j->rw, "read") == 0 || strcmp(j->rw, "randread") == 0;
@@ -849,7 +869,7 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 	else if (j->verify[0] && (j->compress_pct || j->dedupe_pct))
 		why = "verify= with buffer_compress_percentage= or dedupe_percentage=";
 	else if (j->nrfiles > 1)
-		why = "nrfiles= over 1 (I/O spread over several files)";
+		why = nrfiles_why(j);
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))
 		why = "numjobs= over 1 with a file per job (directory=, filename_format= or filesize= without filename=)";
 	if (why)
@@ -923,9 +943,11 @@ void fiojob_file_release(struct fiojob_file *f)
 }
 
 /* fio's filename_format keywords for clone 0, file 0. */
-static void expand_format(const char *fmt, const char *jobname, struct strbuf *out)
+static void expand_format(const char *fmt, const char *jobname, unsigned filenum, struct strbuf *out)
 {
-	static const char *const keys[][2] = { { "$jobname", NULL }, { "$jobnum", "0" }, { "$filenum", "0" } };
+	char num[16];
+	snprintf(num, sizeof(num), "%u", filenum);
+	const char *const keys[][2] = { { "$jobname", NULL }, { "$jobnum", "0" }, { "$filenum", num } };
 	while (*fmt) {
 		size_t i = 0;
 		for (; i < 3; i++)
@@ -942,7 +964,12 @@ static void expand_format(const char *fmt, const char *jobname, struct strbuf *o
 
 bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len)
 {
-	if (!job->filename[0] && !job->directory[0] && !job->filename_format[0] && !job->filesize)
+	return fiojob_file_path_n(job, dir, 0, buf, len);
+}
+
+bool fiojob_file_path_n(const struct fiojob *job, const char *dir, unsigned filenum, char *buf, size_t len)
+{
+	if (!job->filename[0] && !job->directory[0] && !job->filename_format[0] && !job->filesize && job->nrfiles < 2)
 		return false;
 	struct strbuf sb = STRBUF_INIT;
 	const char *d = dir ? dir : job->directory;
@@ -953,7 +980,7 @@ bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size
 		strbuf_adds(&sb, job->filename);
 	else
 		expand_format(job->filename_format[0] ? job->filename_format : "$jobname.$jobnum.$filenum", job->name,
-			      &sb);
+			      filenum, &sb);
 	snprintf(buf, len, "%s", sb.buf);
 	strbuf_release(&sb);
 	return true;

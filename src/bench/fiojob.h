@@ -21,7 +21,7 @@
  * when each job after the first has stonewall (fio runs the others together).
  * Any other option, or a value or combination of native options iotriage
  * does not run (rw=randread:8, bs=4k,64k, an engine of fio's own, several
- * files, nrfiles=4, fsync with reads, verify with a mix: fiojob_supported
+ * files, nrfiles=4 with openfiles=2, fsync with reads, verify with a mix: fiojob_supported
  * lists the native ones, job_combinations the combinations left out), makes
  * the whole file fio's: FIO_REASON says which and where, and FIO_TEXT is the
  * file as fio is to read it (includes inlined, comments and ${VAR} resolved).
@@ -72,10 +72,12 @@ struct fiojob {
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
 	char files[512];         /* filename= as written (several files, escapes kept) */
-	/* directory=, filename_format= and filesize=: natively one file per job
-	 * (nrfiles=1, numjobs=1), DIRECTORY/FILENAME or DIRECTORY/FORMAT with
-	 * fio's $jobname, $jobnum and $filenum; FILESIZE is the file's size,
-	 * size then only io_size's default (fiojob_file_path). */
+	/* directory=, filename_format= and filesize=: natively numjobs=1,
+	 * DIRECTORY/FILENAME or DIRECTORY/FORMAT with fio's $jobname, $jobnum
+	 * and $filenum; FILESIZE is each file's size, size then only io_size's
+	 * default (fiojob_file_path). nrfiles= over 1 natively: NRFILES files
+	 * of FORMAT ($filenum 0..N-1), each FILESIZE or SIZE / NRFILES, all
+	 * open (OPENFILES 0 or at least NRFILES), taken in turn (job_spec.nr_files). */
 	uint32_t bs_min;         /* bsrange= or bssplit=: the smallest size (bs is the largest); 0: none */
 	unsigned nr_split;       /* bssplit= entries */
 	struct {
@@ -137,6 +139,10 @@ bool fiojob_next_file(const char **cursor, char *buf, size_t len);
  * clone 0, file 0. False when the job names no file in any of these ways
  * (no filename=, directory=, filename_format= or filesize=). */
 bool fiojob_file_path(const struct fiojob *job, const char *dir, char *buf, size_t len);
+/* The same for file FILENUM of nrfiles= ($filenum; FIOJOB_MAX_NRFILES
+ * natively). */
+#define FIOJOB_MAX_NRFILES 64
+bool fiojob_file_path_n(const struct fiojob *job, const char *dir, unsigned filenum, char *buf, size_t len);
 
 /* The options run natively and those accepted with no effect on what is
  * measured, NULL-terminated (for --help and the docs). */

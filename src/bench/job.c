@@ -260,6 +260,13 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 	int r = job_validate_timing(spec, msg, len);
 	if (r < 0)
 		return r;
+	if (spec->nr_files > 1 && (spec->bs_min || spec->verify || spec->trim || spec->sync_every || spec->offset ||
+				   spec->offset_increment || spec->seq_hole || spec->numjobs > 1 ||
+				   !spec->size || spec->size % ((uint64_t)spec->bs * spec->nr_files))) {
+		snprintf(msg, len, "several files (nrfiles) need one worker, one block size dividing each file's "
+			 "size, and no verify, trim, fsync or offset");
+		return -EINVAL;
+	}
 	if (spec->verify && spec->bs < VERIFY_MIN_BLOCK) {
 		snprintf(msg, len, "verify needs blocks of %d bytes or more (each carries a header)", VERIFY_MIN_BLOCK);
 		return -EINVAL;
@@ -436,6 +443,8 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	if (!spec->random)
 		w->seq_offset += u->len + spec->seq_hole;
 	u->offset += w->base;
+	if (spec->nr_files > 1)
+		u->file = job_file_block(u->offset, spec->bs, spec->nr_files, &u->offset);
 	w->ios_issued++;
 	if (u->dir == IO_WRITE)
 		fill_write(w, u);
@@ -798,6 +807,7 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index, 
 	w->nr_free = w->iodepth;
 	w->ctx = (struct engine_ctx){
 		.fd = t->fd, .block_device = t->kind == TARGET_BLOCK_DEVICE, .iodepth = w->iodepth, .units = w->units,
+		.fds = spec->file_fds, .nr_files = spec->file_fds ? spec->nr_files : 0,
 	};
 	for (int d = 0; d < IO_DIRS; d++)
 		hist_init(&w->lat[d]);
@@ -878,10 +888,12 @@ static void worker_run(struct worker *w)
 	worker_loop(w, spec->runtime_ns ? w->ramp_end_ns + spec->runtime_ns : UINT64_MAX);
 	enum job_stop stop = w->stop;
 	if (spec->end_fsync && w->writes_issued && stop != JOB_STOP_ERROR && stop != JOB_STOP_INTERRUPTED) {
-		if (fsync(w->ctx.fd) < 0) {
-			w->stop = JOB_STOP_ERROR;
-			w->error = -errno;
-			return;
+		for (unsigned f = 0; f < (w->ctx.nr_files > 1 ? w->ctx.nr_files : 1); f++) {
+			if (fsync(w->ctx.nr_files > 1 ? w->ctx.fds[f] : w->ctx.fd) < 0) {
+				w->stop = JOB_STOP_ERROR;
+				w->error = -errno;
+				return;
+			}
 		}
 		w->done_ns = now_ns();
 	}

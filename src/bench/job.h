@@ -146,7 +146,24 @@ struct job_spec {
 	 * (trimwrite, randtrimwrite: the writes count against the size, the
 	 * trims do not). READ_PCT is 0 with either. */
 	enum job_trim { JOB_TRIM_NONE, JOB_TRIM_ONLY, JOB_TRIM_WRITE } trim;
+	/* fio's nrfiles (file_service_type=roundrobin): NR_FILES files of
+	 * SIZE / NR_FILES bytes each, FILE_FDS their descriptors (the first the
+	 * target's). The area is SIZE as one: its block B (of BS) is block
+	 * B / NR_FILES of file B % NR_FILES (job_file_block), so a sequential
+	 * pass goes to the files in turn, each from its start, as fio's. Fixed
+	 * block sizes only, no verify, trim, sync_every or offsets. */
+	unsigned nr_files;
+	const int *file_fds;
 };
+
+/* The file and the offset in it of byte OFF of an area spread over
+ * NR_FILES files in blocks of BS (job_spec.nr_files). */
+static inline unsigned job_file_block(uint64_t off, uint32_t bs, unsigned nr_files, uint64_t *file_off)
+{
+	uint64_t b = off / bs;
+	*file_off = b / nr_files * bs + off % bs;
+	return (unsigned)(b % nr_files);
+}
 
 enum job_stop { JOB_STOP_SIZE, JOB_STOP_TIME, JOB_STOP_ERROR, JOB_STOP_INTERRUPTED };
 

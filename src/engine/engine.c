@@ -23,9 +23,9 @@ void engine_trim(const struct engine_ctx *ctx, struct io_unit *u)
 	do {
 		if (ctx->block_device) {
 			uint64_t range[2] = { u->offset, u->len };
-			r = ioctl(ctx->fd, BLKDISCARD, range);
+			r = ioctl(engine_fd(ctx, u), BLKDISCARD, range);
 		} else {
-			r = fallocate(ctx->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)u->offset, (off_t)u->len);
+			r = fallocate(engine_fd(ctx, u), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)u->offset, (off_t)u->len);
 		}
 	} while (r < 0 && errno == EINTR);
 	u->result = r < 0 ? -errno : (int64_t)u->len;

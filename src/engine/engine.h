@@ -40,6 +40,7 @@ struct io_unit {
 	uint64_t submit_ns;      /* when the commit() that sent it returned, set by the caller */
 	int64_t result;   /* bytes transferred, or -errno */
 	unsigned index;   /* slot in ctx->units; also the registered-buffer index */
+	unsigned file;    /* which of ctx->fds (fio's nrfiles); 0 with one file */
 	void *engine_priv;
 };
 
@@ -47,6 +48,10 @@ enum engine_queue_status { ENGINE_COMPLETED, ENGINE_QUEUED, ENGINE_BUSY };
 
 struct engine_ctx {
 	int fd;
+	/* fio's nrfiles: NR_FILES descriptors (FDS[0] is FD), a unit's FILE
+	 * picks one; NR_FILES 0 or 1: FD alone. */
+	const int *fds;
+	unsigned nr_files;
 	bool block_device;       /* trims are BLKDISCARD, not a punched hole */
 	unsigned iodepth;        /* most units in flight at once */
 	struct io_unit *units;   /* iodepth units with their buffers, set by the caller */
@@ -81,6 +86,12 @@ extern const struct engine_ops engine_null;
 /* U's trim, done now on CTX's target: sets U->result to its length or
  * -errno (EOPNOTSUPP where the device or file system cannot discard). */
 void engine_trim(const struct engine_ctx *ctx, struct io_unit *u);
+
+/* The descriptor U goes to. */
+static inline int engine_fd(const struct engine_ctx *ctx, const struct io_unit *u)
+{
+	return ctx->nr_files > 1 ? ctx->fds[u->file] : ctx->fd;
+}
 
 /* NULL when no engine has that name. */
 const struct engine_ops *engine_find(const char *name);

@@ -56,7 +56,9 @@ static void uring_register(struct engine_ctx *ctx, struct uring_state *s)
 		s->fixed_buffers = io_uring_register_buffers(&s->ring, iov, ctx->iodepth) == 0;
 		free(iov);
 	}
-	s->fixed_file = io_uring_register_files(&s->ring, &ctx->fd, 1) == 0;
+	/* fio's nrfiles: every file registered, a unit's FILE its index */
+	s->fixed_file = ctx->nr_files > 1 ? io_uring_register_files(&s->ring, ctx->fds, ctx->nr_files) == 0
+					  : io_uring_register_files(&s->ring, &ctx->fd, 1) == 0;
 }
 
 static int uring_init(struct engine_ctx *ctx)
@@ -102,7 +104,7 @@ static enum engine_queue_status uring_queue(struct engine_ctx *ctx, struct io_un
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
 	if (!sqe)
 		return ENGINE_BUSY;
-	int fd = s->fixed_file ? 0 : ctx->fd;
+	int fd = s->fixed_file ? (int)u->file : engine_fd(ctx, u);
 	if (s->fixed_buffers) {
 		if (u->dir == IO_READ)
 			io_uring_prep_read_fixed(sqe, fd, u->buf, u->len, u->offset, (int)u->index);

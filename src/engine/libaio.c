@@ -79,9 +79,9 @@ static enum engine_queue_status libaio_queue(struct engine_ctx *ctx, struct io_u
 	}
 	struct iocb *cb = &s->iocbs[u->index];
 	if (u->dir == IO_READ)
-		io_prep_pread(cb, ctx->fd, u->buf, u->len, (long long)u->offset);
+		io_prep_pread(cb, engine_fd(ctx, u), u->buf, u->len, (long long)u->offset);
 	else
-		io_prep_pwrite(cb, ctx->fd, u->buf, u->len, (long long)u->offset);
+		io_prep_pwrite(cb, engine_fd(ctx, u), u->buf, u->len, (long long)u->offset);
 	cb->data = u;
 	s->pending[s->nr_pending++] = cb;
 	return ENGINE_QUEUED;

@@ -24,9 +24,9 @@ static enum engine_queue_status psync_queue(struct engine_ctx *ctx, struct io_un
 	ssize_t n;
 	do {
 		if (u->dir == IO_READ)
-			n = pread(ctx->fd, u->buf, u->len, (off_t)u->offset);
+			n = pread(engine_fd(ctx, u), u->buf, u->len, (off_t)u->offset);
 		else
-			n = pwrite(ctx->fd, u->buf, u->len, (off_t)u->offset);
+			n = pwrite(engine_fd(ctx, u), u->buf, u->len, (off_t)u->offset);
 	} while (n < 0 && errno == EINTR);
 	u->result = n < 0 ? -errno : n;
 	return ENGINE_COMPLETED;

@@ -157,7 +157,13 @@ static void test_fio_reasons(void)
 	fios("[j]\nbs=4k,8k\n", "separate read and write block sizes");
 	fios("[j]\nfilename=/a:/b\n", "several files");
 	fios("[j]\nrate=1m,2m\n", "separate read and write rates");
-	fios("[j]\nnr_files=4\n", "nrfiles= over 1");
+	is_int(parse("[j]\nnr_files=4\nsize=64k\n"), 0, "nr_files=4");
+	is_str(f.fio_reason, "", "nrfiles=4 run natively");
+	is_int(f.jobs[0].nrfiles, 4, "nr_files is nrfiles");
+	fios("[j]\nnrfiles=4\nsize=64k\nopenfiles=2\n", "openfiles= under nrfiles=");
+	fios("[j]\nnrfiles=4\nsize=66k\n", "without a size that is a whole number of blocks per file");
+	fios("[j]\nnrfiles=4\nfilename=/x\n", "nrfiles= over 1 with filename=");
+	fios("[j]\nnrfiles=2\nsize=64k\nrw=write\nverify=md5\n", "nrfiles= over 1 with bsrange");
 	fios("[j]\ndirectory=/tmp\nnumjobs=2\n", "numjobs= over 1 with a file per job");
 	fios("[j]\nfilesize=1m-4m\n", "a range of file sizes");
 	fios("[j]\nfilename_format=f.$clientuid\n", "$clientuid");
@@ -188,6 +194,8 @@ static void test_fio_reasons(void)
 	ok(fiojob_file_path(&f.jobs[2], "/t", path, sizeof(path)) && strcmp(path, "/t/f") == 0,
 	   "a TARGET directory in place of directory=, filename= in it");
 	ok(!fiojob_file_path(&f.jobs[3], NULL, path, sizeof(path)), "a job that names no file has no path");
+	ok(fiojob_file_path_n(&f.jobs[1], NULL, 3, path, sizeof(path)) && strcmp(path, "/d/x.k.3") == 0,
+	   "nrfiles: $filenum is the file's number");
 	is_int(parse("[j]\nbssplit=4k/50:64k/:16k/\nbs=8k\n[k]\nstonewall\nbsrange=64k-4k\n"), 0, "bssplit= and bsrange=");
 	is_str(f.fio_reason, "", "run natively");
 	ok(f.jobs[0].nr_split == 3 && f.jobs[0].split[1].pct == 25 && f.jobs[0].split[2].pct == 25 && f.jobs[0].bs == 65536 &&

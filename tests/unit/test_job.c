@@ -401,6 +401,85 @@ static void test_trim(void)
 	unlink(path);
 }
 
+/* fio's nrfiles, roundrobin: block B of the area is block B / N of file
+ * B % N, so a sequential pass takes the files in turn, each from its start. */
+static void test_nrfiles_map(void)
+{
+	uint64_t off = 1;
+	is_int(job_file_block(0, 4096, 3, &off), 0, "block 0: file 0");
+	is_int(off, 0, "block 0: at the file's start");
+	is_int(job_file_block(4096, 4096, 3, &off), 1, "block 1: file 1");
+	is_int(off, 0, "block 1: at file 1's start");
+	is_int(job_file_block(3 * 4096, 4096, 3, &off), 0, "block 3: file 0 again");
+	is_int(off, 4096, "block 3: file 0's second block");
+	is_int(job_file_block(8 * 4096 + 512, 4096, 3, &off), 2, "a byte of block 8: file 2");
+	is_int(off, 2 * 4096 + 512, "block 8: file 2's third block, the byte inside kept");
+}
+
+/* Every block of every file written, by each engine, sequential and
+ * random: the files start as holes of zeros and the data is random. */
+static void nrfiles_run(const struct engine_ops *engine, bool random)
+{
+	enum { N = 3, EACH = 16 * 4096 };
+	char paths[N][32];
+	struct target t[N];
+	int fds[N];
+	for (int k = 0; k < N; k++) {
+		snprintf(paths[k], sizeof(paths[k]), "/tmp/iotriage-nrf-XXXXXX");
+		ok(temp_file(paths[k], EACH) == 0, "scratch file");
+		t[k] = (struct target)TARGET_INIT;
+		is_int(target_open(paths[k], true, false, false, &t[k]), 0, "target_open read-write");
+		fds[k] = t[k].fd;
+	}
+	struct job_spec spec = base_spec();
+	spec.read_pct = 0;
+	spec.random = random;
+	spec.random_map = JOB_MAP_ONCE;
+	spec.pattern = PATTERN_RANDOM;
+	spec.size = (uint64_t)N * EACH;
+	spec.nr_files = N;
+	spec.file_fds = fds;
+	char msg[200] = "";
+	is_int(job_validate(&spec, &t[0], msg, sizeof(msg)), 0, "nrfiles job valid");
+	struct job_result *r = NULL;
+	is_int(job_run(&spec, &t[0], engine, &r), 0, "nrfiles job runs");
+	is_int(r->write_ios, N * EACH / 4096, "one write per block of every file");
+	free(r);
+	static unsigned char buf[EACH], zero[4096];
+	for (int k = 0; k < N; k++) {
+		target_close(&t[k]);
+		int fd = open(paths[k], O_RDONLY | O_CLOEXEC);
+		ok(read(fd, buf, EACH) == EACH, "read back");
+		close(fd);
+		unlink(paths[k]);
+		int zeros = 0;
+		for (size_t b = 0; b < EACH; b += 4096)
+			zeros += memcmp(buf + b, zero, 4096) == 0;
+		is_int(zeros, 0, "every block of the file written");
+	}
+}
+
+static void test_nrfiles(void)
+{
+	test_nrfiles_map();
+	nrfiles_run(&engine_psync, false);
+	nrfiles_run(&engine_psync, true);
+	if (engine_io_uring.probe() == 0)
+		nrfiles_run(&engine_io_uring, true);
+	if (engine_libaio.probe() == 0)
+		nrfiles_run(&engine_libaio, false);
+	struct job_spec spec = base_spec();
+	struct target t = fake_target(1 << 20);
+	spec.size = 3 * 4096 * 4;
+	spec.nr_files = 3;
+	spec.verify = CHECKSUM_CRC32C;
+	char msg[200] = "";
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "nrfiles with verify refused");
+	spec.verify = CHECKSUM_NONE;
+	spec.size = 3 * 4096 + 4096;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "nrfiles with a partial block per file refused");
+}
+
 int main(void)
 {
 	test_size_cap();
@@ -414,5 +493,6 @@ int main(void)
 	test_ramp_time_based_rate();
 	test_slat();
 	test_trim();
+	test_nrfiles();
 	return tap_done();
 }

@@ -98,6 +98,10 @@ static void job_settings(const struct fiojob *job, const struct run_settings *ba
 		s->spec.size = job->filesize;
 		s->spec.io_limit = job->io_size ? job->io_size : job->size;
 	}
+	if (job->nrfiles > 1) { /* fio's: every file filesize, or size / nrfiles; all of them the area */
+		s->spec.nr_files = job->nrfiles;
+		s->spec.size = (job->filesize ? job->filesize : job->size / job->nrfiles) * job->nrfiles;
+	}
 	s->spec.runtime_ns = job->runtime_ns;
 	s->spec.ramp_ns = job->ramp_ns;
 	s->spec.time_based = job->time_based;
@@ -195,6 +199,11 @@ static int check_jobs(const char *file, const char *target, struct fiojob_outcom
 		if (into_dir && !fiojob_file_path(job, target, out->target[i], sizeof(out->target[i]))) {
 			snprintf(err, errlen, "%s: job [%s]: TARGET '%s' is a directory and the job names no file in it "
 				 "(filename=, filename_format= or filesize=)", file, job->name, target);
+			return -EINVAL;
+		}
+		if (!into_dir && target && job->nrfiles > 1) {
+			snprintf(err, errlen, "%s: job [%s]: nrfiles=%u lays out its files in a directory: TARGET '%s' is "
+				 "not one", file, job->name, job->nrfiles, target);
 			return -EINVAL;
 		}
 		if (!into_dir && target)
@@ -354,6 +363,24 @@ static int write_logs(struct fiojob_outcome *out, size_t i, int r)
 	return r;
 }
 
+/* Job I's nrfiles= files (fio's filename_format with $filenum), in the
+ * directory TARGET names or the job's directory=; NULL for one file. */
+static char **job_file_paths(const struct fiojob_outcome *out, size_t i)
+{
+	const struct fiojob *job = &out->jobs.jobs[i];
+	if (job->nrfiles < 2)
+		return NULL;
+	struct stat st;
+	bool into_dir = out->target_arg && stat(out->target_arg, &st) == 0 && S_ISDIR(st.st_mode);
+	char **paths = xcalloc(job->nrfiles, sizeof(*paths));
+	for (unsigned k = 0; k < job->nrfiles; k++) {
+		char buf[4096];
+		fiojob_file_path_n(job, into_dir ? out->target_arg : NULL, k, buf, sizeof(buf));
+		paths[k] = xstrdup(buf);
+	}
+	return paths;
+}
+
 int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char *err, size_t errlen)
 {
 	if (out->through_fio)
@@ -369,8 +396,14 @@ int fiojob_run(struct fiojob_outcome *out, const struct run_settings *base, char
 		s->spec.log = out->logs[i];
 		log_msg(LOG_INFO, "FIO-JOB %s (%s): job [%s], %zu of %zu", out->file, out->target[i], job->name, i + 1,
 			out->jobs.njobs);
+		char **paths = job_file_paths(out, i);
+		s->file_paths = (const char *const *)paths;
 		int r = run_workload(out->target[i], s, &out->results[i], out->error[i], sizeof(out->error[i]),
 				     out->engine_reason[i], sizeof(out->engine_reason[i]));
+		s->file_paths = NULL;
+		for (unsigned k = 0; paths && k < job->nrfiles; k++)
+			free(paths[k]);
+		free(paths);
 		r = write_logs(out, i, r);
 		out->ndone = i + 1;
 		if (r == 0 && out->results[i]->stop == JOB_STOP_INTERRUPTED)
@@ -404,6 +437,8 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_string(j, "directory", job->directory[0] ? job->directory : NULL);
 	json_string(j, "filename_format", job->filename_format[0] ? job->filename_format : NULL);
 	json_uint(j, "filesize", job->filesize);
+	json_uint(j, "nrfiles", job->nrfiles);
+	json_uint(j, "openfiles", job->openfiles);
 	json_uint(j, "bs_min", job->bs_min);
 	json_begin_array(j, "bssplit");
 	for (unsigned i = 0; i < job->nr_split; i++) {

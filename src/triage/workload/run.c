@@ -347,12 +347,65 @@ static int open_run_target(const char *path, struct run_settings *s, struct targ
 	return 0;
 }
 
+/* fio's nrfiles: files 2 to N opened (created and laid out) each to its
+ * share of the size, their descriptors after the first's in FDS. */
+static int open_more_files(const struct run_settings *s, const struct target *first, struct target *more,
+			   int *fds, char *err, size_t errlen)
+{
+	fds[0] = first->fd;
+	for (unsigned k = 1; k < s->spec.nr_files; k++) {
+		struct run_settings one = *s;
+		one.spec.size = s->spec.size / s->spec.nr_files;
+		one.spec.nr_files = 0;
+		one.guard = (struct inuse_report){ .excl_fd = -1 };
+		int r = open_run_target(s->file_paths[k], &one, &more[k - 1], err, errlen);
+		inuse_report_release(&one.guard);
+		if (r < 0)
+			return r;
+		if (more[k - 1].kind != TARGET_REGULAR_FILE) {
+			snprintf(err, errlen, "'%s': several files (nrfiles) are regular files only", more[k - 1].path);
+			return -EINVAL;
+		}
+		fds[k] = more[k - 1].fd;
+	}
+	return 0;
+}
+
+/* The first of several files opened with its own share of the size. */
+static int open_first_file(const char *path, struct run_settings *s, struct target *t, char *err, size_t errlen)
+{
+	if (!s->file_paths || s->spec.nr_files < 2)
+		return open_run_target(path, s, t, err, errlen);
+	uint64_t size = s->spec.size;
+	unsigned n = s->spec.nr_files;
+	s->spec.size = size / n;
+	s->spec.nr_files = 0;
+	int r = open_run_target(path, s, t, err, errlen);
+	s->spec.size = size;
+	s->spec.nr_files = n;
+	if (r == 0 && t->kind != TARGET_REGULAR_FILE) {
+		snprintf(err, errlen, "'%s': several files (nrfiles) are regular files only", path);
+		r = -EINVAL;
+	}
+	return r;
+}
+
 int run_workload(const char *path, struct run_settings *s, struct job_result **ret, char *err, size_t errlen,
 		 char *engine_reason, size_t reason_len)
 {
 	struct target t = TARGET_INIT;
 	struct job_result *res = NULL;
-	int r = open_run_target(path, s, &t, err, errlen);
+	unsigned nmore = s->file_paths && s->spec.nr_files > 1 ? s->spec.nr_files - 1 : 0;
+	struct target *more = xcalloc(nmore + 1, sizeof(*more));
+	int *fds = xcalloc(nmore + 1, sizeof(*fds));
+	for (unsigned k = 0; k < nmore; k++)
+		more[k] = (struct target)TARGET_INIT;
+	int r = open_first_file(path, s, &t, err, errlen);
+	if (r == 0 && nmore)
+		r = open_more_files(s, &t, more, fds, err, errlen);
+	s->spec.file_fds = nmore ? fds : NULL;
+	if (!nmore)
+		s->spec.nr_files = 0;
 	if (r == 0)
 		r = job_validate(&s->spec, &t, err, errlen);
 	const struct engine_ops *engine = NULL;
@@ -375,6 +428,11 @@ int run_workload(const char *path, struct run_settings *s, struct job_result **r
 			snprintf(err, errlen, "cannot run the workload: %s", strerror(-r));
 	}
 	target_close(&t);
+	for (unsigned k = 0; k < nmore; k++)
+		target_close(&more[k]);
+	free(more);
+	free(fds);
+	s->spec.file_fds = NULL;
 	inuse_report_release(&s->guard);
 	*ret = res;
 	if (r < 0) {

@@ -24,6 +24,10 @@ struct run_settings {
 	const char *force;       /* --force: the device named a second time */
 	const char *random_map;  /* "uniform" or "once" (run_random_maps) */
 	struct inuse_report guard; /* holds the O_EXCL claim on a device being written */
+	/* fio's nrfiles: the job's NR_FILES regular files (spec.nr_files),
+	 * each created and laid out to spec.size / NR_FILES; the first is the
+	 * PATH run_workload is given. NULL: PATH alone. */
+	const char *const *file_paths;
 };
 
 /* The --rw modes' names, NULL-terminated: the option's choices. */
