@@ -106,7 +106,8 @@ check "and no directory left" -- test -z "$(dirs)"
 # ---- SIGKILL: the next run removes the image; a look-alike stays ----
 rbd create --size 16M rbd/iotriage-lookalike
 undo "rbd rm --no-progress rbd/iotriage-lookalike"
-"$IOTRIAGE" benchpool rbd 64M --tests fio --runtime 30 >/dev/null 2>&1 &
+# 512M: its fio (the throughput pass first) still runs when the next run looks
+"$IOTRIAGE" benchpool rbd 512M --tests fio --runtime 30 >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do pgrep -P "$pid" -x fio >/dev/null && break; sleep 0.1; done
 killed=$(rbd ls rbd | grep '^iotriage-[0-9a-f]*-rbd$')
