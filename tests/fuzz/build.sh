@@ -18,7 +18,7 @@ flags=(-std=gnu11 -D_GNU_SOURCE -DIOTRIAGE_VERSION='"fuzz"' -g -O1 -I"$src" -I"$
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 # The parsers and what they call (basic/ for strbuf, jsonread, spawn).
 sources=("$src"/basic/*.c "$src"/pool/zfs.c "$src"/pool/zpool_json.c "$src"/pool/zpool_lat.c "$src"/pool/btrfs.c "$src"/pool/zfs_datasets.c
-	"$src"/poolbench/parse.c "$src"/bench/fiojob.c "$src"/bench/fiojob_value.c "$src"/bench/histogram.c "$src"/disk/smart.c
+	"$src"/poolbench/parse.c "$src"/bench/fiojob.c "$src"/bench/fiojob_value.c "$src"/bench/distribution.c "$src"/bench/histogram.c "$src"/disk/smart.c
 	"$src"/net/bonding.c "$src"/net/tcp_rtt.c "$src"/fs/mounts.c
 	"$src"/remote/handshake.c "$src"/remote/remote_read.c "$src"/output/json.c "$src"/net/iperf3.c "$src"/remote/fio_clients.c
 	"$src"/pool/zpool_iostat.c "$src"/pool/pool_state.c "$src"/disk/diskstats.c "$src"/pool/arc.c
