@@ -59,7 +59,8 @@ reason() { json "$TMP/mixed.json" ".hosts[] | select(.host == \"$1\") | .reason"
 check "8 hosts in the order given (the list, then the file)" -- \
 	test "$(json "$TMP/mixed.json" '[.hosts[].host] | join(",")')" = "h3,h4,hk,hm,hf,hd,h1,h2"
 for h in h1 h2 h3 h4; do
-	check "$h: ok, with its document" -- test "$(st $h)/$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .document.command")" = "ok/readdisk"
+	check "$h: ok, with its document" -- test "$(st $h)/$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .document.command")" = "ok/readdisk" ||
+		diag "$h: $(st $h): $(reason $h); its read: $(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | [.document.devices[]? | .status, .reason] | join(\": \")")"
 	check "$h: identity is its own host name" -- test "$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .identity.hostname")" = "fleet-$h"
 	check "$h: and machine-id" -- test "$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .identity.machine_id")" = "$(cat "$FLEET_DIR/$h/machine-id")"
 done
@@ -271,9 +272,12 @@ if ls /dev/iotriage-ramdisk* >/dev/null 2>&1; then
 	skip "SIGINT during ramdisk create on three hosts" "RAM disks exist on this machine (another run's)"
 else
 	mkdir -p /run/iotriage
-	flock "$ramdisk_lock" sleep 120 &
+	# -o: the lock stays with flock itself, not with its sleep, so killing
+	# flock frees it (a sleep holding it went on for two minutes, and a
+	# later test's ramdisk export waited for it).
+	flock -o "$ramdisk_lock" sleep 120 &
 	holder=$!
-	undo "kill $holder 2>/dev/null"
+	undo "pkill -P $holder sleep 2>/dev/null; kill $holder 2>/dev/null"
 	sleep 0.5
 	ip netns exec "$FLEET_NS_C" "$IOTRIAGE" fleet -F "$FLEET_SSH_CONFIG.all" --remote-iotriage "$FLEET_FIX/bin/iotriage" \
 		--json h1,h2,h3 -- ramdisk create 16M -y >"$TMP/rd.json" 2>"$TMP/rd.err" &
@@ -307,8 +311,10 @@ else
 	check "no RAM disk made: none in the registry under these runs" -- \
 		bash -c "! grep -Eqs 'run_id=($rd_ids)' /run/iotriage/ramdisk/* /run/iotriage/ramdisk/.[!.]*"
 	check "and none in their documents" -- jtest "$TMP/rd.json" '[.hosts[].document.devices[]?] | length == 0'
+	pkill -P $holder sleep 2>/dev/null
 	kill $holder 2>/dev/null
 	wait $holder 2>/dev/null
+	check "the test's hold on the registry's lock is gone" -- flock -n "$ramdisk_lock" true
 fi
 
 finish
