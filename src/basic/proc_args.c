@@ -75,6 +75,49 @@ int proc_find_by_arg(const char *proc_root, const char *needle, pid_t *ret, size
 	return (int)n;
 }
 
+/* The first line of FILE under /proc/PID/task/TID, or "?". */
+static void task_line(pid_t pid, const char *tid, const char *file, char *buf, size_t len)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/%s", (int)pid, tid, file);
+	snprintf(buf, len, "?");
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		snprintf(buf, len, "?");
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void proc_describe_tasks(pid_t pid, char *buf, size_t len)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	size_t used = 0;
+	buf[0] = '\0';
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) && used + 1 < len) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		char stat[512], wchan[64], sys[128];
+		task_line(pid, e->d_name, "stat", stat, sizeof(stat));
+		task_line(pid, e->d_name, "wchan", wchan, sizeof(wchan));
+		task_line(pid, e->d_name, "syscall", sys, sizeof(sys));
+		const char *close_paren = strrchr(stat, ')');
+		char state = close_paren && close_paren[1] == ' ' ? close_paren[2] : '?';
+		int n = snprintf(buf + used, len - used, "%stid %s %c wchan %s syscall %.40s", used ? "; " : "",
+				 e->d_name, state, wchan, sys);
+		if (n < 0)
+			break;
+		used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+	}
+	closedir(d);
+}
+
 /* How many of the N pids still run (a zombie has ended). */
 static size_t still_there(const pid_t *pids, size_t n)
 {

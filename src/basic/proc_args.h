@@ -28,4 +28,9 @@ int proc_find_by_arg(const char *proc_root, const char *needle, pid_t *ret, size
  * SIGKILL. */
 size_t proc_stop_all(const pid_t *pids, size_t n, int wait_ms);
 
+/* What each thread of PID is doing, for a report of a process that stopped
+ * making progress: "tid S wchan syscall-line" per thread, "; " between
+ * them, into BUF (from /proc/PID/task/TID/{stat,wchan,syscall}). */
+void proc_describe_tasks(pid_t pid, char *buf, size_t len);
+
 #endif

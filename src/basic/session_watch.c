@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
@@ -24,40 +23,56 @@ static void detach_outputs(void)
 	close(fd);
 }
 
+/* The line being read, across SIGIOs; only the handler touches them. */
+static char line[64];
+static size_t line_len;
+static bool session_gone;
+
 /* True when the line buffered so far is the interrupt request. */
-static bool is_interrupt(const char *line, size_t len)
+static bool is_interrupt(void)
 {
 	size_t want = strlen(SESSION_INTERRUPT_LINE) - 1;
-	return len == want && memcmp(line, SESSION_INTERRUPT_LINE, want) == 0;
+	return line_len == want && memcmp(line, SESSION_INTERRUPT_LINE, want) == 0;
 }
 
-static void *watch(void *arg)
+/* SIGIO: stdin has input or was closed. Reads what is there (stdin is
+ * non-blocking) with async-signal-safe calls only. */
+static void on_input(int sig)
 {
-	(void)arg;
-	char line[64], buf[256];
-	size_t len = 0;
-	for (;;) {
+	(void)sig;
+	int saved = errno;
+	char buf[256];
+	while (!session_gone) {
 		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
+		if (n <= 0) {
+			session_gone = true;
+			detach_outputs();
+			kill(getpid(), SIGHUP);
+			break;
+		}
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] != '\n') {
-				if (len < sizeof(line))
-					line[len++] = buf[i];
+				if (line_len < sizeof(line))
+					line[line_len++] = buf[i];
 				continue;
 			}
-			if (is_interrupt(line, len))
+			if (is_interrupt())
 				kill(getpid(), SIGINT);
-			len = 0;
+			line_len = 0;
 		}
 	}
-	detach_outputs();
-	kill(getpid(), SIGHUP);
-	return NULL;
+	errno = saved;
 }
 
+/* No thread: the kernel signals stdin's input (O_ASYNC, SIGIO to this
+ * process). A thread here was the one other thread of every remote run, and
+ * a fork from a process with threads copies any lock a thread holds at that
+ * moment: under GCC 12's AddressSanitizer, which takes no lock around fork,
+ * a reader child then waited forever on an allocator lock. */
 int session_watch_start(void)
 {
 	struct sigaction sa;
@@ -66,15 +81,15 @@ int session_watch_start(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_t t;
-	int r = pthread_create(&t, &attr, watch, NULL);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return -r;
+	sa.sa_handler = on_input;
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	if (sigaction(SIGIO, &sa, NULL) < 0)
+		return -errno;
+	int flags = fcntl(STDIN_FILENO, F_GETFL);
+	if (flags < 0 || fcntl(STDIN_FILENO, F_SETOWN, getpid()) < 0 ||
+	    fcntl(STDIN_FILENO, F_SETFL, flags | O_ASYNC | O_NONBLOCK) < 0)
+		return -errno;
+	raise(SIGIO); /* what arrived, or an end of file, before O_ASYNC was set */
+	return 0;
 }

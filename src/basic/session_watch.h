@@ -4,7 +4,8 @@
  * Without a terminal, closing an ssh session does not signal the remote
  * process: it only closes the process's stdin, stdout and stderr. So the
  * fleet starts each remote run as `iotriage --fleet-session ...`, and
- * session_watch_start() starts a thread that reads stdin:
+ * session_watch_start() has the kernel signal stdin's input (O_ASYNC:
+ * SIGIO, whose handler reads it; no thread, see session_watch.c):
  *
  *   - a line "interrupt" (the fleet's Ctrl-C or time limit) sends SIGINT
  *     to this process;
@@ -16,8 +17,7 @@
  * cleans up exactly as it does on a local Ctrl-C. SIGPIPE gets a handler
  * that does nothing (a write to the dropped session fails with EPIPE instead
  * of killing the run before it cleans up); a handler, unlike SIG_IGN, is
- * not inherited by the programs the run starts. The thread blocks every
- * signal, so they interrupt the threads doing the work.
+ * not inherited by the programs the run starts.
  */
 #ifndef IOTRIAGE_BASIC_SESSION_WATCH_H
 #define IOTRIAGE_BASIC_SESSION_WATCH_H
@@ -25,7 +25,7 @@
 /* The line that asks a remote run to stop. */
 #define SESSION_INTERRUPT_LINE "interrupt\n"
 
-/* Returns 0 or -errno (the thread could not be started). */
+/* Returns 0 or -errno (stdin cannot signal its input). */
 int session_watch_start(void);
 
 #endif

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "basic/humanize.h"
+#include "basic/log.h"
+#include "basic/proc_args.h"
 #include "basic/strbuf.h"
 #include "basic/interrupt.h"
 #include "basic/timeutil.h"
@@ -276,6 +278,14 @@ static int wait_for_reader(struct readtest_reader *rd)
 	} else if (end == WAIT_DONE) {
 		r = -ECHILD; /* the reader died without a result */
 	} else {
+		if (end == WAIT_NO_RESPONSE) {
+			/* Where the reader waits, for whoever reads the log: a read in
+			 * the kernel (wchan) or a stall of iotriage's own. */
+			char tasks[1024];
+			proc_describe_tasks(rd->pid, tasks, sizeof(tasks));
+			log_msg(LOG_WARN, "READ-DISK (%s): no response: the reader's threads: %s", d->info.dev_path,
+				tasks);
+		}
 		d->stuck_pid = abandon_reader(rd->pid);
 		d->no_response = end == WAIT_NO_RESPONSE;
 		d->reader_never_ran = !__atomic_load_n(&sh->running, __ATOMIC_ACQUIRE);

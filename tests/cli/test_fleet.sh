@@ -60,7 +60,7 @@ check "8 hosts in the order given (the list, then the file)" -- \
 	test "$(json "$TMP/mixed.json" '[.hosts[].host] | join(",")')" = "h3,h4,hk,hm,hf,hd,h1,h2"
 for h in h1 h2 h3 h4; do
 	check "$h: ok, with its document" -- test "$(st $h)/$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .document.command")" = "ok/readdisk" ||
-		diag "$h: $(st $h): $(reason $h); its read: $(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | [.document.devices[]? | .status, .reason] | join(\": \")")"
+		{ diag "$h: $(st $h): $(reason $h)"; grep -hs "no response" "$FLEET_DIR/$h/state/iotriage.log" | sed 's/^/# /'; }
 	check "$h: identity is its own host name" -- test "$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .identity.hostname")" = "fleet-$h"
 	check "$h: and machine-id" -- test "$(json "$TMP/mixed.json" ".hosts[] | select(.host == \"$h\") | .identity.machine_id")" = "$(cat "$FLEET_DIR/$h/machine-id")"
 done
@@ -199,7 +199,11 @@ check "report HTML: the failed hosts with their reason" -- bash -c \
 
 # --- the table, all ok, none ok ---
 fleet h1,h2,h3 -- readdisk "$DISK" --size 8M >"$TMP/all.out" 2>"$TMP/all.err"
-ok $? "every host ok: exit 0"
+ok $? "every host ok: exit 0" || {
+	diag_file "$TMP/all.out"
+	diag_file "$TMP/all.err"
+	grep -hs "no response" "$FLEET_DIR"/h*/state/iotriage.log | sed 's/^/# /'
+}
 check "one table row per host with its host name" -- bash -c "grep -Eq '^h1 +fleet-h1 +ok ' '$TMP/all.out' && grep -Eq '^h3 +fleet-h3 +ok ' '$TMP/all.out'"
 check "and the judgement" -- grep -q "no host stands out from the median of 3 hosts" "$TMP/all.out"
 fleet hd,hk -- readdisk "$DISK" >"$TMP/none.out" 2>"$TMP/none.err"
