@@ -1,6 +1,7 @@
 /* basic/proc_args.c: the processes whose command line names a thing. */
 #include "basic/proc_args.h"
 
+#include "basic/fsutil.h"
 #include "basic/procowner.h"
 
 #include <ctype.h>
@@ -75,18 +76,13 @@ int proc_find_by_arg(const char *proc_root, const char *needle, pid_t *ret, size
 	return (int)n;
 }
 
-/* The first line of FILE under /proc/PID/task/TID, or "?". */
+/* FILE under /proc/PID/task/TID (one line for these), or "?". */
 static void task_line(pid_t pid, const char *tid, const char *file, char *buf, size_t len)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/%s", (int)pid, tid, file);
-	snprintf(buf, len, "?");
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
+	if (read_small_file(path, buf, len) < 0)
 		snprintf(buf, len, "?");
-	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 }
 

@@ -58,8 +58,21 @@ static void test_find_and_stop(void)
 	unlink(path);
 }
 
+/* This process as the one described: its thread, its state, a syscall line. */
+static void test_describe(void)
+{
+	char buf[1024], want[32];
+	proc_describe_tasks(getpid(), buf, sizeof(buf));
+	snprintf(want, sizeof(want), "tid %d R wchan ", (int)getpid());
+	ok(strncmp(buf, want, strlen(want)) == 0, "this thread, running, with its wait channel");
+	ok(strstr(buf, " syscall ") != NULL, "and its syscall line");
+	proc_describe_tasks(999999999, buf, sizeof(buf));
+	is_str(buf, "", "no such process: nothing");
+}
+
 int main(void)
 {
+	test_describe();
 	test_cmdline_has();
 	test_find_and_stop();
 	return tap_done();
