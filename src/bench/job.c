@@ -148,8 +148,9 @@ struct worker {
 	enum job_stop stop;
 	int error;
 	uint64_t error_offset;
-	/* Read by the progress line while the worker runs; one writer. */
-	_Atomic uint64_t progress_bytes;
+	/* Read by the progress line and the sampler while the worker runs; one
+	 * writer. Per direction, so samples can be told apart as fio's are. */
+	_Atomic uint64_t progress_bytes[IO_DIRS], progress_ios[IO_DIRS];
 };
 
 const char *job_stop_name(enum job_stop stop)
@@ -516,8 +517,8 @@ static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 			log_unit(w, u, now);
 	}
 	w->done_ns = now;
-	atomic_store_explicit(&w->progress_bytes, w->bytes[IO_READ] + w->bytes[IO_WRITE] + w->bytes[IO_TRIM],
-			      memory_order_relaxed);
+	atomic_store_explicit(&w->progress_bytes[u->dir], w->bytes[u->dir], memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios[u->dir], w->ios[u->dir], memory_order_relaxed);
 	w->free_units[w->nr_free++] = u;
 }
 
@@ -942,12 +943,40 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* What the workers have done so far, per direction and in all. */
+struct progress_count {
+	uint64_t bytes[IO_DIRS], ios[IO_DIRS];
+	uint64_t all_bytes;
+};
+
+static struct progress_count progress_count(struct worker *workers, unsigned n)
+{
+	struct progress_count c = { 0 };
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned d = 0; d < IO_DIRS; d++) {
+			c.bytes[d] += atomic_load_explicit(&workers[i].progress_bytes[d], memory_order_relaxed);
+			c.ios[d] += atomic_load_explicit(&workers[i].progress_ios[d], memory_order_relaxed);
+		}
+	for (unsigned d = 0; d < IO_DIRS; d++)
+		c.all_bytes += c.bytes[d];
+	return c;
+}
+
 static uint64_t progress_bytes(struct worker *workers, unsigned n)
 {
-	uint64_t sum = 0;
-	for (unsigned i = 0; i < n; i++)
-		sum += atomic_load_explicit(&workers[i].progress_bytes, memory_order_relaxed);
-	return sum;
+	return progress_count(workers, n).all_bytes;
+}
+
+/* One sample: each rate over the NS since the last one (FROM's counts). */
+static void record_sample(struct job_result *res, const struct progress_count *from,
+			  const struct progress_count *to, uint64_t ns)
+{
+	unsigned k = res->nr_samples++;
+	res->samples_bw[k] = (double)(to->all_bytes - from->all_bytes) * 1e9 / (double)ns;
+	for (unsigned d = 0; d < IO_DIRS; d++) {
+		res->samples_dir_bw[d][k] = (double)(to->bytes[d] - from->bytes[d]) * 1e9 / (double)ns;
+		res->samples_dir_iops[d][k] = (double)(to->ios[d] - from->ios[d]) * 1e9 / (double)ns;
+	}
 }
 
 static void report_progress(const struct job_spec *spec, uint64_t done, uint64_t total, uint64_t elapsed_ns,
@@ -971,7 +1000,8 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 	if (spec->sample_ns && spec->sample_ns / 50 < (uint64_t)tick_ns)
 		tick_ns = (long)(spec->sample_ns / 50 ? spec->sample_ns / 50 : 1000000);
 	const struct timespec tick = { 0, tick_ns };
-	uint64_t start = now_ns(), last_print = start, last_sample = start, sampled_bytes = 0;
+	uint64_t start = now_ns(), last_print = start, last_sample = start;
+	struct progress_count sampled = { 0 };
 	/* Samples, like every statistic, start when the ramp ends: a sample of
 	 * the warm-up would be the run's noise. The interval the run ends in is
 	 * not a whole one and is dropped. */
@@ -988,12 +1018,12 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 		if (spec->sample_ns && !sampling && now >= sample_from) {
 			sampling = true;
 			last_sample = now;
-			sampled_bytes = progress_bytes(workers, n);
+			sampled = progress_count(workers, n);
 		} else if (sampling && spec->sample_ns && now - last_sample >= spec->sample_ns &&
 			   res->nr_samples < JOB_MAX_SAMPLES) {
-			uint64_t done = progress_bytes(workers, n);
-			res->samples_bw[res->nr_samples++] = (double)(done - sampled_bytes) * 1e9 / (double)(now - last_sample);
-			sampled_bytes = done;
+			struct progress_count done = progress_count(workers, n);
+			record_sample(res, &sampled, &done, now - last_sample);
+			sampled = done;
 			last_sample = now;
 		}
 		if (spec->progress && now - last_print >= 1000000000ULL) {

@@ -214,6 +214,10 @@ struct job_result {
 	unsigned nr_samples;
 	double sample_seconds;
 	double samples_bw[JOB_MAX_SAMPLES];
+	/* The same intervals per direction (IO_READ, IO_WRITE, IO_TRIM): bytes
+	 * and I/Os per second (fio's per-direction bw_* and iops_* figures). */
+	double samples_dir_bw[IO_DIRS][JOB_MAX_SAMPLES];
+	double samples_dir_iops[IO_DIRS][JOB_MAX_SAMPLES];
 };
 
 /* The rules between the time options alone (time-based needs a runtime, a

@@ -54,9 +54,51 @@ static void lat_short(struct json *j, const char *key, const struct histogram *h
 	json_end_object(j);
 }
 
+/* min, max, mean, sample stddev of N rates, scaled by SCALE (1/1024: KiB/s). */
+struct rate_stats {
+	double min, max, mean, dev;
+	unsigned n;
+};
+
+static struct rate_stats rate_stats(const double *v, unsigned n, double scale)
+{
+	struct rate_stats s = { .n = n };
+	for (unsigned i = 0; i < n; i++) {
+		double x = v[i] * scale;
+		s.min = i == 0 || x < s.min ? x : s.min;
+		s.max = i == 0 || x > s.max ? x : s.max;
+		s.mean += x / n;
+	}
+	double var = 0;
+	for (unsigned i = 0; n > 1 && i < n; i++)
+		var += (v[i] * scale - s.mean) * (v[i] * scale - s.mean) / (n - 1);
+	s.dev = sqrt(var);
+	return s;
+}
+
+/* fio's per-interval figures of one direction, from the job's samples (none
+ * when the direction did no I/O; bw_agg is 100: one job per group). */
+static void interval_figures(struct json *j, const struct job_result *r, unsigned dir, uint64_t ios)
+{
+	unsigned n = r && ios ? r->nr_samples : 0;
+	struct rate_stats bw = rate_stats(n ? r->samples_dir_bw[dir] : NULL, n, 1.0 / 1024);
+	struct rate_stats io = rate_stats(n ? r->samples_dir_iops[dir] : NULL, n, 1.0);
+	json_uint(j, "bw_min", (uint64_t)llround(bw.min));
+	json_uint(j, "bw_max", (uint64_t)llround(bw.max));
+	json_double(j, "bw_agg", n ? 100.0 : 0);
+	json_double(j, "bw_mean", bw.mean);
+	json_double(j, "bw_dev", bw.dev);
+	json_uint(j, "bw_samples", bw.n);
+	json_uint(j, "iops_min", (uint64_t)llround(io.min));
+	json_uint(j, "iops_max", (uint64_t)llround(io.max));
+	json_double(j, "iops_mean", io.mean);
+	json_double(j, "iops_stddev", io.dev);
+	json_uint(j, "iops_samples", io.n);
+}
+
 /* One direction: fio's keys; bandwidth and IOPS over the job's time. */
-static void direction(struct json *j, const char *key, uint64_t bytes, uint64_t ios, const struct histogram *lat,
-		      const struct histogram *slat, double seconds)
+static void direction(struct json *j, const char *key, const struct job_result *r, unsigned dir, uint64_t bytes,
+		      uint64_t ios, const struct histogram *lat, const struct histogram *slat, double seconds)
 {
 	double bw = seconds > 0 ? (double)bytes / seconds : 0, iops = seconds > 0 ? (double)ios / seconds : 0;
 	json_begin_object(j, key);
@@ -72,10 +114,7 @@ static void direction(struct json *j, const char *key, uint64_t bytes, uint64_t 
 	lat_short(j, "slat_ns", slat);
 	lat_full(j, "clat_ns", lat);
 	lat_short(j, "lat_ns", lat);
-	static const char *const bw_keys[] = { "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
-					       "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples" };
-	for (size_t i = 0; i < sizeof(bw_keys) / sizeof(bw_keys[0]); i++)
-		json_uint(j, bw_keys[i], 0); /* per-interval figures: not kept per direction */
+	interval_figures(j, r, dir, ios);
 	json_end_object(j);
 }
 
@@ -153,11 +192,11 @@ static void one_job(struct json *j, const struct fio_json_job *job, unsigned gro
 	json_uint(j, "eta", 0);
 	json_uint(j, "elapsed", (uint64_t)ceil(secs + (r ? r->ramp_seconds : 0)));
 	job_options(j, job);
-	direction(j, "read", r ? r->read_bytes : 0, r ? r->read_ios : 0, r ? &r->lat_read : NULL,
+	direction(j, "read", r, IO_READ, r ? r->read_bytes : 0, r ? r->read_ios : 0, r ? &r->lat_read : NULL,
 		  r && r->has_slat ? &r->slat_read : NULL, secs);
-	direction(j, "write", r ? r->write_bytes : 0, r ? r->write_ios : 0, r ? &r->lat_write : NULL,
+	direction(j, "write", r, IO_WRITE, r ? r->write_bytes : 0, r ? r->write_ios : 0, r ? &r->lat_write : NULL,
 		  r && r->has_slat ? &r->slat_write : NULL, secs);
-	direction(j, "trim", r ? r->trim_bytes : 0, r ? r->trim_ios : 0, r ? &r->lat_trim : NULL, NULL, secs);
+	direction(j, "trim", r, IO_TRIM, r ? r->trim_bytes : 0, r ? r->trim_ios : 0, r ? &r->lat_trim : NULL, NULL, secs);
 	json_begin_object(j, "sync");
 	json_uint(j, "total_ios", r ? r->sync_ios : 0);
 	lat_full(j, "lat_ns", r ? &r->lat_sync : NULL);

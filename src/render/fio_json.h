@@ -3,8 +3,10 @@
  * "fio version", "timestamp", "jobs" with, per job, "jobname", "job options",
  * "read", "write", "trim" (io_bytes, bw in KiB/s, bw_bytes, iops, runtime in
  * ms, total_ios, slat_ns, clat_ns with "percentile" at fio's default list
- * and json+'s "bins", lat_ns), "sync", job_runtime, CPU and fio's latency
- * and depth tables.
+ * and json+'s "bins", lat_ns, and the per-interval bw_min ... iops_samples
+ * from the run's samples of that direction, every --sample-interval where
+ * fio's are every 500 ms), "sync", job_runtime, CPU and fio's latency and
+ * depth tables.
  *
  * What differs, and why: iotriage measures each I/O from submission to
  * completion, which is fio's lat_ns; clat_ns carries the same figures

@@ -91,4 +91,20 @@ fi
 "$IOTRIAGE" run --rw randread --size 2m --iodepth 4 --engine libaio --fio-json "$TMP/run.json" "$dev" >/dev/null 2>&1
 ok $? "run without a job file writes --fio-json too"
 check "one job, its reads" -- jtest "$TMP/run.json" '.jobs | length == 1 and .[0].read.total_ios == 512 and .[0]."job options".iodepth == "4"'
+# fio's per-interval figures (bw_min ... iops_samples), per direction, from
+# the run's samples: a timed mixed run sampled every 250 ms.
+"$IOTRIAGE" run --rw randrw --runtime 3s --time-based --sample-interval 250ms --iodepth 4 --engine libaio \
+	--fio-json "$TMP/timed.json" "$dev" >/dev/null 2>"$TMP/timed.err"
+ok $? "a timed mixed run writes --fio-json" || diag_file "$TMP/timed.err"
+for kind in read write; do
+	check "$kind: about 12 samples of 250 ms, in bw_samples and iops_samples" -- jtest "$TMP/timed.json" \
+		".jobs[0].$kind | .bw_samples >= 10 and .bw_samples <= 12 and .iops_samples == .bw_samples"
+	check "$kind: bw_min <= bw_mean <= bw_max, in KiB/s like bw, and a spread" -- jtest "$TMP/timed.json" \
+		".jobs[0].$kind | .bw_min <= .bw_mean and .bw_mean <= .bw_max and .bw_max > 0 and .bw_dev >= 0 and .bw_agg == 100"
+	check "$kind: the samples' mean is the direction's own rate (within 10%)" -- jtest "$TMP/timed.json" \
+		".jobs[0].$kind | ((.bw_mean / .bw - 1) | fabs) < 0.1 and ((.iops_mean / .iops - 1) | fabs) < 0.1"
+done
+check "read and write are sampled apart: each about half the I/Os" -- jtest "$TMP/timed.json" \
+	'.jobs[0] | ((.read.iops_mean / (.read.iops_mean + .write.iops_mean)) - 0.5 | fabs) < 0.1'
+check "a direction with no I/O has no samples" -- jtest "$TMP/timed.json" '.jobs[0].trim | .bw_samples == 0 and .iops_max == 0'
 finish
