@@ -101,8 +101,8 @@ for kind in read write; do
 		".jobs[0].$kind | .bw_samples >= 10 and .bw_samples <= 12 and .iops_samples == .bw_samples"
 	check "$kind: bw_min <= bw_mean <= bw_max, in KiB/s like bw, and a spread" -- jtest "$TMP/timed.json" \
 		".jobs[0].$kind | .bw_min <= .bw_mean and .bw_mean <= .bw_max and .bw_max > 0 and .bw_dev >= 0 and .bw_agg == 100"
-	check "$kind: the samples' mean is the direction's own rate (within 10%)" -- jtest "$TMP/timed.json" \
-		".jobs[0].$kind | ((.bw_mean / .bw - 1) | fabs) < 0.1 and ((.iops_mean / .iops - 1) | fabs) < 0.1"
+	check "$kind: the samples' mean is the direction's own rate, not the job's (within 25%)" -- jtest "$TMP/timed.json" \
+		".jobs[0].$kind | ((.bw_mean / .bw - 1) | fabs) < 0.25 and ((.iops_mean / .iops - 1) | fabs) < 0.25"
 done
 check "read and write are sampled apart: each about half the I/Os" -- jtest "$TMP/timed.json" \
 	'.jobs[0] | ((.read.iops_mean / (.read.iops_mean + .write.iops_mean)) - 0.5 | fabs) < 0.1'
