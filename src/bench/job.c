@@ -214,6 +214,46 @@ int job_validate_timing(const struct job_spec *spec, char *msg, size_t len)
 	return 0;
 }
 
+/* The grain of offsets: the smallest block size. */
+static uint32_t job_grain(const struct job_spec *spec)
+{
+	return spec->bs_min ? spec->bs_min : spec->bs;
+}
+
+/* blockalign: for uniform random offsets (the random map, the distributions
+ * and several files place blocks by the grain), a multiple of the direct
+ * I/O alignment, no larger than any worker's area. Only the directions the
+ * job does count, as in fio. */
+static int validate_ba(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
+{
+	static const char *const names[IO_DIRS] = { "reads", "writes", "trims" };
+	bool does[IO_DIRS] = { !spec->trim && spec->read_pct > 0, !spec->trim && spec->read_pct < 100, spec->trim };
+	unsigned align = t->direct ? t->offset_align : 1;
+	for (int d = 0; spec->random && d < IO_DIRS; d++) {
+		uint64_t ba = spec->ba[d];
+		if (!does[d] || !ba || ba == job_grain(spec))
+			continue;
+		if (spec->random_map == JOB_MAP_ONCE || spec->dist.kind != DIST_RANDOM || spec->nr_files > 1) {
+			snprintf(msg, len, "blockalign (ba) needs uniform random offsets (no random map, "
+				 "random_distribution or several files)");
+			return -EINVAL;
+		}
+		if (ba % align) {
+			snprintf(msg, len, "blockalign (ba) %llu of the %s is not a multiple of %u bytes, the direct I/O "
+				 "alignment of '%s'", (unsigned long long)ba, names[d], align, t->path);
+			return -EINVAL;
+		}
+		for (unsigned i = 0; i < spec->numjobs; i++)
+			if (job_worker_span(spec, t, i) < ba) {
+				snprintf(msg, len, "blockalign (ba) %llu of the %s is larger than the %llu bytes of the "
+					 "area", (unsigned long long)ba, names[d],
+					 (unsigned long long)job_worker_span(spec, t, i));
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
 {
 	unsigned align = t->direct ? t->offset_align : 1;
@@ -280,7 +320,7 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return validate_ba(spec, t, msg, len);
 }
 
 uint64_t job_worker_base(const struct job_spec *spec, unsigned index)
@@ -316,10 +356,14 @@ static void prepare_verify_unit(struct worker *w, struct io_unit *u)
 	u->offset = w->base + b * w->spec->bs;
 }
 
-/* The grain of offsets: the smallest block size. */
-static uint32_t job_grain(const struct job_spec *spec)
+/* A uniform random offset in the area: a multiple of the direction's ba
+ * (the grain without one) where a block of the grain still fits (fio's
+ * last_block: the area less grain - ba, in steps of ba). */
+static uint64_t uniform_offset(struct worker *w, enum io_dir dir)
 {
-	return spec->bs_min ? spec->bs_min : spec->bs;
+	uint64_t grain = job_grain(w->spec), ba = w->spec->ba[dir] ? w->spec->ba[dir] : grain;
+	uint64_t room = w->span - (grain > ba ? grain - ba : 0);
+	return prng_below(&w->rng, room / ba) * ba;
 }
 
 /* This I/O's size: BS, or drawn as bssplit or bsrange say. */
@@ -432,7 +476,7 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
 		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
 	} else if (spec->random) {
-		u->offset = prng_below(&w->rng, w->span / grain) * grain;
+		u->offset = uniform_offset(w, u->dir);
 	} else {
 		if (w->seq_offset + (u->len < grain ? u->len : grain) > w->span)
 			w->seq_offset = 0;

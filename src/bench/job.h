@@ -126,6 +126,12 @@ struct job_spec {
 	 * over the area's ranges of the smallest block size (bench/distribution.h);
 	 * DIST_RANDOM (zeroed): uniform, with the random map. */
 	struct dist_spec dist;
+	/* fio's blockalign (ba), per direction: uniform random offsets
+	 * (JOB_MAP_UNIFORM, DIST_RANDOM, one file) in steps of BA[dir] bytes
+	 * from the area's start instead of the grain, at most grain - BA short
+	 * of its end when smaller than the grain (fio's last_block); 0: the
+	 * grain. Sequential I/O does not use it, as in fio. */
+	uint64_t ba[IO_DIRS];
 	/* fio's buffer_compress_percentage, buffer_compress_chunk and
 	 * dedupe_percentage: when either percentage is set, every write's
 	 * buffer is filled afresh (no scramble): DEDUPE_PCT% of the writes

@@ -229,6 +229,34 @@ static void test_fio_reasons(void)
 	fiojob_file_release(&f);
 }
 
+/* ba= (blockalign): fio's list of values for reads, writes and trims, used
+ * for random I/O only, and the random map turned off when it differs. */
+static void test_blockalign(void)
+{
+	is_int(parse("[a]\nrw=randread\nbs=8k\nba=4k\n[b]\nstonewall\nrw=randrw\nblockalign=1k,8k\n"
+		     "[c]\nstonewall\nrw=randread\nba=,8k\n[d]\nstonewall\nrw=randread\nba=2k,4k,\n"
+		     "[e]\nstonewall\nrw=read\nbs=8k\nba=4k\n[f]\nstonewall\nrw=randread\nba=4k\n"), 0,
+	       "ba= and blockalign= in their forms");
+	is_str(f.fio_reason, "", "run natively");
+	const struct fiojob *j = f.jobs;
+	ok(j[0].ba[0] == 4096 && j[0].ba[1] == 4096 && j[0].ba[2] == 4096, "one value: every direction");
+	ok(j[1].ba[0] == 1024 && j[1].ba[1] == 8192 && j[1].ba[2] == 8192, "R,W: W holds for the trims too");
+	ok(j[2].ba[0] == 0 && j[2].ba[1] == 8192 && j[2].ba[2] == 8192, ",W: the reads keep the default");
+	ok(j[3].ba[0] == 2048 && j[3].ba[1] == 4096 && j[3].ba[2] == 0, "R,W, (a trailing comma): the trims keep the default");
+	ok(j[0].norandommap && j[1].norandommap && j[2].norandommap && j[3].norandommap,
+	   "a ba other than the block size turns the random map off, as in fio");
+	ok(!j[4].norandommap, "sequential I/O does not use ba: the map stays");
+	ok(!j[5].norandommap, "ba equal to the block size changes nothing");
+	refused("[j]\nrw=randread\nba=0\n", "ba=0: expected a size such as 4k or 64m (not 0)");
+	refused("[j]\nrw=randread\nba=4k,8k,16k,32k\n", "ba=4k,8k,16k,32k: expected at most three sizes");
+	refused("[j]\nrw=randread\nba=lots\n", "line 3 [j]: ba=lots: expected a size");
+	fios("[j]\nrw=randread\nba=4k:8k\n", "values parted by ':' or '-' are not run natively");
+	fios("[j]\nrw=randwrite\nba=2k\nverify=md5\n", "verify= on random writes with ba=");
+	fios("[j]\nrw=randread\nba=2k\nrandom_distribution=zipf:1.1\n", "ba= with random_distribution=");
+	fios("[j]\nrw=randread\nba=2k\nnrfiles=2\nsize=1m\n", "nrfiles= over 1 with bsrange/bssplit, ba,");
+	fiojob_file_release(&f);
+}
+
 /* Options that change nothing measured never make a file fio's. */
 static void test_cosmetic(void)
 {
@@ -415,6 +443,7 @@ static void test_limits(void)
 
 int main(void)
 {
+	test_blockalign();
 	test_global_and_jobs();
 	test_defaults();
 	test_refusals();

@@ -480,6 +480,80 @@ static void test_nrfiles(void)
 	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "nrfiles with a partial block per file refused");
 }
 
+/* SPEC run with a per-I/O log (fio's write_iops_log, log_offset=1): each
+ * I/O in completion order, its direction ('R' or 'W') in DIRS, its offset in
+ * OFFS (N of them). */
+static struct job_result *run_logged(struct job_spec spec, const struct target *t, const struct engine_ops *e,
+				     char *dirs, uint64_t *offs, size_t max, size_t *n)
+{
+	struct joblog log = { .spec = { .iops = "unit", .log_offset = true, .first_jobnum = 1 } };
+	spec.log = &log;
+	struct job_result *r = NULL;
+	*n = 0;
+	if (job_run(&spec, t, e, &r) == 0) {
+		const struct joblog_series *ser = joblog_series(&log, 0, JOBLOG_IOPS);
+		for (size_t i = 0; i < ser->n && i < max; i++, (*n)++) {
+			dirs[i] = ser->v[i].ddir ? 'W' : 'R';
+			offs[i] = ser->v[i].offset;
+		}
+	}
+	dirs[*n] = '\0';
+	joblog_release(&log);
+	return r;
+}
+
+/* blockalign: random offsets in steps of ba, where a block still fits; the
+ * rules job_validate holds it to. */
+static void test_blockalign(void)
+{
+	static char dirs[1025];
+	static uint64_t offs[1024];
+	size_t n = 0;
+	struct target t = fake_target(1 << 20);
+	struct job_spec spec = base_spec();
+	spec.random = true;
+	spec.iodepth = 1;
+	spec.size = 1 << 20;
+	spec.bs = 8192;
+	spec.ba[IO_READ] = 4096;
+	struct job_result *r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	is_int(n, 128, "size / bs I/Os with ba under bs");
+	size_t off_grain = 0, misaligned = 0, past = 0;
+	for (size_t i = 0; i < n; i++) {
+		misaligned += offs[i] % 4096 != 0;
+		off_grain += offs[i] % 8192 != 0;
+		past += offs[i] + 8192 > (1 << 20);
+	}
+	is_int(misaligned, 0, "every offset a multiple of ba");
+	ok(off_grain > 20, "and many not of bs");
+	is_int(past, 0, "a whole block at every offset (the last ba - bs short of the end)");
+	free(r);
+	spec.bs = 4096;
+	spec.ba[IO_READ] = 64 << 10;
+	r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	misaligned = 0;
+	for (size_t i = 0; i < n; i++)
+		misaligned += offs[i] % (64 << 10) != 0;
+	ok(n == 256 && misaligned == 0, "ba over bs: offsets in its steps, as many I/Os");
+	free(r);
+	char msg[256] = "";
+	spec.ba[IO_READ] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ba off the direct I/O alignment is refused");
+	ok(strstr(msg, "blockalign (ba) 256 of the reads is not a multiple of 512") != NULL, "naming it");
+	spec.ba[IO_READ] = 2 << 20;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ba larger than the area is refused");
+	spec.ba[IO_READ] = 2048;
+	spec.random_map = JOB_MAP_ONCE;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "ba with the random map is refused");
+	spec.random_map = JOB_MAP_UNIFORM;
+	spec.ba[IO_READ] = 0;
+	spec.ba[IO_WRITE] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "a direction the job does not do is not checked");
+	spec.random = false;
+	spec.ba[IO_READ] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "sequential I/O does not use ba");
+}
+
 int main(void)
 {
 	test_size_cap();
@@ -494,5 +568,6 @@ int main(void)
 	test_slat();
 	test_trim();
 	test_nrfiles();
+	test_blockalign();
 	return tap_done();
 }
