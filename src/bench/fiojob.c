@@ -511,14 +511,23 @@ static int opt_sync(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
-/* verify= with the checksums built in (basic/checksum.h); do_verify and
- * verify_fatal. fio's other kinds (crc32, xxhash, meta, pattern, ...) are fio's. */
+/* verify= with the checksums built in (basic/checksum.h); do_verify,
+ * verify_fatal, verify_backlog and verify_backlog_batch. fio's other kinds
+ * (crc32, xxhash, meta, pattern, ...) are fio's. */
 static int opt_verify(struct parse_state *ps, const char *key, const char *val)
 {
 	if (strcmp(key, "do_verify") == 0)
 		return get_bool(ps, key, val, &ps->cur->do_verify);
 	if (strcmp(key, "verify_fatal") == 0)
 		return get_bool(ps, key, val, &ps->cur->verify_fatal);
+	if (strcmp(key, "verify_backlog") == 0)
+		return get_uint(ps, key, val, 0, UINT64_MAX, &ps->cur->verify_backlog);
+	if (strcmp(key, "verify_backlog_batch") == 0) {
+		uint64_t v = 0;
+		int r = get_uint(ps, key, val, 0, UINT32_MAX, &v);
+		ps->cur->verify_batch = (unsigned)v;
+		return r;
+	}
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
 	ps->cur->verify[0] = '\0';
@@ -666,6 +675,7 @@ static const struct {
 	{ "random_distribution", opt_distribution }, { "buffer_compress_percentage", opt_shrinkable },
 	{ "buffer_compress_chunk", opt_shrinkable }, { "dedupe_percentage", opt_shrinkable },
 	{ "dedupe_mode", opt_shrinkable }, { "refill_buffers", opt_flag }, { "ba", opt_ba },
+	{ "verify_backlog", opt_verify }, { "verify_backlog_batch", opt_verify },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -691,7 +701,7 @@ const char *const fiojob_supported[] = {
 	"dedupe_percentage", "dedupe_mode", "refill_buffers",
 	"write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log", "log_avg_msec",
 	"log_hist_msec", "log_hist_coarseness", "log_max_value", "log_offset", "per_job_logs", "ba", "blockalign",
-	NULL,
+	"verify_backlog", "verify_backlog_batch", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -916,6 +926,10 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "an offset modifier (':N') with block sizes that vary";
 	else if (j->verify[0] && (j->compress_pct || j->dedupe_pct))
 		why = "verify= with buffer_compress_percentage= or dedupe_percentage=";
+	else if (j->verify[0] && j->do_verify && j->verify_backlog && writes &&
+		 (j->loops > 1 || j->number_ios || (j->io_size && j->size && j->io_size > j->size)))
+		why = "verify_backlog= with loops=, number_ios= or io_size= over size= (fio counts the blocks it reads "
+		      "back against them)";
 	else if (ba_changes_offsets(j) && j->dist.kind != DIST_RANDOM)
 		why = "ba= with random_distribution= (fio draws the distribution's blocks by the block size and places "
 		      "them ba apart)";

@@ -132,7 +132,11 @@ struct worker {
 	uint64_t writes_issued, synced_at, sync_ios;
 	struct histogram lat_sync;
 	bool verifying;          /* the read-back pass after the writes */
-	struct verify_map vmap;  /* blocks written (verify) */
+	struct verify_map vmap;  /* blocks written (verify) and not yet read back */
+	struct verify_backlog backlog; /* verify_backlog: blocks written, oldest first */
+	bool backlog_unit;       /* the unit just prepared reads a block back during the writes */
+	enum io_dir last_dir;    /* of the last I/O done (fio's last_ddir; reads at first, as fio's) */
+	uint64_t verify_backlog_blocks;
 	struct verify_map used;  /* sizes that vary, random map on: blocks done this pass */
 	uint64_t verify_next, verify_issued;
 	uint64_t verify_blocks, verify_errors, verify_offset;
@@ -356,6 +360,22 @@ static void prepare_verify_unit(struct worker *w, struct io_unit *u)
 	u->offset = w->base + b * w->spec->bs;
 }
 
+/* verify_backlog: the oldest block written read back now, when fio's rule
+ * says so; it leaves the written-block map, so the read-back after the
+ * writes skips it. */
+static bool prepare_backlog_unit(struct worker *w, struct io_unit *u)
+{
+	uint64_t b = 0;
+	if (!verify_backlog_next(&w->backlog, w->last_dir == IO_READ, &w->vmap, &b))
+		return false;
+	verify_map_unmark(&w->vmap, b);
+	w->backlog_unit = true;
+	u->dir = IO_READ;
+	u->len = w->spec->bs;
+	u->offset = w->base + b * w->spec->bs;
+	return true;
+}
+
 /* A uniform random offset in the area: a multiple of the direction's ba
  * (the grain without one) where a block of the grain still fits (fio's
  * last_block: the area less grain - ba, in steps of ba). */
@@ -448,6 +468,7 @@ static void prepare_write_after_trim(struct worker *w, struct io_unit *u)
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
+	w->backlog_unit = false;
 	if (w->verifying) {
 		prepare_verify_unit(w, u);
 		return;
@@ -456,6 +477,8 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		prepare_write_after_trim(w, u);
 		return;
 	}
+	if (w->backlog.every && prepare_backlog_unit(w, u))
+		return;
 	uint64_t remaining = w->limit - w->issued;
 	uint32_t len = pick_len(w), grain = job_grain(spec);
 	u->len = remaining < len && !spec->time_based ? (uint32_t)remaining : len;
@@ -492,6 +515,12 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	w->ios_issued++;
 	if (u->dir == IO_WRITE)
 		fill_write(w, u);
+	/* fio logs a write for the backlog as it is issued; a cut block is not verified */
+	if (u->dir == IO_WRITE && w->backlog.every && u->len == spec->bs &&
+	    verify_backlog_push(&w->backlog, (u->offset - w->base) / spec->bs) < 0 && w->stop != JOB_STOP_ERROR) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = -ENOMEM;
+	}
 	if (spec->trim == JOB_TRIM_WRITE) {
 		w->write_after_trim = true;
 		w->trim_offset = u->offset;
@@ -504,6 +533,7 @@ static void check_unit(struct worker *w, struct io_unit *u)
 {
 	char why[sizeof(w->verify_why)];
 	w->verify_blocks++;
+	w->verify_backlog_blocks += w->backlog.every && !w->verifying;
 	if (verify_check(u->buf, u->len, u->offset, w->spec->verify, why, sizeof(why)) == 0)
 		return;
 	if (w->verify_errors++ == 0) {
@@ -532,6 +562,7 @@ static void log_unit(struct worker *w, const struct io_unit *u, uint64_t now)
 static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 {
 	bool whole = u->result == (int64_t)u->len;
+	w->last_dir = u->dir;
 	if (w->spec->verify && whole && u->dir == IO_WRITE && u->len == w->spec->bs)
 		verify_map_mark(&w->vmap, (u->offset - w->base) / w->spec->bs);
 	if (w->spec->verify && whole && u->dir == IO_READ && u->len >= VERIFY_MIN_BLOCK)
@@ -737,8 +768,9 @@ static void worker_loop(struct worker *w, uint64_t deadline)
 				w->free_units[w->nr_free++] = u;
 				break;
 			}
-			if (u->dir != IO_TRIM || w->spec->trim != JOB_TRIM_WRITE)
-				w->issued += u->len; /* trimwrite: its writes count, as fio's */
+			/* trimwrite: its writes count, as fio's; the backlog's reads do not */
+			if (!w->backlog_unit && (u->dir != IO_TRIM || w->spec->trim != JOB_TRIM_WRITE))
+				w->issued += u->len;
 			count_think(w);
 			if (st == ENGINE_COMPLETED) {
 				now = now_ns();
@@ -833,6 +865,9 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index, 
 		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
 		return -ENOMEM;
+	/* fio keeps a backlog of what a write job writes, with do_verify only */
+	if (spec->verify && spec->verify_read && spec->verify_backlog && spec->read_pct == 0 && !spec->trim)
+		verify_backlog_init(&w->backlog, spec->verify_backlog, spec->verify_batch);
 	if (spec->bs_min && spec->random && spec->random_map == JOB_MAP_ONCE &&
 	    verify_map_init(&w->used, w->span / job_grain(spec)) < 0)
 		return -ENOMEM;
@@ -870,6 +905,7 @@ static void worker_teardown(struct worker *w)
 	free(w->batch);
 	verify_map_release(&w->vmap);
 	verify_map_release(&w->used);
+	verify_backlog_release(&w->backlog);
 }
 
 /* Successive workers, across every job in the process (readdisks
@@ -1069,6 +1105,7 @@ static void worker_usage(const struct worker *w, struct job_worker_result *out)
 static void collect_verify(struct worker *w, struct job_result *res)
 {
 	res->verify_blocks += w->verify_blocks;
+	res->verify_backlog_blocks += w->verify_backlog_blocks;
 	if (!w->verify_errors)
 		return;
 	if (!res->verify_errors || w->verify_offset < res->verify_offset) {

@@ -257,6 +257,24 @@ static void test_blockalign(void)
 	fiojob_file_release(&f);
 }
 
+/* verify_backlog= and verify_backlog_batch=. */
+static void test_verify_backlog(void)
+{
+	is_int(parse("[j]\nrw=randwrite\nverify=crc32c\nverify_backlog=16\nverify_backlog_batch=4\n"
+		     "[k]\nstonewall\nrw=write\nverify=md5\nverify_backlog=1k\n"), 0, "verify_backlog, verify_backlog_batch");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].verify_backlog == 16 && f.jobs[0].verify_batch == 4, "their values");
+	ok(f.jobs[1].verify_backlog == 1024 && f.jobs[1].verify_batch == 0, "a size suffix, as fio reads it; batch 0 is N");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nloops=2\n", "verify_backlog= with loops=");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nnumber_ios=100\n", "verify_backlog= with loops=");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nsize=1m\nio_size=2m\n", "io_size= over size=");
+	is_int(parse("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nloops=2\ndo_verify=0\n"), 0,
+	       "without do_verify fio keeps no backlog");
+	is_str(f.fio_reason, "", "so loops= with it is native");
+	refused("[j]\nverify_backlog=-1\n", "verify_backlog=-1: expected a whole number");
+	fiojob_file_release(&f);
+}
+
 /* Options that change nothing measured never make a file fio's. */
 static void test_cosmetic(void)
 {
@@ -444,6 +462,7 @@ static void test_limits(void)
 int main(void)
 {
 	test_blockalign();
+	test_verify_backlog();
 	test_global_and_jobs();
 	test_defaults();
 	test_refusals();

@@ -554,6 +554,78 @@ static void test_blockalign(void)
 	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "sequential I/O does not use ba");
 }
 
+/* fio's rule for the backlog's reads, on the list alone. */
+static void test_backlog_rule(void)
+{
+	struct verify_backlog b;
+	struct verify_map written;
+	uint64_t block = 99;
+	verify_backlog_init(&b, 2, 0);
+	verify_map_init(&written, 16);
+	verify_backlog_push(&b, 5);
+	ok(!verify_backlog_next(&b, false, &written, &block), "one block of two: no read yet");
+	verify_backlog_push(&b, 3);
+	ok(!verify_backlog_next(&b, false, &written, &block), "two, but the oldest still in flight: a write goes first");
+	verify_map_mark(&written, 5);
+	ok(verify_backlog_next(&b, false, &written, &block) && block == 5, "then the oldest, block 5");
+	ok(!verify_backlog_next(&b, false, &written, &block), "block 3 in flight: nothing");
+	verify_map_mark(&written, 3);
+	ok(verify_backlog_next(&b, true, &written, &block) && block == 3, "the batch goes on after a read");
+	ok(!verify_backlog_next(&b, false, &written, &block), "the list empty: nothing");
+	for (uint64_t k = 0; k < 200; k++) { /* the ring grows */
+		verify_backlog_push(&b, k % 16);
+		verify_map_mark(&written, k % 16);
+	}
+	ok(!verify_backlog_next(&b, true, &written, &block), "a batch does not begin after a read");
+	ok(verify_backlog_next(&b, false, &written, &block) && block == 0, "it begins after a write, oldest first");
+	verify_backlog_release(&b);
+	verify_map_release(&written);
+}
+
+/* verify_backlog on a file with psync: the reads between the writes in
+ * fio 3.33's order (its write_iops_log of the same job, bs=4k, size=256k,
+ * psync), every block checked once. */
+static void test_verify_backlog(void)
+{
+	static const char fio_10_4[] = "WWWWWWWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWW"
+				       "RRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWRRRRRRRR";
+	static const char fio_10_25[] = "WWWWWWWWWWRRRRRRRRRRWRWRWRWRWRWRWRWRWRWRWRWRWRWRWRWWWWWWWWWWRRRRRRRRRRWRWR"
+					"WRWRWRWRWRWRWRWRWRWRWRWRWRWWWWWWWWWWRRRRRRRRRRWRWRWRWR";
+	static char dirs[1025];
+	static uint64_t offs[1024];
+	size_t n = 0;
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	ok(temp_file(path, 256 << 10) == 0, "scratch file");
+	struct target t = TARGET_INIT;
+	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
+	struct job_spec spec = base_spec();
+	spec.read_pct = 0;
+	spec.random = true;
+	spec.random_map = JOB_MAP_ONCE;
+	spec.iodepth = 1;
+	spec.size = 256 << 10;
+	spec.verify = CHECKSUM_MD5;
+	spec.verify_read = true;
+	spec.verify_backlog = 10;
+	spec.verify_batch = 4;
+	struct job_result *r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	is_str(dirs, fio_10_4, "verify_backlog=10, batch 4: fio's order of reads and writes");
+	ok(r->write_ios == 64 && r->read_ios == 64 && r->verify_blocks == 64 && r->verify_errors == 0,
+	   "every block written once and checked once");
+	is_int(r->verify_backlog_blocks, 56, "56 of them during the writes");
+	free(r);
+	spec.verify_batch = 25;
+	r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	is_str(dirs, fio_10_25, "batch 25: the batch goes on with each block as it is written");
+	free(r);
+	spec.read_pct = 100; /* a read job keeps no backlog: it checks what it reads */
+	r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	ok(r->read_ios == 64 && r->write_ios == 0 && r->verify_backlog_blocks == 0, "a read job: no backlog");
+	free(r);
+	target_close(&t);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_size_cap();
@@ -569,5 +641,7 @@ int main(void)
 	test_trim();
 	test_nrfiles();
 	test_blockalign();
+	test_backlog_rule();
+	test_verify_backlog();
 	return tap_done();
 }
