@@ -877,6 +877,17 @@ static bool ba_changes_offsets(const struct fiojob *j)
 	return false;
 }
 
+/* random_distribution=zoned with ba: fio places the zones' blocks ba apart
+ * (its last_block), natively when the job's directions share one ba (the
+ * others draw the distribution's blocks by the block size and place them ba
+ * apart, squeezed or past the end: fio's). */
+static bool ba_with_dist_native(const struct fiojob *j)
+{
+	uint64_t grain = j->bs_min ? j->bs_min : j->bs;
+	uint64_t r = j->ba[0] ? j->ba[0] : grain, w = j->ba[1] ? j->ba[1] : grain;
+	return j->dist.kind == DIST_ZONED && (strcmp(j->rw, "randrw") != 0 || r == w);
+}
+
 /* Native options iotriage runs only in some combinations: the others are fio's. */
 /* Why several files (nrfiles) are fio's, NULL when run natively: files of
  * one fixed block size named by filename_format in turn (fio's roundrobin),
@@ -930,9 +941,8 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		 (j->loops > 1 || j->number_ios || (j->io_size && j->size && j->io_size > j->size)))
 		why = "verify_backlog= with loops=, number_ios= or io_size= over size= (fio counts the blocks it reads "
 		      "back against them)";
-	else if (ba_changes_offsets(j) && j->dist.kind != DIST_RANDOM)
-		why = "ba= with random_distribution= (fio draws the distribution's blocks by the block size and places "
-		      "them ba apart)";
+	else if (ba_changes_offsets(j) && j->dist.kind != DIST_RANDOM && !ba_with_dist_native(j))
+		why = "ba= with random_distribution= other than zoned, or with zoned and a ba per direction";
 	else if (j->nrfiles > 1)
 		why = nrfiles_why(j);
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))

@@ -224,22 +224,54 @@ static uint32_t job_grain(const struct job_spec *spec)
 	return spec->bs_min ? spec->bs_min : spec->bs;
 }
 
-/* blockalign: for uniform random offsets (the random map, the distributions
- * and several files place blocks by the grain), a multiple of the direct
- * I/O alignment, no larger than any worker's area. Only the directions the
- * job does count, as in fio. */
+/* The step of random offsets in direction DIR: its ba, or the grain. */
+static uint64_t offset_step(const struct job_spec *spec, enum io_dir dir)
+{
+	return spec->ba[dir] ? spec->ba[dir] : job_grain(spec);
+}
+
+/* How many steps of DIR an area of SPAN holds with a block of the grain at
+ * the last one (fio's last_block: SPAN less grain - ba when ba is smaller). */
+static uint64_t last_block(const struct job_spec *spec, uint64_t span, enum io_dir dir)
+{
+	uint64_t grain = job_grain(spec), ba = offset_step(spec, dir);
+	return (span - (grain > ba ? grain - ba : 0)) / ba;
+}
+
+/* The direction a job's random offsets are placed for: its first. */
+static enum io_dir first_dir(const struct job_spec *spec)
+{
+	return spec->trim ? IO_TRIM : spec->read_pct > 0 ? IO_READ : IO_WRITE;
+}
+
+/* Whether a ba other than the grain places random offsets (a direction the job does). */
+static bool ba_used(const struct job_spec *spec)
+{
+	bool does[IO_DIRS] = { !spec->trim && spec->read_pct > 0, !spec->trim && spec->read_pct < 100, spec->trim };
+	for (int d = 0; spec->random && d < IO_DIRS; d++)
+		if (does[d] && offset_step(spec, (enum io_dir)d) != job_grain(spec))
+			return true;
+	return false;
+}
+
+/* blockalign: for uniform random offsets or zoned ones of one step (the
+ * random map, the other distributions and several files place blocks by
+ * the grain), a multiple of the direct I/O alignment, no larger than any
+ * worker's area. Only the directions the job does count, as in fio. */
 static int validate_ba(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
 {
 	static const char *const names[IO_DIRS] = { "reads", "writes", "trims" };
 	bool does[IO_DIRS] = { !spec->trim && spec->read_pct > 0, !spec->trim && spec->read_pct < 100, spec->trim };
 	unsigned align = t->direct ? t->offset_align : 1;
-	for (int d = 0; spec->random && d < IO_DIRS; d++) {
+	bool one_step = offset_step(spec, IO_READ) == offset_step(spec, IO_WRITE) || !does[IO_READ] || !does[IO_WRITE];
+	for (int d = 0; ba_used(spec) && d < IO_DIRS; d++) {
 		uint64_t ba = spec->ba[d];
 		if (!does[d] || !ba || ba == job_grain(spec))
 			continue;
-		if (spec->random_map == JOB_MAP_ONCE || spec->dist.kind != DIST_RANDOM || spec->nr_files > 1) {
-			snprintf(msg, len, "blockalign (ba) needs uniform random offsets (no random map, "
-				 "random_distribution or several files)");
+		if (spec->random_map == JOB_MAP_ONCE || spec->nr_files > 1 ||
+		    (spec->dist.kind != DIST_RANDOM && (spec->dist.kind != DIST_ZONED || !one_step))) {
+			snprintf(msg, len, "blockalign (ba) needs uniform or zoned random offsets, one ba with zoned (no "
+				 "random map, other random_distribution or several files)");
 			return -EINVAL;
 		}
 		if (ba % align) {
@@ -377,13 +409,10 @@ static bool prepare_backlog_unit(struct worker *w, struct io_unit *u)
 }
 
 /* A uniform random offset in the area: a multiple of the direction's ba
- * (the grain without one) where a block of the grain still fits (fio's
- * last_block: the area less grain - ba, in steps of ba). */
+ * (the grain without one) where a block of the grain still fits. */
 static uint64_t uniform_offset(struct worker *w, enum io_dir dir)
 {
-	uint64_t grain = job_grain(w->spec), ba = w->spec->ba[dir] ? w->spec->ba[dir] : grain;
-	uint64_t room = w->span - (grain > ba ? grain - ba : 0);
-	return prng_below(&w->rng, room / ba) * ba;
+	return prng_below(&w->rng, last_block(w->spec, w->span, dir)) * offset_step(w->spec, dir);
 }
 
 /* This I/O's size: BS, or drawn as bssplit or bsrange say. */
@@ -493,7 +522,7 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
 	if (spec->random && spec->dist.kind != DIST_RANDOM) {
-		u->offset = dist_next(&w->dist, &w->rng) * grain;
+		u->offset = dist_next(&w->dist, &w->rng) * (ba_used(spec) ? offset_step(spec, u->dir) : grain);
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
 		u->offset = next_free_run(w, &u->len) * grain;
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
@@ -858,9 +887,11 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index, 
 	w->record_slat = w->ops->separates_submission;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
-	if (spec->random && spec->dist.kind != DIST_RANDOM) /* fio's ranges: the area over the smallest size, rounded up */
-		dist_init(&w->dist, &spec->dist, (w->span + job_grain(spec) - 1) / job_grain(spec), &w->rng,
-			  prev ? &prev->dist : NULL);
+	/* fio's ranges: the area over the smallest size, rounded up; zoned with ba: its last_block */
+	uint64_t ranges = ba_used(spec) ? last_block(spec, w->span, first_dir(spec))
+					: (w->span + job_grain(spec) - 1) / job_grain(spec);
+	if (spec->random && spec->dist.kind != DIST_RANDOM)
+		dist_init(&w->dist, &spec->dist, ranges, &w->rng, prev ? &prev->dist : NULL);
 	else if (spec->random_map == JOB_MAP_ONCE)
 		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)

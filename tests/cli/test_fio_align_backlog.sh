@@ -4,7 +4,8 @@
 # where the file system has it). ba: as many I/Os as fio's, every random
 # offset a multiple of ba in both (each direction its own with ba=R,W; the
 # per-I/O logs, write_iops_log with log_offset=1), many not of bs, and
-# sequential I/O at multiples of bs (fio uses ba for random I/O only).
+# sequential I/O at multiples of bs (fio uses ba for random I/O only);
+# random_distribution=zoned with ba: the first zone's share of the I/Os fio's.
 # verify_backlog (and verify_backlog_batch): as many reads and writes as
 # fio's, in fio's order with psync (the two logs' directions line by line),
 # every block checked once, some during the writes. A byte flipped in a
@@ -107,6 +108,13 @@ iodepth=8
 rw=read
 bs=8k
 ba=4k
+
+[zoned]
+rw=randread
+bs=8k
+ba=4k
+random_distribution=zoned:60/10:40/90
+io_size=16m
 JOB
 run_both ba
 check "fio turns the random map off for ba" -- grep -q "Any use of blockalign= turns off randommap" "$TMP/fio-ba.err"
@@ -114,9 +122,10 @@ check "and so does iotriage (uniform offsets)" -- jtest "$TMP/io-ba.json" \
 	'[.fio_job.jobs[] | select(.name != "seq") | .parameters.random_map] | all(. == "uniform")'
 n=0
 # job ddir ba bs: each random job's direction, its ba and its block size
-for spec in "small 0 4096 8192" "big 0 16384 4096" "mix 0 1024 4096" "mix 1 8192 4096" "aio 1 512 4096"; do
+for spec in "small 0 4096 8192" "big 0 16384 4096" "mix 0 1024 4096" "mix 1 8192 4096" "aio 1 512 4096" \
+	"zoned 0 4096 8192"; do
 	read -r job ddir ba bs <<<"$spec"
-	case $job in small) n=1 ;; big) n=2 ;; mix) n=3 ;; aio) n=4 ;; esac
+	case $job in small) n=1 ;; big) n=2 ;; mix) n=3 ;; aio) n=4 ;; zoned) n=6 ;; esac
 	for who in fio io; do
 		log=$TMP/$who/ba_iops.$n.log
 		check "$who, job $job: every $( [ "$ddir" = 0 ] && echo read || echo write ) at a multiple of ba=$ba" -- \
@@ -131,8 +140,15 @@ for who in fio io; do
 	check "$who, job seq: sequential I/O at multiples of bs=8k (ba not used)" -- \
 		test "$(off_step "$TMP/$who/ba_iops.5.log" 0 8192)" = 0
 done
+# zoned with ba: the first zone is 10% of fio's last_block, (4m - 4k) / 4k = 1023 steps: 102 of them.
+for who in fio io; do
+	eval "zone_$who=$(awk -F, '$5 < 102 * 4096 { n++ } END { printf "%.3f", n / NR }' "$TMP/$who/ba_iops.6.log")"
+done
+diag "zoned:60/10:40/90 with ba=4k: the share in the first zone: fio $zone_fio, iotriage $zone_io"
+check "zoned with ba: the first zone's share is fio's within 0.06" -- \
+	awk -v a="$zone_fio" -v b="$zone_io" 'BEGIN { d = a - b; exit !(d < 0.06 && d > -0.06 && a > 0.5) }'
 n=0
-for job in small big mix aio seq; do
+for job in small big mix aio seq zoned; do
 	n=$((n + 1))
 	f=$(($(ios fio ba "$job" read) + $(ios fio ba "$job" write)))
 	i=$(($(ios io ba "$job" read) + $(ios io ba "$job" write)))

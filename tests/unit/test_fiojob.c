@@ -252,7 +252,10 @@ static void test_blockalign(void)
 	refused("[j]\nrw=randread\nba=lots\n", "line 3 [j]: ba=lots: expected a size");
 	fios("[j]\nrw=randread\nba=4k:8k\n", "values parted by ':' or '-' are not run natively");
 	fios("[j]\nrw=randwrite\nba=2k\nverify=md5\n", "verify= on random writes with ba=");
-	fios("[j]\nrw=randread\nba=2k\nrandom_distribution=zipf:1.1\n", "ba= with random_distribution=");
+	fios("[j]\nrw=randread\nba=2k\nrandom_distribution=zipf:1.1\n", "ba= with random_distribution= other than zoned");
+	fios("[j]\nrw=randrw\nba=2k,8k\nrandom_distribution=zoned:50/5:50/95\n", "or with zoned and a ba per direction");
+	is_int(parse("[j]\nrw=randrw\nba=2k\nrandom_distribution=zoned:50/5:50/95\n"), 0, "ba= with zoned");
+	is_str(f.fio_reason, "", "one ba for reads and writes: native");
 	fios("[j]\nrw=randread\nba=2k\nnrfiles=2\nsize=1m\n", "nrfiles= over 1 with bsrange/bssplit, ba,");
 	fiojob_file_release(&f);
 }

@@ -536,7 +536,25 @@ static void test_blockalign(void)
 		misaligned += offs[i] % (64 << 10) != 0;
 	ok(n == 256 && misaligned == 0, "ba over bs: offsets in its steps, as many I/Os");
 	free(r);
+	char why[128];
+	is_int(dist_parse("zoned:100/10", &spec.dist, why, sizeof(why)), 0, "random_distribution=zoned:100/10");
+	spec.bs = 8192;
+	spec.ba[IO_READ] = 4096;
+	r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	size_t outside = 0;
+	misaligned = 0;
+	for (size_t i = 0; i < n; i++) {
+		misaligned += offs[i] % 4096 != 0;
+		outside += offs[i] >= 25 * 4096; /* fio: 10% of last_block's 255 steps of 4k (1m less 8k - 4k) */
+	}
+	ok(n == 128 && misaligned == 0 && outside == 0, "zoned with ba: offsets in ba steps, all in the first zone");
+	free(r);
 	char msg[256] = "";
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "ba with zoned is run");
+	is_int(dist_parse("zipf:1.2", &spec.dist, why, sizeof(why)), 0, "random_distribution=zipf:1.2");
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "ba with zipf is refused");
+	spec.dist = (struct dist_spec)DIST_SPEC_INIT;
+	spec.bs = 4096;
 	spec.ba[IO_READ] = 256;
 	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ba off the direct I/O alignment is refused");
 	ok(strstr(msg, "blockalign (ba) 256 of the reads is not a multiple of 512") != NULL, "naming it");
