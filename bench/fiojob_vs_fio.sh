@@ -24,8 +24,14 @@
 # latency's N (fio 3.33 leaves them out of sync.total_ios).
 # The nrfiles job (8 files of 4 MiB, taken in turn) runs on files in a
 # directory of /var/tmp, one per tool, not on the device.
-# FIOJOB_ONLY=REGEX runs only the options whose names match.
-# Needs root and fio; removes the loop device on exit and signals. Run it alone.
+# blockalign (ba) jobs draw uniform offsets (fio turns the random map off),
+# the verify_backlog jobs read each block back during or after the writes:
+# the counts are exact for both.
+# FIOJOB_ONLY=REGEX runs only the options whose names match. FIOJOB_FILE=1
+# runs every job on the 256 MiB file itself (direct I/O on its file
+# system), no loop device (and no root) needed.
+# Needs root (without FIOJOB_FILE) and fio; removes the loop device on exit
+# and signals. Run it alone.
 set -eu
 rounds=${1:-5}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +46,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 export IOTRIAGE_STATE_DIR=$work/state
 head -c 256M /dev/urandom >"$work/img"
-dev=$(losetup -f --show --direct-io=on "$work/img")
+if [ -n "${FIOJOB_FILE:-}" ]; then
+	target=$work/img
+else
+	dev=$(losetup -f --show --direct-io=on "$work/img")
+	target=$dev
+fi
 
 # option NAME BODY: a job file of one job (direct, 4k) with BODY's options.
 options=()
@@ -68,6 +79,10 @@ option compress 'rw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n
 option randtrim 'rw=randtrim\nbs=64k\nioengine=libaio\niodepth=8\n'
 option trimwrite 'rw=trimwrite\nsize=16m\n'
 option nrfiles 'rw=randread\nnrfiles=8\nioengine=io_uring\niodepth=8\n'
+option ba 'rw=randread\nbs=8k\nba=4k\nioengine=libaio\niodepth=8\n'
+option ba_512 'rw=randwrite\nsize=16m\nba=512\n'
+option verify_backlog 'rw=write\nsize=16m\nverify=crc32c\nverify_backlog=16\n'
+option verify_backlog_batch 'rw=randwrite\nsize=16m\nverify=md5\nverify_backlog=64\nverify_backlog_batch=16\nioengine=libaio\niodepth=8\n'
 
 # counts FILE PROGRAM: "reads writes syncs trims iops" of the file's jobs, summed.
 counts() {
@@ -82,13 +97,13 @@ counts() {
 	fi
 }
 # The nrfiles job's files are laid out in a directory of /var/tmp (one per tool), the others run on the device.
-target() { case $1 in nrfiles*) mkdir -p "$work/$2.d" && echo "$work/$2.d" ;; *) echo "$dev" ;; esac; }
+where() { case $1 in nrfiles*) mkdir -p "$work/$2.d" && echo "$work/$2.d" ;; *) echo "$target" ;; esac; }
 run_fio() {
-	local where=--filename="$dev"
-	case $1 in nrfiles*) where=--directory="$(target "$1" fio)" ;; esac
+	local where=--filename="$target"
+	case $1 in nrfiles*) where=--directory="$(where "$1" fio)" ;; esac
 	fio --output-format=json --aux-path="$work" "$where" "$work/$1.fio" >"$work/f.json" 2>/dev/null
 }
-run_iot() { "$iotriage" run --fio-job "$work/$1.fio" "$(target "$1" iot)" --native --json >"$work/i.json" 2>/dev/null; }
+run_iot() { "$iotriage" run --fio-job "$work/$1.fio" "$(where "$1" iot)" --native --json >"$work/i.json" 2>/dev/null; }
 
 printf '%-17s %-22s %-22s %s\n' OPTION "FIO R/W/SYNC/TRIM" "IOTRIAGE R/W/SYNC/TRIM" "RATE RATIO (median, range)"
 for opt in "${options[@]}"; do

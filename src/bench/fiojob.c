@@ -178,6 +178,35 @@ static int opt_bs(struct parse_state *ps, const char *key, const char *val)
 	return 0;
 }
 
+/* ba=R[,W[,T]] (blockalign), read as fio reads a list of values for the
+ * directions: a value not followed by a comma holds for the directions
+ * after it too, an empty one leaves that direction as it was (ba=,8k: the
+ * writes and trims). fio also splits at ':' or '-' when there is no comma:
+ * such a value is fio's. */
+static int opt_ba(struct parse_state *ps, const char *key, const char *val)
+{
+	if (need_value(ps, key, val) < 0)
+		return -EINVAL;
+	if (val[0] != '(' && !strchr(val, ',') && strpbrk(val, ":-"))
+		return need_fio(ps, "%s=%s: values parted by ':' or '-' are not run natively (write R,W,T)", key, val);
+	char list[LINE_MAX_LEN], *p = list;
+	snprintf(list, sizeof(list), "%s", val);
+	for (int d = 0; d < 3 && p; d++) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		uint64_t v = 0;
+		if (*p && get_size(ps, key, p, 1, &v) < 0)
+			return -EINVAL;
+		for (int k = d; *p && k < (comma ? d + 1 : 3); k++)
+			ps->cur->ba[k] = v;
+		p = comma ? comma + 1 : NULL;
+	}
+	if (p && *p)
+		return fail(ps, "%s=%s: expected at most three sizes (reads, writes, trims)", key, val);
+	return 0;
+}
+
 /* wait_for=NAME: the job starts when job NAME has ended. */
 static int opt_wait_for(struct parse_state *ps, const char *key, const char *val)
 {
@@ -482,14 +511,23 @@ static int opt_sync(struct parse_state *ps, const char *key, const char *val)
 	return r;
 }
 
-/* verify= with the checksums built in (basic/checksum.h); do_verify and
- * verify_fatal. fio's other kinds (crc32, xxhash, meta, pattern, ...) are fio's. */
+/* verify= with the checksums built in (basic/checksum.h); do_verify,
+ * verify_fatal, verify_backlog and verify_backlog_batch. fio's other kinds
+ * (crc32, xxhash, meta, pattern, ...) are fio's. */
 static int opt_verify(struct parse_state *ps, const char *key, const char *val)
 {
 	if (strcmp(key, "do_verify") == 0)
 		return get_bool(ps, key, val, &ps->cur->do_verify);
 	if (strcmp(key, "verify_fatal") == 0)
 		return get_bool(ps, key, val, &ps->cur->verify_fatal);
+	if (strcmp(key, "verify_backlog") == 0)
+		return get_uint(ps, key, val, 0, UINT64_MAX, &ps->cur->verify_backlog);
+	if (strcmp(key, "verify_backlog_batch") == 0) {
+		uint64_t v = 0;
+		int r = get_uint(ps, key, val, 0, UINT32_MAX, &v);
+		ps->cur->verify_batch = (unsigned)v;
+		return r;
+	}
 	if (need_value(ps, key, val) < 0)
 		return -EINVAL;
 	ps->cur->verify[0] = '\0';
@@ -636,7 +674,8 @@ static const struct {
 	{ "bsrange", opt_bsrange }, { "bssplit", opt_bssplit }, { "wait_for", opt_wait_for },
 	{ "random_distribution", opt_distribution }, { "buffer_compress_percentage", opt_shrinkable },
 	{ "buffer_compress_chunk", opt_shrinkable }, { "dedupe_percentage", opt_shrinkable },
-	{ "dedupe_mode", opt_shrinkable }, { "refill_buffers", opt_flag },
+	{ "dedupe_mode", opt_shrinkable }, { "refill_buffers", opt_flag }, { "ba", opt_ba },
+	{ "verify_backlog", opt_verify }, { "verify_backlog_batch", opt_verify },
 };
 
 /* fio's aliases (its option table's .alias), each to the option's name. */
@@ -661,7 +700,8 @@ const char *const fiojob_supported[] = {
 	"wait_for", "random_distribution", "buffer_compress_percentage", "buffer_compress_chunk",
 	"dedupe_percentage", "dedupe_mode", "refill_buffers",
 	"write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log", "log_avg_msec",
-	"log_hist_msec", "log_hist_coarseness", "log_max_value", "log_offset", "per_job_logs", NULL,
+	"log_hist_msec", "log_hist_coarseness", "log_max_value", "log_offset", "per_job_logs", "ba", "blockalign",
+	"verify_backlog", "verify_backlog_batch", NULL,
 };
 
 const char *const fiojob_cosmetic[] = {
@@ -823,6 +863,31 @@ static bool engine_changes_files(const char *engine)
 	return false;
 }
 
+/* fio uses ba= for random I/O only (the smallest block size otherwise), and
+ * one that differs from that size in any direction turns the random map
+ * off ("Any use of blockalign= turns off randommap"). */
+static bool ba_changes_offsets(const struct fiojob *j)
+{
+	uint64_t grain = j->bs_min ? j->bs_min : j->bs;
+	if (strncmp(j->rw, "rand", 4) != 0)
+		return false;
+	for (int d = 0; d < 3; d++)
+		if (j->ba[d] && j->ba[d] != grain)
+			return true;
+	return false;
+}
+
+/* random_distribution=zoned with ba: fio places the zones' blocks ba apart
+ * (its last_block), natively when the job's directions share one ba (the
+ * others draw the distribution's blocks by the block size and place them ba
+ * apart, squeezed or past the end: fio's). */
+static bool ba_with_dist_native(const struct fiojob *j)
+{
+	uint64_t grain = j->bs_min ? j->bs_min : j->bs;
+	uint64_t r = j->ba[0] ? j->ba[0] : grain, w = j->ba[1] ? j->ba[1] : grain;
+	return j->dist.kind == DIST_ZONED && (strcmp(j->rw, "randrw") != 0 || r == w);
+}
+
 /* Native options iotriage runs only in some combinations: the others are fio's. */
 /* Why several files (nrfiles) are fio's, NULL when run natively: files of
  * one fixed block size named by filename_format in turn (fio's roundrobin),
@@ -839,8 +904,10 @@ static const char *nrfiles_why(const struct fiojob *j)
 	if (!each || each % j->bs || j->size_pct)
 		return "nrfiles= over 1 without a size that is a whole number of blocks per file";
 	if (j->bs_min || j->verify[0] || strstr(j->rw, "trim") || j->fsync || j->fdatasync || j->offset ||
-	    j->offset_increment || j->seq_hole || j->numjobs > 1 || strcmp(j->ioengine, "null") == 0)
-		return "nrfiles= over 1 with bsrange/bssplit, verify, trim, fsync, offset, ':N', numjobs or the null engine";
+	    j->offset_increment || j->seq_hole || j->numjobs > 1 || strcmp(j->ioengine, "null") == 0 ||
+	    ba_changes_offsets(j))
+		return "nrfiles= over 1 with bsrange/bssplit, ba, verify, trim, fsync, offset, ':N', numjobs or the null "
+		       "engine";
 	return NULL;
 }
 
@@ -860,6 +927,8 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "both fsync= and fdatasync=";
 	else if (j->verify[0] && !reads && !writes)
 		why = "verify= with a read/write mix";
+	else if (j->verify[0] && writes && ba_changes_offsets(j))
+		why = "verify= on random writes with ba= (it turns the random map off: blocks written over again)";
 	else if (j->verify[0] && (j->norandommap || j->time_based) && writes)
 		why = "verify= on writes with norandommap or time_based (blocks written over again)";
 	else if (j->verify[0] && j->bs_min)
@@ -868,6 +937,12 @@ static void job_combinations(struct fiojob_file *out, const struct fiojob *j)
 		why = "an offset modifier (':N') with block sizes that vary";
 	else if (j->verify[0] && (j->compress_pct || j->dedupe_pct))
 		why = "verify= with buffer_compress_percentage= or dedupe_percentage=";
+	else if (j->verify[0] && j->do_verify && j->verify_backlog && writes &&
+		 (j->loops > 1 || j->number_ios || (j->io_size && j->size && j->io_size > j->size)))
+		why = "verify_backlog= with loops=, number_ios= or io_size= over size= (fio counts the blocks it reads "
+		      "back against them)";
+	else if (ba_changes_offsets(j) && j->dist.kind != DIST_RANDOM && !ba_with_dist_native(j))
+		why = "ba= with random_distribution= other than zoned, or with zoned and a ba per direction";
 	else if (j->nrfiles > 1)
 		why = nrfiles_why(j);
 	else if (j->numjobs > 1 && !j->filename[0] && (j->directory[0] || j->filename_format[0] || j->filesize))
@@ -891,7 +966,7 @@ static void jobs_finish(struct fiojob_file *out)
 {
 	for (size_t i = 0; i < out->njobs; i++) {
 		struct fiojob *j = &out->jobs[i];
-		if (j->dist.kind != DIST_RANDOM) /* fio: a non-uniform model excludes the random map */
+		if (j->dist.kind != DIST_RANDOM || ba_changes_offsets(j)) /* fio turns the random map off for both */
 			j->norandommap = true;
 		logs_named(j);
 		j->may_write = (strcmp(j->rw, "read") != 0 && strcmp(j->rw, "randread") != 0) ||

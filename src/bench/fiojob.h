@@ -69,6 +69,15 @@ struct fiojob {
 	uint64_t seq_hole;       /* rw=read:N or write:N: N bytes skipped after each I/O */
 	char verify[16];         /* crc32c md5 sha256, "" for none */
 	bool do_verify, verify_fatal;
+	/* verify_backlog=N: with do_verify, a write job reads back and checks
+	 * the blocks written so far after every N writes (VERIFY_BATCH of
+	 * them, 0: N), the rest after the writes; 0: all after the writes. */
+	uint64_t verify_backlog;
+	unsigned verify_batch;
+	/* ba= (blockalign) for reads, writes and trims: random offsets in steps
+	 * of it; 0 is fio's default, the smallest block size. fio uses it for
+	 * random I/O only, and one that differs turns the random map off. */
+	uint64_t ba[3];
 	char ioengine[16];       /* iotriage's engine name: psync libaio io_uring null; fio's own when fio's */
 	char filename[256];      /* the one file named, "\:" read as ':'; "" when none */
 	char files[512];         /* filename= as written (several files, escapes kept) */

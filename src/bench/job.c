@@ -132,7 +132,11 @@ struct worker {
 	uint64_t writes_issued, synced_at, sync_ios;
 	struct histogram lat_sync;
 	bool verifying;          /* the read-back pass after the writes */
-	struct verify_map vmap;  /* blocks written (verify) */
+	struct verify_map vmap;  /* blocks written (verify) and not yet read back */
+	struct verify_backlog backlog; /* verify_backlog: blocks written, oldest first */
+	bool backlog_unit;       /* the unit just prepared reads a block back during the writes */
+	enum io_dir last_dir;    /* of the last I/O done (fio's last_ddir; reads at first, as fio's) */
+	uint64_t verify_backlog_blocks;
 	struct verify_map used;  /* sizes that vary, random map on: blocks done this pass */
 	uint64_t verify_next, verify_issued;
 	uint64_t verify_blocks, verify_errors, verify_offset;
@@ -215,6 +219,78 @@ int job_validate_timing(const struct job_spec *spec, char *msg, size_t len)
 	return 0;
 }
 
+/* The grain of offsets: the smallest block size. */
+static uint32_t job_grain(const struct job_spec *spec)
+{
+	return spec->bs_min ? spec->bs_min : spec->bs;
+}
+
+/* The step of random offsets in direction DIR: its ba, or the grain. */
+static uint64_t offset_step(const struct job_spec *spec, enum io_dir dir)
+{
+	return spec->ba[dir] ? spec->ba[dir] : job_grain(spec);
+}
+
+/* How many steps of DIR an area of SPAN holds with a block of the grain at
+ * the last one (fio's last_block: SPAN less grain - ba when ba is smaller). */
+static uint64_t last_block(const struct job_spec *spec, uint64_t span, enum io_dir dir)
+{
+	uint64_t grain = job_grain(spec), ba = offset_step(spec, dir);
+	return (span - (grain > ba ? grain - ba : 0)) / ba;
+}
+
+/* The direction a job's random offsets are placed for: its first. */
+static enum io_dir first_dir(const struct job_spec *spec)
+{
+	return spec->trim ? IO_TRIM : spec->read_pct > 0 ? IO_READ : IO_WRITE;
+}
+
+/* Whether a ba other than the grain places random offsets (a direction the job does). */
+static bool ba_used(const struct job_spec *spec)
+{
+	bool does[IO_DIRS] = { !spec->trim && spec->read_pct > 0, !spec->trim && spec->read_pct < 100, spec->trim };
+	for (int d = 0; spec->random && d < IO_DIRS; d++)
+		if (does[d] && offset_step(spec, (enum io_dir)d) != job_grain(spec))
+			return true;
+	return false;
+}
+
+/* blockalign: for uniform random offsets or zoned ones of one step (the
+ * random map, the other distributions and several files place blocks by
+ * the grain), a multiple of the direct I/O alignment, no larger than any
+ * worker's area. Only the directions the job does count, as in fio. */
+static int validate_ba(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
+{
+	static const char *const names[IO_DIRS] = { "reads", "writes", "trims" };
+	bool does[IO_DIRS] = { !spec->trim && spec->read_pct > 0, !spec->trim && spec->read_pct < 100, spec->trim };
+	unsigned align = t->direct ? t->offset_align : 1;
+	bool one_step = offset_step(spec, IO_READ) == offset_step(spec, IO_WRITE) || !does[IO_READ] || !does[IO_WRITE];
+	for (int d = 0; ba_used(spec) && d < IO_DIRS; d++) {
+		uint64_t ba = spec->ba[d];
+		if (!does[d] || !ba || ba == job_grain(spec))
+			continue;
+		if (spec->random_map == JOB_MAP_ONCE || spec->nr_files > 1 ||
+		    (spec->dist.kind != DIST_RANDOM && (spec->dist.kind != DIST_ZONED || !one_step))) {
+			snprintf(msg, len, "blockalign (ba) needs uniform or zoned random offsets, one ba with zoned (no "
+				 "random map, other random_distribution or several files)");
+			return -EINVAL;
+		}
+		if (ba % align) {
+			snprintf(msg, len, "blockalign (ba) %llu of the %s is not a multiple of %u bytes, the direct I/O "
+				 "alignment of '%s'", (unsigned long long)ba, names[d], align, t->path);
+			return -EINVAL;
+		}
+		for (unsigned i = 0; i < spec->numjobs; i++)
+			if (job_worker_span(spec, t, i) < ba) {
+				snprintf(msg, len, "blockalign (ba) %llu of the %s is larger than the %llu bytes of the "
+					 "area", (unsigned long long)ba, names[d],
+					 (unsigned long long)job_worker_span(spec, t, i));
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 int job_validate(const struct job_spec *spec, const struct target *t, char *msg, size_t len)
 {
 	unsigned align = t->direct ? t->offset_align : 1;
@@ -281,7 +357,7 @@ int job_validate(const struct job_spec *spec, const struct target *t, char *msg,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return validate_ba(spec, t, msg, len);
 }
 
 uint64_t job_worker_base(const struct job_spec *spec, unsigned index)
@@ -317,10 +393,27 @@ static void prepare_verify_unit(struct worker *w, struct io_unit *u)
 	u->offset = w->base + b * w->spec->bs;
 }
 
-/* The grain of offsets: the smallest block size. */
-static uint32_t job_grain(const struct job_spec *spec)
+/* verify_backlog: the oldest block written read back now, when fio's rule
+ * says so; it leaves the written-block map, so the read-back after the
+ * writes skips it. */
+static bool prepare_backlog_unit(struct worker *w, struct io_unit *u)
 {
-	return spec->bs_min ? spec->bs_min : spec->bs;
+	uint64_t b = 0;
+	if (!verify_backlog_next(&w->backlog, w->last_dir == IO_READ, &w->vmap, &b))
+		return false;
+	verify_map_unmark(&w->vmap, b);
+	w->backlog_unit = true;
+	u->dir = IO_READ;
+	u->len = w->spec->bs;
+	u->offset = w->base + b * w->spec->bs;
+	return true;
+}
+
+/* A uniform random offset in the area: a multiple of the direction's ba
+ * (the grain without one) where a block of the grain still fits. */
+static uint64_t uniform_offset(struct worker *w, enum io_dir dir)
+{
+	return prng_below(&w->rng, last_block(w->spec, w->span, dir)) * offset_step(w->spec, dir);
 }
 
 /* This I/O's size: BS, or drawn as bssplit or bsrange say. */
@@ -405,6 +498,7 @@ static void prepare_write_after_trim(struct worker *w, struct io_unit *u)
 static void prepare_unit(struct worker *w, struct io_unit *u)
 {
 	const struct job_spec *spec = w->spec;
+	w->backlog_unit = false;
 	if (w->verifying) {
 		prepare_verify_unit(w, u);
 		return;
@@ -413,6 +507,8 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		prepare_write_after_trim(w, u);
 		return;
 	}
+	if (w->backlog.every && prepare_backlog_unit(w, u))
+		return;
 	uint64_t remaining = w->limit - w->issued;
 	uint32_t len = pick_len(w), grain = job_grain(spec);
 	u->len = remaining < len && !spec->time_based ? (uint32_t)remaining : len;
@@ -427,13 +523,13 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 		u->dir = prng_below(&w->rng, 100) < spec->read_pct ? IO_READ : IO_WRITE;
 
 	if (spec->random && spec->dist.kind != DIST_RANDOM) {
-		u->offset = dist_next(&w->dist, &w->rng) * grain;
+		u->offset = dist_next(&w->dist, &w->rng) * (ba_used(spec) ? offset_step(spec, u->dir) : grain);
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE && w->used.bits) {
 		u->offset = next_free_run(w, &u->len) * grain;
 	} else if (spec->random && spec->random_map == JOB_MAP_ONCE) {
 		u->offset = perm_at(&w->perm, w->perm_next++ % w->perm.n) * grain;
 	} else if (spec->random) {
-		u->offset = prng_below(&w->rng, w->span / grain) * grain;
+		u->offset = uniform_offset(w, u->dir);
 	} else {
 		if (w->seq_offset + (u->len < grain ? u->len : grain) > w->span)
 			w->seq_offset = 0;
@@ -449,6 +545,12 @@ static void prepare_unit(struct worker *w, struct io_unit *u)
 	w->ios_issued++;
 	if (u->dir == IO_WRITE)
 		fill_write(w, u);
+	/* fio logs a write for the backlog as it is issued; a cut block is not verified */
+	if (u->dir == IO_WRITE && w->backlog.every && u->len == spec->bs &&
+	    verify_backlog_push(&w->backlog, (u->offset - w->base) / spec->bs) < 0 && w->stop != JOB_STOP_ERROR) {
+		w->stop = JOB_STOP_ERROR;
+		w->error = -ENOMEM;
+	}
 	if (spec->trim == JOB_TRIM_WRITE) {
 		w->write_after_trim = true;
 		w->trim_offset = u->offset;
@@ -461,6 +563,7 @@ static void check_unit(struct worker *w, struct io_unit *u)
 {
 	char why[sizeof(w->verify_why)];
 	w->verify_blocks++;
+	w->verify_backlog_blocks += w->backlog.every && !w->verifying;
 	if (verify_check(u->buf, u->len, u->offset, w->spec->verify, why, sizeof(why)) == 0)
 		return;
 	if (w->verify_errors++ == 0) {
@@ -489,6 +592,7 @@ static void log_unit(struct worker *w, const struct io_unit *u, uint64_t now)
 static void complete_unit(struct worker *w, struct io_unit *u, uint64_t now)
 {
 	bool whole = u->result == (int64_t)u->len;
+	w->last_dir = u->dir;
 	if (w->spec->verify && whole && u->dir == IO_WRITE && u->len == w->spec->bs)
 		verify_map_mark(&w->vmap, (u->offset - w->base) / w->spec->bs);
 	if (w->spec->verify && whole && u->dir == IO_READ && u->len >= VERIFY_MIN_BLOCK)
@@ -694,8 +798,9 @@ static void worker_loop(struct worker *w, uint64_t deadline)
 				w->free_units[w->nr_free++] = u;
 				break;
 			}
-			if (u->dir != IO_TRIM || w->spec->trim != JOB_TRIM_WRITE)
-				w->issued += u->len; /* trimwrite: its writes count, as fio's */
+			/* trimwrite: its writes count, as fio's; the backlog's reads do not */
+			if (!w->backlog_unit && (u->dir != IO_TRIM || w->spec->trim != JOB_TRIM_WRITE))
+				w->issued += u->len;
 			count_think(w);
 			if (st == ENGINE_COMPLETED) {
 				now = now_ns();
@@ -783,13 +888,18 @@ static int worker_setup(struct worker *w, const struct target *t, size_t index, 
 	w->record_slat = w->ops->separates_submission;
 	prng_seed(&w->rng, spec->seed + index * 0x9e3779b97f4a7c15ULL);
 	pattern_fill(w->buffers, bytes, spec->pattern, &w->rng);
-	if (spec->random && spec->dist.kind != DIST_RANDOM) /* fio's ranges: the area over the smallest size, rounded up */
-		dist_init(&w->dist, &spec->dist, (w->span + job_grain(spec) - 1) / job_grain(spec), &w->rng,
-			  prev ? &prev->dist : NULL);
+	/* fio's ranges: the area over the smallest size, rounded up; zoned with ba: its last_block */
+	uint64_t ranges = ba_used(spec) ? last_block(spec, w->span, first_dir(spec))
+					: (w->span + job_grain(spec) - 1) / job_grain(spec);
+	if (spec->random && spec->dist.kind != DIST_RANDOM)
+		dist_init(&w->dist, &spec->dist, ranges, &w->rng, prev ? &prev->dist : NULL);
 	else if (spec->random_map == JOB_MAP_ONCE)
 		perm_init(&w->perm, w->span / job_grain(spec), &w->rng);
 	if (spec->verify && verify_map_init(&w->vmap, w->span / spec->bs) < 0)
 		return -ENOMEM;
+	/* fio keeps a backlog of what a write job writes, with do_verify only */
+	if (spec->verify && spec->verify_read && spec->verify_backlog && spec->read_pct == 0 && !spec->trim)
+		verify_backlog_init(&w->backlog, spec->verify_backlog, spec->verify_batch);
 	if (spec->bs_min && spec->random && spec->random_map == JOB_MAP_ONCE &&
 	    verify_map_init(&w->used, w->span / job_grain(spec)) < 0)
 		return -ENOMEM;
@@ -827,6 +937,7 @@ static void worker_teardown(struct worker *w)
 	free(w->batch);
 	verify_map_release(&w->vmap);
 	verify_map_release(&w->used);
+	verify_backlog_release(&w->backlog);
 }
 
 /* Successive workers, across every job in the process (readdisks
@@ -1055,6 +1166,7 @@ static void worker_usage(const struct worker *w, struct job_worker_result *out)
 static void collect_verify(struct worker *w, struct job_result *res)
 {
 	res->verify_blocks += w->verify_blocks;
+	res->verify_backlog_blocks += w->verify_backlog_blocks;
 	if (!w->verify_errors)
 		return;
 	if (!res->verify_errors || w->verify_offset < res->verify_offset) {

@@ -111,6 +111,14 @@ struct job_spec {
 	 * first mismatch; otherwise every block is checked and the run fails. */
 	enum checksum_kind verify;
 	bool verify_read, verify_fatal;
+	/* fio's verify_backlog and verify_backlog_batch: with VERIFY_READ, a
+	 * write job also reads back the blocks it wrote during the writes, by
+	 * fio's rule (struct verify_backlog in bench/verify.h): after every
+	 * VERIFY_BACKLOG writes, VERIFY_BATCH blocks (0: VERIFY_BACKLOG), oldest
+	 * first; these reads do not count against the size, and the read-back
+	 * after the writes checks only the blocks left. 0: none. */
+	uint64_t verify_backlog;
+	uint64_t verify_batch;
 	/* Block sizes that vary (fio's bsrange and bssplit): BS is then the
 	 * largest, BS_MIN the smallest and the grain of offsets (fio's
 	 * blockalign default). With NR_SPLIT entries each I/O's size is drawn
@@ -126,6 +134,12 @@ struct job_spec {
 	 * over the area's ranges of the smallest block size (bench/distribution.h);
 	 * DIST_RANDOM (zeroed): uniform, with the random map. */
 	struct dist_spec dist;
+	/* fio's blockalign (ba), per direction: uniform random offsets
+	 * (JOB_MAP_UNIFORM, DIST_RANDOM, one file) in steps of BA[dir] bytes
+	 * from the area's start instead of the grain, at most grain - BA short
+	 * of its end when smaller than the grain (fio's last_block); 0: the
+	 * grain. Sequential I/O does not use it, as in fio. */
+	uint64_t ba[IO_DIRS];
 	/* fio's buffer_compress_percentage, buffer_compress_chunk and
 	 * dedupe_percentage: when either percentage is set, every write's
 	 * buffer is filled afresh (no scramble): DEDUPE_PCT% of the writes
@@ -201,6 +215,7 @@ struct job_result {
 	/* verify=: blocks checked, how many failed, the first failure's byte
 	 * offset and what was wrong with it. */
 	uint64_t verify_blocks, verify_errors, verify_offset;
+	uint64_t verify_backlog_blocks;  /* of VERIFY_BLOCKS, those checked during the writes */
 	char verify_why[160];
 	enum job_stop stop;
 	int error;               /* -errno when stop == JOB_STOP_ERROR */

@@ -132,8 +132,67 @@ uint64_t verify_map_next(const struct verify_map *m, uint64_t from)
 	return m->nblocks;
 }
 
+void verify_map_unmark(struct verify_map *m, uint64_t block)
+{
+	if (!verify_map_has(m, block))
+		return;
+	m->bits[block / 64] &= ~(1ULL << (block % 64));
+	m->set--;
+}
+
 void verify_map_release(struct verify_map *m)
 {
 	free(m->bits);
 	m->bits = NULL;
+}
+
+void verify_backlog_init(struct verify_backlog *b, uint64_t every, uint64_t batch)
+{
+	*b = (struct verify_backlog){ .every = every, .batch = batch ? batch : every };
+}
+
+int verify_backlog_push(struct verify_backlog *b, uint64_t block)
+{
+	if (b->len == b->cap) { /* full: a ring twice the size, oldest first again */
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		uint64_t *ring = malloc(cap * sizeof(*ring));
+		if (!ring)
+			return -ENOMEM;
+		for (size_t i = 0; i < b->len; i++)
+			ring[i] = b->ring[(b->head + i) % b->cap];
+		free(b->ring);
+		b->ring = ring;
+		b->cap = cap;
+		b->head = 0;
+	}
+	b->ring[(b->head + b->len) % b->cap] = block;
+	b->len++;
+	return 0;
+}
+
+bool verify_backlog_next(struct verify_backlog *b, bool last_read, const struct verify_map *written,
+			 uint64_t *block)
+{
+	if (!b->len)
+		return false;
+	if (!b->due) {
+		if (b->len % b->every != 0 || last_read)
+			return false;
+		b->due = b->batch;
+	}
+	uint64_t oldest = b->ring[b->head];
+	if (!verify_map_has(written, oldest))
+		return false; /* still in flight: fio's get_next_verify finds nothing */
+	b->head = (b->head + 1) % b->cap;
+	b->len--;
+	b->due--;
+	*block = oldest;
+	return true;
+}
+
+void verify_backlog_release(struct verify_backlog *b)
+{
+	free(b->ring);
+	b->ring = NULL;
+	b->cap = b->len = b->head = 0;
 }

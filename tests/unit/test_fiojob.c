@@ -229,6 +229,55 @@ static void test_fio_reasons(void)
 	fiojob_file_release(&f);
 }
 
+/* ba= (blockalign): fio's list of values for reads, writes and trims, used
+ * for random I/O only, and the random map turned off when it differs. */
+static void test_blockalign(void)
+{
+	is_int(parse("[a]\nrw=randread\nbs=8k\nba=4k\n[b]\nstonewall\nrw=randrw\nblockalign=1k,8k\n"
+		     "[c]\nstonewall\nrw=randread\nba=,8k\n[d]\nstonewall\nrw=randread\nba=2k,4k,\n"
+		     "[e]\nstonewall\nrw=read\nbs=8k\nba=4k\n[f]\nstonewall\nrw=randread\nba=4k\n"), 0,
+	       "ba= and blockalign= in their forms");
+	is_str(f.fio_reason, "", "run natively");
+	const struct fiojob *j = f.jobs;
+	ok(j[0].ba[0] == 4096 && j[0].ba[1] == 4096 && j[0].ba[2] == 4096, "one value: every direction");
+	ok(j[1].ba[0] == 1024 && j[1].ba[1] == 8192 && j[1].ba[2] == 8192, "R,W: W holds for the trims too");
+	ok(j[2].ba[0] == 0 && j[2].ba[1] == 8192 && j[2].ba[2] == 8192, ",W: the reads keep the default");
+	ok(j[3].ba[0] == 2048 && j[3].ba[1] == 4096 && j[3].ba[2] == 0, "R,W, (a trailing comma): the trims keep the default");
+	ok(j[0].norandommap && j[1].norandommap && j[2].norandommap && j[3].norandommap,
+	   "a ba other than the block size turns the random map off, as in fio");
+	ok(!j[4].norandommap, "sequential I/O does not use ba: the map stays");
+	ok(!j[5].norandommap, "ba equal to the block size changes nothing");
+	refused("[j]\nrw=randread\nba=0\n", "ba=0: expected a size such as 4k or 64m (not 0)");
+	refused("[j]\nrw=randread\nba=4k,8k,16k,32k\n", "ba=4k,8k,16k,32k: expected at most three sizes");
+	refused("[j]\nrw=randread\nba=lots\n", "line 3 [j]: ba=lots: expected a size");
+	fios("[j]\nrw=randread\nba=4k:8k\n", "values parted by ':' or '-' are not run natively");
+	fios("[j]\nrw=randwrite\nba=2k\nverify=md5\n", "verify= on random writes with ba=");
+	fios("[j]\nrw=randread\nba=2k\nrandom_distribution=zipf:1.1\n", "ba= with random_distribution= other than zoned");
+	fios("[j]\nrw=randrw\nba=2k,8k\nrandom_distribution=zoned:50/5:50/95\n", "or with zoned and a ba per direction");
+	is_int(parse("[j]\nrw=randrw\nba=2k\nrandom_distribution=zoned:50/5:50/95\n"), 0, "ba= with zoned");
+	is_str(f.fio_reason, "", "one ba for reads and writes: native");
+	fios("[j]\nrw=randread\nba=2k\nnrfiles=2\nsize=1m\n", "nrfiles= over 1 with bsrange/bssplit, ba,");
+	fiojob_file_release(&f);
+}
+
+/* verify_backlog= and verify_backlog_batch=. */
+static void test_verify_backlog(void)
+{
+	is_int(parse("[j]\nrw=randwrite\nverify=crc32c\nverify_backlog=16\nverify_backlog_batch=4\n"
+		     "[k]\nstonewall\nrw=write\nverify=md5\nverify_backlog=1k\n"), 0, "verify_backlog, verify_backlog_batch");
+	is_str(f.fio_reason, "", "run natively");
+	ok(f.jobs[0].verify_backlog == 16 && f.jobs[0].verify_batch == 4, "their values");
+	ok(f.jobs[1].verify_backlog == 1024 && f.jobs[1].verify_batch == 0, "a size suffix, as fio reads it; batch 0 is N");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nloops=2\n", "verify_backlog= with loops=");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nnumber_ios=100\n", "verify_backlog= with loops=");
+	fios("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nsize=1m\nio_size=2m\n", "io_size= over size=");
+	is_int(parse("[j]\nrw=write\nverify=crc32c\nverify_backlog=8\nloops=2\ndo_verify=0\n"), 0,
+	       "without do_verify fio keeps no backlog");
+	is_str(f.fio_reason, "", "so loops= with it is native");
+	refused("[j]\nverify_backlog=-1\n", "verify_backlog=-1: expected a whole number");
+	fiojob_file_release(&f);
+}
+
 /* Options that change nothing measured never make a file fio's. */
 static void test_cosmetic(void)
 {
@@ -415,6 +464,8 @@ static void test_limits(void)
 
 int main(void)
 {
+	test_blockalign();
+	test_verify_backlog();
 	test_global_and_jobs();
 	test_defaults();
 	test_refusals();

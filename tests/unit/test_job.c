@@ -480,6 +480,170 @@ static void test_nrfiles(void)
 	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "nrfiles with a partial block per file refused");
 }
 
+/* SPEC run with a per-I/O log (fio's write_iops_log, log_offset=1): each
+ * I/O in completion order, its direction ('R' or 'W') in DIRS, its offset in
+ * OFFS (N of them). */
+static struct job_result *run_logged(struct job_spec spec, const struct target *t, const struct engine_ops *e,
+				     char *dirs, uint64_t *offs, size_t max, size_t *n)
+{
+	struct joblog log = { .spec = { .iops = "unit", .log_offset = true, .first_jobnum = 1 } };
+	spec.log = &log;
+	struct job_result *r = NULL;
+	*n = 0;
+	if (job_run(&spec, t, e, &r) == 0) {
+		const struct joblog_series *ser = joblog_series(&log, 0, JOBLOG_IOPS);
+		for (size_t i = 0; i < ser->n && i < max; i++, (*n)++) {
+			dirs[i] = ser->v[i].ddir ? 'W' : 'R';
+			offs[i] = ser->v[i].offset;
+		}
+	}
+	dirs[*n] = '\0';
+	joblog_release(&log);
+	return r;
+}
+
+/* blockalign: random offsets in steps of ba, where a block still fits; the
+ * rules job_validate holds it to. */
+static void test_blockalign(void)
+{
+	static char dirs[1025];
+	static uint64_t offs[1024];
+	size_t n = 0;
+	struct target t = fake_target(1 << 20);
+	struct job_spec spec = base_spec();
+	spec.random = true;
+	spec.iodepth = 1;
+	spec.size = 1 << 20;
+	spec.bs = 8192;
+	spec.ba[IO_READ] = 4096;
+	struct job_result *r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	is_int(n, 128, "size / bs I/Os with ba under bs");
+	size_t off_grain = 0, misaligned = 0, past = 0;
+	for (size_t i = 0; i < n; i++) {
+		misaligned += offs[i] % 4096 != 0;
+		off_grain += offs[i] % 8192 != 0;
+		past += offs[i] + 8192 > (1 << 20);
+	}
+	is_int(misaligned, 0, "every offset a multiple of ba");
+	ok(off_grain > 20, "and many not of bs");
+	is_int(past, 0, "a whole block at every offset (the last ba - bs short of the end)");
+	free(r);
+	spec.bs = 4096;
+	spec.ba[IO_READ] = 64 << 10;
+	r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	misaligned = 0;
+	for (size_t i = 0; i < n; i++)
+		misaligned += offs[i] % (64 << 10) != 0;
+	ok(n == 256 && misaligned == 0, "ba over bs: offsets in its steps, as many I/Os");
+	free(r);
+	char why[128];
+	is_int(dist_parse("zoned:100/10", &spec.dist, why, sizeof(why)), 0, "random_distribution=zoned:100/10");
+	spec.bs = 8192;
+	spec.ba[IO_READ] = 4096;
+	r = run_logged(spec, &t, &engine_null, dirs, offs, 1024, &n);
+	size_t outside = 0;
+	misaligned = 0;
+	for (size_t i = 0; i < n; i++) {
+		misaligned += offs[i] % 4096 != 0;
+		outside += offs[i] >= 25 * 4096; /* fio: 10% of last_block's 255 steps of 4k (1m less 8k - 4k) */
+	}
+	ok(n == 128 && misaligned == 0 && outside == 0, "zoned with ba: offsets in ba steps, all in the first zone");
+	free(r);
+	char msg[256] = "";
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "ba with zoned is run");
+	is_int(dist_parse("zipf:1.2", &spec.dist, why, sizeof(why)), 0, "random_distribution=zipf:1.2");
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "ba with zipf is refused");
+	spec.dist = (struct dist_spec)DIST_SPEC_INIT;
+	spec.bs = 4096;
+	spec.ba[IO_READ] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ba off the direct I/O alignment is refused");
+	ok(strstr(msg, "blockalign (ba) 256 of the reads is not a multiple of 512") != NULL, "naming it");
+	spec.ba[IO_READ] = 2 << 20;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "a ba larger than the area is refused");
+	spec.ba[IO_READ] = 2048;
+	spec.random_map = JOB_MAP_ONCE;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), -EINVAL, "ba with the random map is refused");
+	spec.random_map = JOB_MAP_UNIFORM;
+	spec.ba[IO_READ] = 0;
+	spec.ba[IO_WRITE] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "a direction the job does not do is not checked");
+	spec.random = false;
+	spec.ba[IO_READ] = 256;
+	is_int(job_validate(&spec, &t, msg, sizeof(msg)), 0, "sequential I/O does not use ba");
+}
+
+/* fio's rule for the backlog's reads, on the list alone. */
+static void test_backlog_rule(void)
+{
+	struct verify_backlog b;
+	struct verify_map written;
+	uint64_t block = 99;
+	verify_backlog_init(&b, 2, 0);
+	verify_map_init(&written, 16);
+	verify_backlog_push(&b, 5);
+	ok(!verify_backlog_next(&b, false, &written, &block), "one block of two: no read yet");
+	verify_backlog_push(&b, 3);
+	ok(!verify_backlog_next(&b, false, &written, &block), "two, but the oldest still in flight: a write goes first");
+	verify_map_mark(&written, 5);
+	ok(verify_backlog_next(&b, false, &written, &block) && block == 5, "then the oldest, block 5");
+	ok(!verify_backlog_next(&b, false, &written, &block), "block 3 in flight: nothing");
+	verify_map_mark(&written, 3);
+	ok(verify_backlog_next(&b, true, &written, &block) && block == 3, "the batch goes on after a read");
+	ok(!verify_backlog_next(&b, false, &written, &block), "the list empty: nothing");
+	for (uint64_t k = 0; k < 200; k++) { /* the ring grows */
+		verify_backlog_push(&b, k % 16);
+		verify_map_mark(&written, k % 16);
+	}
+	ok(!verify_backlog_next(&b, true, &written, &block), "a batch does not begin after a read");
+	ok(verify_backlog_next(&b, false, &written, &block) && block == 0, "it begins after a write, oldest first");
+	verify_backlog_release(&b);
+	verify_map_release(&written);
+}
+
+/* verify_backlog on a file with psync: the reads between the writes in
+ * fio 3.33's order (its write_iops_log of the same job, bs=4k, size=256k,
+ * psync), every block checked once. */
+static void test_verify_backlog(void)
+{
+	static const char fio_10_4[] = "WWWWWWWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWW"
+				       "RRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWWWRRRRWWRRRRRRRR";
+	static const char fio_10_25[] = "WWWWWWWWWWRRRRRRRRRRWRWRWRWRWRWRWRWRWRWRWRWRWRWRWRWWWWWWWWWWRRRRRRRRRRWRWR"
+					"WRWRWRWRWRWRWRWRWRWRWRWRWRWWWWWWWWWWRRRRRRRRRRWRWRWRWR";
+	static char dirs[1025];
+	static uint64_t offs[1024];
+	size_t n = 0;
+	char path[] = "/tmp/iotriage-job-XXXXXX";
+	ok(temp_file(path, 256 << 10) == 0, "scratch file");
+	struct target t = TARGET_INIT;
+	is_int(target_open(path, true, false, false, &t), 0, "target_open read-write");
+	struct job_spec spec = base_spec();
+	spec.read_pct = 0;
+	spec.random = true;
+	spec.random_map = JOB_MAP_ONCE;
+	spec.iodepth = 1;
+	spec.size = 256 << 10;
+	spec.verify = CHECKSUM_MD5;
+	spec.verify_read = true;
+	spec.verify_backlog = 10;
+	spec.verify_batch = 4;
+	struct job_result *r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	is_str(dirs, fio_10_4, "verify_backlog=10, batch 4: fio's order of reads and writes");
+	ok(r->write_ios == 64 && r->read_ios == 64 && r->verify_blocks == 64 && r->verify_errors == 0,
+	   "every block written once and checked once");
+	is_int(r->verify_backlog_blocks, 56, "56 of them during the writes");
+	free(r);
+	spec.verify_batch = 25;
+	r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	is_str(dirs, fio_10_25, "batch 25: the batch goes on with each block as it is written");
+	free(r);
+	spec.read_pct = 100; /* a read job keeps no backlog: it checks what it reads */
+	r = run_logged(spec, &t, &engine_psync, dirs, offs, 1024, &n);
+	ok(r->read_ios == 64 && r->write_ios == 0 && r->verify_backlog_blocks == 0, "a read job: no backlog");
+	free(r);
+	target_close(&t);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_size_cap();
@@ -494,5 +658,8 @@ int main(void)
 	test_slat();
 	test_trim();
 	test_nrfiles();
+	test_blockalign();
+	test_backlog_rule();
+	test_verify_backlog();
 	return tap_done();
 }

@@ -65,6 +65,10 @@ static void job_settings_fio(const struct fiojob *job, struct job_spec *spec)
 	spec->verify = kind < 0 ? CHECKSUM_NONE : (enum checksum_kind)kind;
 	spec->verify_read = job->do_verify;
 	spec->verify_fatal = job->verify_fatal;
+	spec->verify_backlog = job->verify_backlog;
+	spec->verify_batch = job->verify_batch;
+	for (int d = 0; d < IO_DIRS; d++)
+		spec->ba[d] = job->ba[d];
 	spec->dist = job->dist;
 	spec->compress_pct = job->compress_pct;
 	spec->compress_chunk = job->compress_chunk;
@@ -473,6 +477,12 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_string(j, "verify", job->verify[0] ? job->verify : NULL);
 	json_bool(j, "do_verify", job->do_verify);
 	json_bool(j, "verify_fatal", job->verify_fatal);
+	json_uint(j, "verify_backlog", job->verify_backlog);
+	json_uint(j, "verify_backlog_batch", job->verify_batch ? job->verify_batch : job->verify_backlog);
+	json_begin_array(j, "ba"); /* reads, writes, trims; the smallest block size when not given */
+	for (int d = 0; d < 3; d++)
+		json_uint(j, NULL, job->ba[d] ? job->ba[d] : job->bs_min ? job->bs_min : job->bs);
+	json_end_array(j);
 	json_end_object(j);
 }
 

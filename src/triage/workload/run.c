@@ -169,6 +169,7 @@ void run_json_result(struct json *j, const struct job_result *r, const char *eng
 	json_end_object(j);
 	json_begin_object(j, "verify");
 	json_uint(j, "blocks_checked", r->verify_blocks);
+	json_uint(j, "blocks_checked_during_writes", r->verify_backlog_blocks); /* verify_backlog */
 	json_uint(j, "errors", r->verify_errors);
 	if (r->verify_errors)
 		json_uint(j, "first_error_offset", r->verify_offset);
