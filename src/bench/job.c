@@ -949,16 +949,20 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 			__atomic_store_n(spec->progress_out, progress_bytes(workers, n), __ATOMIC_RELAXED);
 		if (spec->live)
 			progress_part(spec->live, progress_bytes(workers, n));
+		/* Each sample's time is read right after its counts, so a sampler
+		 * delayed between the tick's clock read and the counts (a busy
+		 * machine) puts no later bytes into the interval. */
 		if (spec->sample_ns && !sampling && now >= sample_from) {
 			sampling = true;
-			last_sample = now;
 			sampled = progress_count(workers, n);
+			last_sample = now_ns();
 		} else if (sampling && spec->sample_ns && now - last_sample >= spec->sample_ns &&
 			   res->nr_samples < JOB_MAX_SAMPLES) {
 			struct progress_count done = progress_count(workers, n);
-			record_sample(res, &sampled, &done, now - last_sample);
+			uint64_t at = now_ns();
+			record_sample(res, &sampled, &done, at - last_sample);
 			sampled = done;
-			last_sample = now;
+			last_sample = at;
 		}
 		if (spec->progress && now - last_print >= 1000000000ULL) {
 			report_progress(spec, progress_bytes(workers, n), total, now - start, false);
