@@ -863,12 +863,17 @@ static bool engine_changes_files(const char *engine)
 	return false;
 }
 
+uint32_t fiojob_grain(const struct fiojob *job)
+{
+	return job->bs_min ? job->bs_min : job->bs;
+}
+
 /* fio uses ba= for random I/O only (the smallest block size otherwise), and
  * one that differs from that size in any direction turns the random map
  * off ("Any use of blockalign= turns off randommap"). */
 static bool ba_changes_offsets(const struct fiojob *j)
 {
-	uint64_t grain = j->bs_min ? j->bs_min : j->bs;
+	uint64_t grain = fiojob_grain(j);
 	if (strncmp(j->rw, "rand", 4) != 0)
 		return false;
 	for (int d = 0; d < 3; d++)
@@ -883,7 +888,7 @@ static bool ba_changes_offsets(const struct fiojob *j)
  * apart, squeezed or past the end: fio's). */
 static bool ba_with_dist_native(const struct fiojob *j)
 {
-	uint64_t grain = j->bs_min ? j->bs_min : j->bs;
+	uint64_t grain = fiojob_grain(j);
 	uint64_t r = j->ba[0] ? j->ba[0] : grain, w = j->ba[1] ? j->ba[1] : grain;
 	return j->dist.kind == DIST_ZONED && (strcmp(j->rw, "randrw") != 0 || r == w);
 }

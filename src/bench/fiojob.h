@@ -132,6 +132,8 @@ int fiojob_parse_env(const char *text, size_t len, const struct fiojob_env *env,
 		     char *err, size_t errlen);
 int fiojob_parse(const char *text, size_t len, struct fiojob_file *out, char *err, size_t errlen);
 void fiojob_file_release(struct fiojob_file *f);
+/* The grain of a job's offsets: its smallest block size (bs without bsrange/bssplit). */
+uint32_t fiojob_grain(const struct fiojob *job);
 
 /* F's text for fio with TARGET (NULL: the file's own names) in place of
  * every filename=, directory=, filename_format=, opendir= and nrfiles=

@@ -896,11 +896,6 @@ static struct progress_count progress_count(struct worker *workers, unsigned n)
 	return c;
 }
 
-static uint64_t progress_bytes(struct worker *workers, unsigned n)
-{
-	return progress_count(workers, n).all_bytes;
-}
-
 /* One sample: each rate over the NS since the last one (FROM's counts). */
 static void record_sample(struct job_result *res, const struct progress_count *from,
 			  const struct progress_count *to, uint64_t ns)
@@ -944,34 +939,33 @@ static void wait_for_workers(const struct job_spec *spec, struct worker *workers
 	bool printed = false;
 	while (atomic_load(finished) < n) {
 		nanosleep(&tick, NULL);
+		/* One snapshot a tick, its time read right after it, so a thread
+		 * delayed between the two (a busy machine) puts no later bytes
+		 * into a sample's interval. */
+		struct progress_count done = progress_count(workers, n);
 		uint64_t now = now_ns();
 		if (spec->progress_out)
-			__atomic_store_n(spec->progress_out, progress_bytes(workers, n), __ATOMIC_RELAXED);
+			__atomic_store_n(spec->progress_out, done.all_bytes, __ATOMIC_RELAXED);
 		if (spec->live)
-			progress_part(spec->live, progress_bytes(workers, n));
-		/* Each sample's time is read right after its counts, so a sampler
-		 * delayed between the tick's clock read and the counts (a busy
-		 * machine) puts no later bytes into the interval. */
+			progress_part(spec->live, done.all_bytes);
 		if (spec->sample_ns && !sampling && now >= sample_from) {
 			sampling = true;
-			sampled = progress_count(workers, n);
-			last_sample = now_ns();
+			sampled = done;
+			last_sample = now;
 		} else if (sampling && spec->sample_ns && now - last_sample >= spec->sample_ns &&
 			   res->nr_samples < JOB_MAX_SAMPLES) {
-			struct progress_count done = progress_count(workers, n);
-			uint64_t at = now_ns();
-			record_sample(res, &sampled, &done, at - last_sample);
+			record_sample(res, &sampled, &done, now - last_sample);
 			sampled = done;
-			last_sample = at;
+			last_sample = now;
 		}
 		if (spec->progress && now - last_print >= 1000000000ULL) {
-			report_progress(spec, progress_bytes(workers, n), total, now - start, false);
+			report_progress(spec, done.all_bytes, total, now - start, false);
 			last_print = now;
 			printed = true;
 		}
 	}
 	if (printed)
-		report_progress(spec, progress_bytes(workers, n), total, now_ns() - start, true);
+		report_progress(spec, progress_count(workers, n).all_bytes, total, now_ns() - start, true);
 }
 
 static double timeval_seconds(struct timeval tv)

@@ -481,7 +481,7 @@ static void json_job_options(struct json *j, const struct fiojob *job)
 	json_uint(j, "verify_backlog_batch", job->verify_batch ? job->verify_batch : job->verify_backlog);
 	json_begin_array(j, "ba"); /* reads, writes, trims; the smallest block size when not given */
 	for (int d = 0; d < 3; d++)
-		json_uint(j, NULL, job->ba[d] ? job->ba[d] : job->bs_min ? job->bs_min : job->bs);
+		json_uint(j, NULL, job->ba[d] ? job->ba[d] : fiojob_grain(job));
 	json_end_array(j);
 	json_end_object(j);
 }
