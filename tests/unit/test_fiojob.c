@@ -250,6 +250,7 @@ static void test_blockalign(void)
 	refused("[j]\nrw=randread\nba=0\n", "ba=0: expected a size such as 4k or 64m (not 0)");
 	refused("[j]\nrw=randread\nba=4k,8k,16k,32k\n", "ba=4k,8k,16k,32k: expected at most three sizes");
 	refused("[j]\nrw=randread\nba=lots\n", "line 3 [j]: ba=lots: expected a size");
+	refused("[j]\nrw=write\nverify=crc32c\nverify_backlog_batch=-1\n", "verify_backlog_batch=-1: expected a whole number");
 	fios("[j]\nrw=randread\nba=4k:8k\n", "values parted by ':' or '-' are not run natively");
 	fios("[j]\nrw=randwrite\nba=2k\nverify=md5\n", "verify= on random writes with ba=");
 	fios("[j]\nrw=randread\nba=2k\nrandom_distribution=zipf:1.1\n", "ba= with random_distribution= other than zoned");
