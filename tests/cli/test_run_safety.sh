@@ -60,6 +60,10 @@ check "SIGTERM during a layout of an existing 1 MiB file: it is back to 1 MiB, i
 
 # --- progress on a terminal, and the log line of a finished layout
 timeout -s INT 2.5 script -qfec "'$IOTRIAGE' run --rw read --size 20G '$TMP/shown'" "$TMP/tty.out" >/dev/null 2>&1
+# script passes the interrupt on as SIGTERM and need not wait for the run to
+# finish removing its file: wait (up to 5 s) for the run itself to be gone.
+for _ in $(seq 50); do pgrep -f -- "--size 20G $TMP/shown" >/dev/null || break; sleep 0.1; done
+check "the interrupted run under script exits within 5 s" -- bash -c '! pgrep -f -- "--size 20G $1" >/dev/null' _ "$TMP/shown"
 check "on a terminal the layout shows its progress" -- grep -aq "run: laying out: .* of 20 GiB, .*%, ETA" "$TMP/tty.out"
 check "and the interrupted layout removed its file" -- test ! -e "$TMP/shown"
 "$IOTRIAGE" run --rw read --size 8M "$TMP/laid" >/dev/null 2>&1
