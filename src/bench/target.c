@@ -1,4 +1,5 @@
 #include "bench/target.h"
+#include "bench/irq_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,8 +118,10 @@ int target_open(const char *path, bool write, bool direct, bool create, struct t
 		if (t.kind == TARGET_BLOCK_DEVICE) {
 			t.rdev = st.st_rdev;
 			t.bio_based = is_bio_based(st.st_rdev);
+			t.shared_irq = irq_path_shared(st.st_rdev);
 			r = measure_block_device(&t);
 		} else {
+			t.shared_irq = irq_path_shared(st.st_dev);
 			r = measure_regular_file(&t, &st);
 		}
 	}

@@ -36,6 +36,8 @@ struct target {
 	bool created;                /* target_open created the file */
 	bool bio_based;              /* a block device without blk-mq (zram, brd): I/O completes
 				      * in the submitting call and cannot be issued non-blocking */
+	bool shared_irq;             /* completions come by an interrupt some CPUs take, not
+				      * all (bench/irq_path.h): a pinned worker would wait on it */
 };
 
 #define TARGET_INIT { .fd = -1 }

@@ -104,7 +104,7 @@ static const struct opt_def run_opts[] = {
 	  OPT_V_BOOL01(struct run_cmd, run.direct, "1") },
 	{ "force", 0, "DEVICE", "write to a block device that carries a signature; DEVICE must name the target again", OPT_FORCE,
 	  OPT_V_STRING(struct run_cmd, run.force) },
-	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones", OPT_PIN,
+	{ "pin", 0, "0|1", "pin each job to its own CPU, round robin over the allowed ones (not on a disk whose one interrupt some CPUs share)", OPT_PIN,
 	  OPT_V_BOOL01(struct run_cmd, pin, "1") },
 	{ "pattern", 0, "KIND", "data written: random (incompressible) or zeros", OPT_PATTERN,
 	  OPT_V_CHOICE(struct run_cmd, pattern, pattern_choices, "random") },
