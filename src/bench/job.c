@@ -588,7 +588,7 @@ static void count_think(struct worker *w)
 /* Issues units while the job may: each synchronous one completed at once,
  * each asynchronous one submitted (w->submit_each) or left in w->batch for
  * one submission after the loop. Returns how many are left in the batch, or
- * -errno from a failed submission (w->stop set). */
+ * -errno from a failed submission (the caller stops the worker). */
 static int issue_units(struct worker *w, uint64_t *now, uint64_t deadline, unsigned *inflight, bool *issuing)
 {
 	const struct engine_ops *ops = w->ops;
