@@ -13,7 +13,7 @@
 
 #define MAX_STACK_DEPTH 8 /* dm over md over partitions: far more than real stacks use */
 
-static unsigned count_entries(const char *dir, bool dirs_only)
+static unsigned count_subdirs(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -21,7 +21,7 @@ static unsigned count_entries(const char *dir, bool dirs_only)
 	unsigned n = 0;
 	struct dirent *e;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && (!dirs_only || e->d_type == DT_DIR))
+		if (e->d_name[0] != '.' && e->d_type == DT_DIR)
 			n++;
 	closedir(d);
 	return n;
@@ -37,7 +37,7 @@ static bool leaf_shares_interrupt(const char *disk)
 		return false;
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/mq", disk);
-	unsigned queues = count_entries(path, true);
+	unsigned queues = count_subdirs(path);
 	if (queues == 0)
 		return false; /* bio-based: completes in the submitting call */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -47,17 +47,19 @@ static bool leaf_shares_interrupt(const char *disk)
 
 static bool disk_shares_interrupt(const char *sysdir, unsigned depth);
 
-/* dm and md: the I/O completes on whatever the devices below complete on. */
-static bool any_slave_shares_interrupt(const char *disk, unsigned depth)
+/* dm and md: the I/O completes on whatever the devices below complete on.
+ * 1 when any of them shares an interrupt, 0 when none does, -1 when DISK
+ * has no devices below it. */
+static int slaves_share_interrupt(const char *disk, unsigned depth)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/slaves", disk);
 	DIR *d = opendir(path);
 	if (!d)
-		return false;
-	bool shared = false;
+		return -1;
+	int shared = -1;
 	struct dirent *e;
-	while (!shared && (e = readdir(d))) {
+	while (shared != 1 && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		char slave[PATH_MAX];
@@ -79,11 +81,8 @@ static bool disk_shares_interrupt(const char *sysdir, unsigned depth)
 		if (slash)
 			*slash = '\0'; /* a partition's directory sits in its disk's */
 	}
-	char slaves[PATH_MAX + 16];
-	snprintf(slaves, sizeof(slaves), "%s/slaves", real);
-	if (count_entries(slaves, false) > 0)
-		return any_slave_shares_interrupt(real, depth);
-	return leaf_shares_interrupt(real);
+	int below = slaves_share_interrupt(real, depth);
+	return below >= 0 ? below == 1 : leaf_shares_interrupt(real);
 }
 
 bool irq_path_shared(dev_t dev)

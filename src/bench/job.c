@@ -822,10 +822,11 @@ static int pin_to_cpu_slot(unsigned slot)
 
 /* Pinning helps every engine except on a disk whose completions come by an
  * interrupt only some CPUs take (bench/irq_path.h: -25% on virtio-blk), and
- * except one that hands deep queues to kernel workers: io_uring on a device that cannot take non-blocking I/O (zram)
- * punts each I/O to io-wq threads, which then compete with the pinned
- * submitter for its CPU (-40% at depth 32; +200% at depth 1, where only one
- * worker runs at a time). bench/engine_vs_fio.sh shows both. */
+ * except one that hands deep queues to kernel workers: io_uring on a device
+ * that cannot take non-blocking I/O (zram) punts each I/O to io-wq threads,
+ * which then compete with the pinned submitter for its CPU (-40% at depth
+ * 32; +200% at depth 1, where only one worker runs at a time).
+ * bench/engine_vs_fio.sh shows both. */
 static bool should_pin(const struct job_spec *spec, const struct target *t,
 		       const struct engine_ops *engine, unsigned iodepth)
 {
